@@ -1,0 +1,1 @@
+"""Flows and the command line: ``tourney`` (typer), simulation specs, analyses, comparisons."""

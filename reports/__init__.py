@@ -1,0 +1,1 @@
+"""Rendering of tidy tables into figures and HTML/Markdown/JSON reports."""

@@ -1,0 +1,1 @@
+"""Tobago: island geometry, clues, landmarks, rules and the game engine."""

@@ -1,0 +1,1 @@
+"""Scripted players per game and the registry that names them."""
