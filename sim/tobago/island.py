@@ -183,32 +183,36 @@ class Island:
         """The id of island cell ``(q, r)``; ``KeyError`` if it is ocean."""
         return self.index[(q, r)]
 
-    def is_connected(self) -> bool:
-        """Whether all island cells form one edge-connected piece."""
-        if self.n == 0:
-            return False
-        seen = 1
-        stack = [0]
+    def connected_to(self, start: int) -> int:
+        """The cells edge-connected to ``start`` over the island, as a mask."""
+        seen = 1 << start
+        stack = [start]
         while stack:
             i = stack.pop()
             for j in self.neighbours[i]:
                 if not (seen >> j) & 1:
                     seen |= 1 << j
                     stack.append(j)
-        return seen == self.all_mask
+        return seen
+
+    def is_connected(self) -> bool:
+        """Whether all island cells form one edge-connected piece."""
+        return self.n > 0 and self.connected_to(0) == self.all_mask
 
     def dilate1(self, mask: int) -> int:
         """Island cells within grid distance 1 of any cell of ``mask``."""
-        out = 0
-        ball = self.ball1
-        for i in bits_of(mask):
-            out |= ball[i]
-        return out
+        return _union(self.ball1, mask)
 
     def dilate2(self, mask: int) -> int:
         """Island cells within grid distance 2 of any cell of ``mask``."""
-        out = 0
-        ball = self.ball2
-        for i in bits_of(mask):
-            out |= ball[i]
-        return out
+        return _union(self.ball2, mask)
+
+
+def _union(table: tuple[int, ...], mask: int) -> int:
+    """The union of ``table[i]`` over the cells ``i`` of ``mask``."""
+    out = 0
+    while mask:
+        low = mask & -mask
+        out |= table[low.bit_length() - 1]
+        mask ^= low
+    return out

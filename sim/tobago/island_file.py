@@ -31,7 +31,13 @@ from sim.errors import InputError
 from sim.tobago.board import Board, FixedLayout
 from sim.tobago.hexgrid import DIRECTION_NAMES, Hex
 from sim.tobago.island import Island
-from sim.tobago.landmarks import DEFAULT_MIN_DISTANCE, Landmarks, landmark_problems
+from sim.tobago.landmarks import (
+    DEFAULT_MIN_DISTANCE,
+    STATUE,
+    Landmarks,
+    landmark_problems,
+    objects_by_cell,
+)
 from sim.tobago.terrain import OCEAN_LETTER, TERRAIN_BY_LETTER, TERRAIN_LETTERS
 from sim.tobago.validation import island_problems
 
@@ -255,12 +261,8 @@ def format_island(island: Island, landmarks: Landmarks | FixedLayout | None = No
     base = r0 + 2 * q0  # text column (0-based) of a cell = 2q + r - base
     kind_of: dict[int, str] = {}
     if landmarks is not None:
-        for i in landmarks.huts:
-            kind_of[i] = "h"
-        for i in landmarks.palms:
-            kind_of[i] = "p"
-        for i, f in zip(landmarks.statues, landmarks.facings, strict=True):
-            kind_of[i] = "s" if f is None else str(f)
+        for i, (kind, facing) in objects_by_cell(landmarks).items():
+            kind_of[i] = kind[0] if kind != STATUE or facing is None else str(facing)
 
     def draw(layer: str) -> list[str]:
         out = []

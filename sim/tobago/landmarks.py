@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from typing import Protocol
 
 from sim.tobago.hexgrid import disc_offsets, distance
 from sim.tobago.island import Island
@@ -56,6 +57,33 @@ class Landmarks:
         for i in self.cells(kind):
             m |= 1 << i
         return m
+
+
+def objects_by_cell(
+    landmarks: Landmarks | FixedLayoutLike,
+) -> dict[int, tuple[str, int | None]]:
+    """Cell id -> ``(kind, facing)`` for every landmark (facing None except for statues)."""
+    out: dict[int, tuple[str, int | None]] = {}
+    for i in landmarks.huts:
+        out[i] = (HUT, None)
+    for i in landmarks.palms:
+        out[i] = (PALM, None)
+    for i, f in zip(landmarks.statues, landmarks.facings, strict=True):
+        out[i] = (STATUE, f)
+    return out
+
+
+class FixedLayoutLike(Protocol):
+    """Anything with landmark cells and statue facings (a placement or a fixed layout)."""
+
+    @property
+    def huts(self) -> tuple[int, ...]: ...
+    @property
+    def palms(self) -> tuple[int, ...]: ...
+    @property
+    def statues(self) -> tuple[int, ...]: ...
+    @property
+    def facings(self) -> tuple[int | None, ...]: ...
 
 
 class _SpacingTable:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from sim.tobago.hexgrid import DIRECTION_ARROWS, DIRECTION_NAMES
 from sim.tobago.island import Island
-from sim.tobago.landmarks import Landmarks
+from sim.tobago.landmarks import Landmarks, objects_by_cell
 from sim.tobago.terrain import TERRAIN_LETTERS, TERRAIN_NAMES
 
 _BG = ("42", "100", "102", "103", "46", "44")  # jungle, mountain, scrub, beach, river, lake
@@ -20,12 +20,8 @@ def render_island(island: Island, landmarks: Landmarks | None = None, color: boo
     """The island as a multi-line string (no trailing newline)."""
     mark: dict[int, str] = {}
     if landmarks is not None:
-        for i in landmarks.huts:
-            mark[i] = "h"
-        for i in landmarks.palms:
-            mark[i] = "p"
-        for i, f in zip(landmarks.statues, landmarks.facings, strict=True):
-            mark[i] = DIRECTION_ARROWS[f]
+        for i, (kind, facing) in objects_by_cell(landmarks).items():
+            mark[i] = kind[0] if facing is None else DIRECTION_ARROWS[facing]
     xs = [2 * q + r for q, r in island.coords]
     rs = [r for _, r in island.coords]
     min_x, max_x = min(xs) - 2, max(xs) + 2

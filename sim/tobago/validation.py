@@ -26,15 +26,7 @@ def island_problems(island: Island, min_distance: int = DEFAULT_MIN_DISTANCE) ->
         return [(None, f"the island has {island.n} cells (at most {MAX_CELLS} allowed)")]
     problems: list[Problem] = []
     if not island.is_connected():
-        seen = 1
-        stack = [0]
-        while stack:
-            i = stack.pop()
-            for j in island.neighbours[i]:
-                if not (seen >> j) & 1:
-                    seen |= 1 << j
-                    stack.append(j)
-        stray = bits_of(island.all_mask & ~seen)[0]
+        stray = bits_of(island.all_mask & ~island.connected_to(0))[0]
         problems.append((stray, "cell is not connected to the rest of the island"))
     for t in TERRAINS:
         if not island.terrain_mask[t]:
