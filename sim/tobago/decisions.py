@@ -1,0 +1,89 @@
+"""What the engine asks a strategy: decision kinds, action tuples, and the fallbacks.
+
+A :class:`Decision` lists the legal answers: ``actions`` (small tuples such as
+``("clue", card_id, map)``) and, for cell choices, ``cells`` (a bitmask of island cells; the
+answer is then a cell id). Anything else a strategy returns is illegal.
+
+Kinds and their answers:
+
+=============  ==============================================================================
+``start_cell`` a cell of ``cells`` (where the ATV starts)
+``start_map``  ``("map", m)``: the empty map that gets this player's starting clue
+``turn``       ``("clue", card, m)`` main action; ``("move",)`` main action (then ``leg``
+               decisions); ``("raise", m)``; ``("amulet_marker", m, cell)``;
+               ``("amulet_clue", card, m)``; ``("amulet_move",)``; ``("amulet_exchange",)``;
+               ``("end",)`` (only once the main action is done, or none is possible)
+``leg``        a cell of ``cells`` (drive one leg there); ``("stop",)`` after the first leg;
+               ``("raise", m)`` at a located treasure (ends movement); between the legs of a
+               normal move, the amulet actions of ``turn`` too
+``offer``      ``("take",)`` or ``("pass",)`` for the face-up treasure card ``value``
+``restart``    ``("clue", card, m)``: the clue that restarts the emptied map
+``curse``      ``("amulet",)`` or ``("card",)`` (only with ``curse_amulet_optional``)
+=============  ==============================================================================
+
+**Fallback** when a strategy raises or answers illegally (the game records a violation and
+goes on): the first entry of ``actions``, or the lowest cell of ``cells`` when there are no
+actions. The engine orders actions so that this is the plain, safe choice: ``turn`` lists
+``end`` first when it is allowed, then clue plays, then ``move``; ``leg`` lists ``stop``
+first once it is allowed; ``offer`` lists ``pass`` first; ``curse`` lists ``amulet`` first.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+#: A tagged tuple: a name then int arguments, e.g. ``("clue", card, map)`` (heterogeneous,
+#: hence ``Any`` for the elements).
+Action = tuple[Any, ...]
+
+START_CELL = "start_cell"
+START_MAP = "start_map"
+TURN = "turn"
+LEG = "leg"
+OFFER = "offer"
+RESTART = "restart"
+CURSE = "curse"
+KINDS: tuple[str, ...] = (START_CELL, START_MAP, TURN, LEG, OFFER, RESTART, CURSE)
+
+MOVE: Action = ("move",)
+END: Action = ("end",)
+STOP: Action = ("stop",)
+TAKE: Action = ("take",)
+PASS: Action = ("pass",)
+AMULET_MOVE: Action = ("amulet_move",)
+AMULET_EXCHANGE: Action = ("amulet_exchange",)
+PAY_AMULET: Action = ("amulet",)
+PAY_CARD: Action = ("card",)
+OFFER_ACTIONS: tuple[Action, ...] = (PASS, TAKE)
+CURSE_ACTIONS: tuple[Action, ...] = (PAY_AMULET, PAY_CARD)
+
+
+@dataclass(slots=True)
+class Decision:
+    """One question to one seat. ``value`` and ``position`` describe an offered card (its
+    coins, and the 0-based position of the asking rose from the bottom of the map)."""
+
+    kind: str
+    seat: int
+    actions: tuple[Action, ...] = ()
+    cells: int = 0
+    value: int = -1
+    position: int = -1
+
+    def is_legal(self, answer: object) -> bool:
+        """Whether ``answer`` is one of the legal answers."""
+        if type(answer) is int:
+            return answer >= 0 and bool((self.cells >> answer) & 1)
+        return answer in self.actions
+
+    def fallback(self) -> object:
+        """The documented answer used when a strategy fails."""
+        if self.actions:
+            return self.actions[0]
+        low = self.cells & -self.cells
+        return low.bit_length() - 1
+
+
+class StrategyError(RuntimeError):
+    """Raised in strict mode when a strategy fails or answers illegally."""

@@ -1,0 +1,186 @@
+"""Raising a treasure and sharing it out (rules §7.2-§7.6, §8.2, §10.2).
+
+The raiser puts a rose under the map; the rose list R runs from the bottom (the raiser) up
+to the first clue's rose. Each player draws one treasure card per rose in R, secretly; one
+more card joins blind; the cards are shuffled and turned up one by one, each offered along R
+from the bottom: the first to take it gets it, and that rose goes home. Nobody taking it
+discards it. A curse stops the sharing: everyone still in R loses an amulet, or else their
+best card; the curse leaves the game, so does the other curse if it is among the cards not
+turned up. Leftovers are discarded unrevealed. Then the map's clues are discarded, the last
+taker (or the raiser, if nobody took anything) restarts the map, and amulets appear where
+the statues look before the statues turn. If the treasure deck ran out during the draws,
+the discard pile is shuffled in to finish them, and the game ends after this distribution.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from sim.tobago import decisions as d
+from sim.tobago.movelog import CODE
+from sim.tobago.state import CURSE
+
+if TYPE_CHECKING:
+    from sim.tobago.engine import TobagoGame
+
+_EV = CODE
+
+
+def _draw_treasure(game: TobagoGame) -> int | None:
+    """The top treasure card; when the deck is empty the discard pile is shuffled in. The
+    game's end flag is set whenever a draw empties the deck (rules §10.2)."""
+    s = game.state
+    if not s.t_deck:
+        if not s.t_discard:
+            return None
+        s.t_deck = s.t_discard
+        s.t_discard = []
+        s.distribution_rng.shuffle(s.t_deck)
+        s.log.add(s.turn, -1, _EV["treasure_reshuffle"], len(s.t_deck))
+    card = s.t_deck.pop()
+    if not s.t_deck:
+        s.deck_exhausted = True
+    return card
+
+
+def gaze_cell(game: TobagoGame, statue: int, facing: int) -> int:
+    """The last island cell a statue sees before the coast, looking along ``facing``."""
+    step = game.state.island.step
+    cell = statue
+    nxt = step[cell][facing]
+    while nxt >= 0:
+        cell = nxt
+        nxt = step[cell][facing]
+    return cell
+
+
+def raise_treasure(game: TobagoGame, raiser: int, m: int) -> None:
+    """Raise map ``m``'s treasure at ``raiser``'s ATV and resolve everything it triggers."""
+    s = game.state
+    n = s.n
+    cell = s.located(m)
+    s.roses[raiser] -= 1
+    roses = [raiser, *reversed(s.map_roses[m])]  # R, from the bottom up
+    s.log.add(s.turn, raiser, _EV["raise"], m, cell, len(roses))
+    s.treasures_raised[raiser] += 1
+
+    pool: list[int] = []
+    for k in range(n):
+        seat = (raiser + k) % n
+        for _ in range(roses.count(seat)):
+            card = _draw_treasure(game)
+            if card is None:
+                break
+            s.drawn[seat].append(card)
+            pool.append(card)
+            s.log.add(s.turn, seat, _EV["draw"], card)
+    extra = _draw_treasure(game)
+    if extra is not None:
+        pool.append(extra)
+        s.log.add(s.turn, -1, _EV["extra_card"], extra)
+    s.distribution_rng.shuffle(pool)
+
+    last_taker = -1
+    number = 0
+    cursed = False
+    s.dist_roses = roses
+    while pool and roses:
+        card = pool.pop()  # the top card
+        s.dist_left = len(pool)
+        s.log.add(s.turn, -1, _EV["reveal"], card, number)
+        number += 1
+        if card == CURSE:
+            s.public_events.append(("curse", raiser, CURSE))
+            _curse(game, raiser, roses)
+            s.t_removed.append(CURSE)
+            cursed = True
+            break
+        taker = -1
+        for pos, owner in enumerate(roses):
+            answer = game.ask(
+                d.Decision(d.OFFER, owner, actions=d.OFFER_ACTIONS, value=card, position=pos)
+            )
+            if answer == d.TAKE:
+                taker = owner
+                del roses[pos]
+                s.roses[owner] += 1
+                s.treasures[owner].append(card)
+                s.log.add(s.turn, owner, _EV["take"], card, pos)
+                break
+            s.log.add(s.turn, owner, _EV["pass"], card, pos)
+        if taker >= 0:
+            last_taker = taker
+            s.public_events.append(("take", taker, card))
+        else:
+            s.t_discard.append(card)
+            s.public_events.append(("unclaimed", -1, card))
+            s.log.add(s.turn, -1, _EV["unclaimed"], card)
+
+    if pool:
+        curses = pool.count(CURSE)
+        remove = cursed or s.rules.leftover_curse_removed
+        for card in pool:
+            (s.t_removed if card == CURSE and remove else s.t_discard).append(card)
+        s.log.add(s.turn, -1, _EV["leftover"], len(pool), curses)
+    for owner in roses:
+        s.roses[owner] += 1
+    s.dist_roses = []
+    s.dist_left = 0
+    for hand in s.drawn:
+        hand.clear()
+
+    s.clue_discard.extend(s.map_cards[m])
+    s.map_cards[m] = []
+    s.map_roses[m] = []
+    s.map_cand[m] = s.island.all_mask
+    s.map_removed[m] = 0
+    game.restart_map(last_taker if last_taker >= 0 else raiser, m)
+
+    if s.deck_exhausted:
+        s.over = True
+        return
+    _amulets_appear(game)
+
+
+def _curse(game: TobagoGame, raiser: int, roses: list[int]) -> None:
+    """Rules §7.4: every player still holding a rose in R pays an amulet or their best card."""
+    s = game.state
+    hit = set(roses)
+    for k in range(s.n):
+        seat = (raiser + k) % s.n
+        if seat not in hit:
+            continue
+        s.curse_hits[seat] += 1
+        pay_amulet = s.amulets[seat] > 0
+        if pay_amulet and s.treasures[seat] and s.rules.curse_amulet_optional:
+            answer = game.ask(d.Decision(d.CURSE, seat, actions=d.CURSE_ACTIONS))
+            pay_amulet = answer == d.PAY_AMULET
+        if pay_amulet:
+            s.amulets[seat] -= 1
+            s.amulets_spent += 1
+            s.public_events.append(("lost_amulet", seat, -1))
+            s.log.add(s.turn, seat, _EV["curse_hit"], 0)
+        elif s.treasures[seat]:
+            best = max(s.treasures[seat])
+            s.treasures[seat].remove(best)
+            s.t_discard.append(best)
+            s.coins_lost[seat] += best
+            s.public_events.append(("lost_card", seat, best))
+            s.log.add(s.turn, seat, _EV["curse_hit"], 1, best)
+        else:
+            s.log.add(s.turn, seat, _EV["curse_hit"], 2)
+
+
+def _amulets_appear(game: TobagoGame) -> None:
+    """Rules §8.2: one amulet where each statue looks (unless one lies there), then turn."""
+    s = game.state
+    for idx, statue in enumerate(s.landmarks.statues):
+        cell = gaze_cell(game, statue, s.facings[idx])
+        bit = 1 << cell
+        if s.amulet_board & bit or s.amulet_stack == 0:
+            continue
+        s.amulet_board |= bit
+        s.amulet_stack -= 1
+        s.log.add(s.turn, -1, _EV["amulet_appears"], cell, idx)
+    s.facings = [(f + 1) % 6 for f in s.facings]
+    s.log.add(s.turn, -1, _EV["statues_turn"])

@@ -1,0 +1,394 @@
+"""The Tobago game loop: setup, turns, clue plays, movement, amulet powers, the end.
+
+A game is a pure function of (game seed, rules, board, seat strategies): the seed is split
+into named streams (``landmarks``, ``first_player``, ``clue_deck``, ``treasure_deck``,
+``distribution``, and ``("seat", i)`` for each strategy), so that changing one seat's
+strategy never changes the cards anyone is dealt. Raising and distributing a treasure live in
+:mod:`sim.tobago.distribution`.
+
+Every decision goes to the seat's strategy through :meth:`TobagoGame.ask`, which validates
+the answer; a strategy that raises or answers illegally is recorded in ``violations`` and the
+documented fallback of :mod:`sim.tobago.decisions` is applied (``strict=True`` raises
+:class:`StrategyError` instead).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from sim.seeding import derive_seed, stream
+from sim.tobago import decisions as d
+from sim.tobago.board import Board
+from sim.tobago.clues import clue_masks
+from sim.tobago.distribution import raise_treasure
+from sim.tobago.movelog import CODE
+from sim.tobago.rules import TobagoRules
+from sim.tobago.state import CURSE, N_MAPS, GameState
+from sim.tobago.view import PlayerView
+
+
+class Strategy(Protocol):
+    """A player: answers each :class:`~sim.tobago.decisions.Decision` from its view."""
+
+    def decide(self, view: PlayerView, decision: d.Decision) -> object:
+        """One legal answer to ``decision``."""
+        ...
+
+
+#: Builds a seat's strategy from the seat's own random generator.
+StrategyFactory = Callable[[random.Random], Strategy]
+
+
+@dataclass(frozen=True, slots=True)
+class Violation:
+    """A strategy failure: where it happened and what came back."""
+
+    turn: int
+    seat: int
+    kind: str
+    answer: str
+    error: str
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """The outcome of one game."""
+
+    scores: tuple[int, ...]
+    ranks: tuple[int, ...]
+    win_shares: tuple[float, ...]
+    turns: int
+    truncated: bool
+    first_player: int
+
+
+_EV = CODE
+_KIND_CODE = {k: i for i, k in enumerate(d.KINDS)}
+
+
+class TobagoGame:
+    """One game: build it, then :meth:`play` it."""
+
+    def __init__(
+        self,
+        rules: TobagoRules,
+        board: Board,
+        strategies: Sequence[StrategyFactory],
+        seed: int,
+        strict: bool = False,
+    ) -> None:
+        n = len(strategies)
+        if not 2 <= n <= 4:
+            raise ValueError(f"Tobago takes 2 to 4 players, got {n}")
+        self.seed = seed
+        self.strict = strict
+        self.violations: list[Violation] = []
+        island = board.island
+        landmarks = board.landmarks(stream(seed, "landmarks"), rules.same_object_min_distance)
+        masks = clue_masks(island, landmarks, rules.deck, rules.object_next_to_includes_self)
+        self.state = s = GameState(
+            rules,
+            island,
+            landmarks,
+            n,
+            masks,
+            stream(seed, "clue_deck"),
+            stream(seed, "distribution"),
+        )
+        self.strategies = [
+            factory(random.Random(derive_seed(seed, "seat", i)))
+            for i, factory in enumerate(strategies)
+        ]
+        self.views = [PlayerView(s, i) for i in range(n)]
+        if rules.first_player == "random":
+            self.first_player = stream(seed, "first_player").randrange(n)
+        else:
+            self.first_player = 0
+        self._build_treasure_deck(stream(seed, "treasure_deck"))
+        s.current = self.first_player
+
+    # -- asking strategies ------------------------------------------------------------------
+
+    def ask(self, decision: d.Decision) -> object:
+        """The seat's validated answer, or the fallback after recording a violation."""
+        seat = decision.seat
+        try:
+            answer = self.strategies[seat].decide(self.views[seat], decision)
+        except Exception as exc:
+            if self.strict:
+                raise d.StrategyError(f"seat {seat} failed on {decision.kind}: {exc!r}") from exc
+            return self._violation(decision, "<raised>", repr(exc))
+        if decision.is_legal(answer):
+            return answer
+        if self.strict:
+            raise d.StrategyError(f"seat {seat} answered {answer!r} to {decision.kind}: illegal")
+        return self._violation(decision, repr(answer), "illegal answer")
+
+    def _violation(self, decision: d.Decision, answer: str, error: str) -> object:
+        s = self.state
+        self.violations.append(
+            Violation(s.turn, decision.seat, decision.kind, answer[:200], error[:200])
+        )
+        s.log.add(s.turn, decision.seat, _EV["violation"], _KIND_CODE[decision.kind], 1)
+        return decision.fallback()
+
+    # -- setup --------------------------------------------------------------------------------
+
+    def _build_treasure_deck(self, rng: random.Random) -> None:
+        """Rules §9.3: the curse-free top cards over the rest shuffled with the curses."""
+        s = self.state
+        gold = list(s.rules.treasure_values)
+        rng.shuffle(gold)
+        top = gold[: s.rules.curse_free_top]
+        rest = gold[s.rules.curse_free_top :] + [CURSE] * s.rules.curse_count
+        rng.shuffle(rest)
+        s.t_deck = rest + top  # the deck is drawn from the end of the list
+
+    def _setup(self) -> None:
+        s = self.state
+        n = s.n
+        order = [(self.first_player + k) % n for k in range(n)]
+        for seat in order:
+            cell = self.ask(d.Decision(d.START_CELL, seat, cells=s.island.all_mask))
+            assert isinstance(cell, int)
+            s.atv[seat] = cell
+            s.log.add(s.turn, seat, _EV["start_cell"], cell)
+        s.clue_draw = [c.id for c in s.rules.deck.cards]
+        s.shuffle_rng.shuffle(s.clue_draw)
+        full = s.island.all_mask
+        for seat in order:
+            rejected = []
+            card = -1
+            while s.clue_draw:
+                candidate = s.clue_draw.pop()
+                if s.clue_masks[candidate] not in (0, full):
+                    card = candidate
+                    break
+                rejected.append(candidate)  # rules §5.4: redraw a card that cannot start a map
+            s.clue_draw.extend(rejected)
+            empty = tuple(("map", m) for m in range(N_MAPS) if not s.map_cards[m])
+            if card < 0 or not empty or s.roses[seat] == 0:
+                continue
+            choice = self.ask(d.Decision(d.START_MAP, seat, actions=empty))
+            m = choice[1]  # type: ignore[index]
+            self._place_clue(seat, card, m)
+            s.log.add(s.turn, seat, _EV["start_clue"], card, m, s.map_cand[m].bit_count())
+        s.shuffle_rng.shuffle(s.clue_draw)
+        for seat in order:
+            s.refill_hand(seat)
+
+    # -- the game -----------------------------------------------------------------------------
+
+    def play(self) -> GameResult:
+        """Play the game to its end and return the result."""
+        s = self.state
+        self._setup()
+        while not s.over:
+            if s.turn >= s.rules.max_turns:
+                s.truncated = True
+                break
+            self._turn(s.current)
+            s.log.add(s.turn, s.current, _EV["end_turn"])
+            s.current = (s.current + 1) % s.n
+            s.turn += 1
+        return self._finish()
+
+    def _finish(self) -> GameResult:
+        s = self.state
+        s.over = True
+        s.log.add(s.turn, -1, _EV["game_end"], int(s.truncated))
+        scores = tuple(s.score(p) for p in range(s.n))
+        keys = [
+            (scores[p], s.amulets[p] if s.rules.tie_break == "amulets" else 0) for p in range(s.n)
+        ]
+        ranks = tuple(1 + sum(1 for q in range(s.n) if keys[q] > keys[p]) for p in range(s.n))
+        winners = [p for p in range(s.n) if ranks[p] == 1]
+        shares = tuple(1.0 / len(winners) if ranks[p] == 1 else 0.0 for p in range(s.n))
+        for p in range(s.n):
+            s.log.add(s.turn, p, _EV["score"], scores[p], ranks[p], s.amulets[p])
+        return GameResult(scores, ranks, shares, s.turn, s.truncated, self.first_player)
+
+    def _turn(self, seat: int) -> None:
+        s = self.state
+        bit = 1 << s.atv[seat]
+        if s.amulet_board & bit:
+            s.amulet_board &= ~bit
+            s.amulets[seat] += 1
+            s.amulets_collected[seat] += 1
+            s.log.add(s.turn, seat, _EV["amulet_pickup"], s.atv[seat])
+        main_done = False
+        move_locked = False
+        while not s.over:
+            clue_plays = self._clue_plays(seat, "clue")
+            actions: list[d.Action] = []
+            main_possible = not main_done and (bool(clue_plays) or not move_locked)
+            if not main_possible:
+                actions.append(d.END)
+            if not main_done:
+                actions.extend(clue_plays)
+                if not move_locked:
+                    actions.append(d.MOVE)
+            actions.extend(self._raise_actions(seat))
+            if s.amulets[seat]:
+                actions.extend(self._amulet_actions(seat, move_locked))
+            choice = self.ask(d.Decision(d.TURN, seat, actions=tuple(actions)))
+            assert isinstance(choice, tuple)
+            kind = choice[0]
+            if kind == "end":
+                return
+            if kind == "clue":
+                self._play_clue(seat, choice[1], choice[2], "clue")
+                main_done = True
+            elif kind == "move":
+                main_done = True
+                if self._move(seat, amulet_move=False):
+                    move_locked = True
+                    if s.rules.raise_ends_turn:
+                        return
+            elif kind == "raise":
+                raise_treasure(self, seat, choice[1])
+                move_locked = True
+                if s.rules.raise_ends_turn:
+                    return
+            elif self._use_amulet(seat, choice):  # an amulet move that ended in a raise
+                move_locked = True
+                if s.rules.raise_ends_turn:
+                    return
+
+    # -- clues --------------------------------------------------------------------------------
+
+    def _clue_plays(self, seat: int, tag: str) -> list[d.Action]:
+        s = self.state
+        if not s.roses[seat]:
+            return []
+        return [
+            (tag, card, m) for card in s.hands[seat] for m in range(N_MAPS) if s.clue_legal(card, m)
+        ]
+
+    def _place_clue(self, seat: int, card: int, m: int) -> None:
+        s = self.state
+        s.map_cards[m].append(card)
+        s.map_roses[m].append(seat)
+        s.roses[seat] -= 1
+        s.map_cand[m] &= s.clue_masks[card]
+        s.clues_played[seat] += 1
+
+    def _play_clue(self, seat: int, card: int, m: int, event: str) -> None:
+        """Play ``card`` from ``seat``'s hand onto map ``m`` and draw a replacement."""
+        s = self.state
+        s.hands[seat].remove(card)
+        self._place_clue(seat, card, m)
+        s.log.add(s.turn, seat, _EV[event], card, m, s.map_cand[m].bit_count())
+        s.refill_hand(seat)
+
+    def restart_map(self, seat: int, m: int) -> None:
+        """Rules §7.5: ``seat`` restarts the emptied map ``m`` with a legal clue, if any."""
+        plays = [a for a in self._clue_plays(seat, "clue") if a[2] == m]
+        if not plays:
+            return
+        choice = self.ask(d.Decision(d.RESTART, seat, actions=tuple(plays)))
+        assert isinstance(choice, tuple)
+        self._play_clue(seat, choice[1], m, "restart")
+
+    # -- raising ------------------------------------------------------------------------------
+
+    def _raise_actions(self, seat: int) -> list[d.Action]:
+        s = self.state
+        if not s.roses[seat]:
+            return []
+        cell = s.atv[seat]
+        return [("raise", m) for m in range(N_MAPS) if s.located(m) == cell]
+
+    # -- movement -----------------------------------------------------------------------------
+
+    def _move(self, seat: int, amulet_move: bool) -> bool:
+        """One move action of up to ``legs_per_move`` legs; True if it ended in a raise."""
+        s = self.state
+        island = s.island
+        legs = 0
+        while legs < s.rules.legs_per_move and not s.over:
+            here = s.atv[seat]
+            actions: list[d.Action] = []
+            if legs:
+                actions.append(d.STOP)
+                actions.extend(self._raise_actions(seat))
+                if not amulet_move and s.amulets[seat] and s.rules.amulet_use_between_legs:
+                    actions.extend(self._amulet_actions(seat, move_locked=True))
+            choice = self.ask(
+                d.Decision(d.LEG, seat, actions=tuple(actions), cells=island.leg_mask[here])
+            )
+            if isinstance(choice, int):
+                s.atv[seat] = choice
+                legs += 1
+                bit = 1 << choice
+                collected = 0
+                if not amulet_move and s.amulet_board & bit:
+                    s.amulet_board &= ~bit
+                    s.amulets[seat] += 1
+                    s.amulets_collected[seat] += 1
+                    collected = 1
+                s.log.add(s.turn, seat, _EV["leg"], here, choice, collected)
+                continue
+            assert isinstance(choice, tuple)
+            if choice[0] == "stop":
+                break
+            if choice[0] == "raise":
+                raise_treasure(self, seat, choice[1])
+                return True
+            self._use_amulet(seat, choice)
+        return False
+
+    # -- amulets ------------------------------------------------------------------------------
+
+    def _amulet_actions(self, seat: int, move_locked: bool) -> list[d.Action]:
+        s = self.state
+        actions: list[d.Action] = []
+        for m in range(N_MAPS):
+            cand = s.map_cand[m]
+            if s.markers_shown(m) and cand & (cand - 1):
+                c = cand
+                while c:
+                    low = c & -c
+                    actions.append(("amulet_marker", m, low.bit_length() - 1))
+                    c ^= low
+        actions.extend(self._clue_plays(seat, "amulet_clue"))
+        if not move_locked:
+            actions.append(d.AMULET_MOVE)
+        if s.hands[seat] and (s.clue_draw or s.clue_discard):
+            actions.append(d.AMULET_EXCHANGE)
+        return actions
+
+    def _use_amulet(self, seat: int, choice: d.Action) -> bool:
+        """Apply one amulet power; True if it led to a raise."""
+        s = self.state
+        s.amulets[seat] -= 1
+        s.amulets_used[seat] += 1
+        s.amulets_spent += 1
+        kind = choice[0]
+        if kind == "amulet_marker":
+            m, cell = choice[1], choice[2]
+            assert isinstance(m, int) and isinstance(cell, int)
+            s.map_removed[m] |= 1 << cell
+            s.map_cand[m] &= ~(1 << cell)
+            s.log.add(s.turn, seat, _EV["amulet_marker"], m, cell, s.map_cand[m].bit_count())
+        elif kind == "amulet_clue":
+            assert isinstance(choice[1], int) and isinstance(choice[2], int)
+            self._play_clue(seat, choice[1], choice[2], "amulet_clue")
+        elif kind == "amulet_move":
+            s.log.add(s.turn, seat, _EV["amulet_move"])
+            return self._move(seat, amulet_move=True)
+        elif kind == "amulet_exchange":
+            hand = s.hands[seat]
+            k = len(hand)
+            s.clue_discard.extend(hand)
+            hand.clear()
+            for _ in range(k):
+                card = s.draw_clue()
+                if card < 0:
+                    break
+                hand.append(card)
+            s.log.add(s.turn, seat, _EV["amulet_exchange"], k)
+        return False

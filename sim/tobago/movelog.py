@@ -1,0 +1,125 @@
+"""The move log: one row per decision and event, appended as small ints to columns.
+
+Columns: ``turn``, ``seat`` (-1 for the table), ``kind`` (a code of :data:`EVENTS`), and three
+int arguments ``a``, ``b``, ``c`` (-1 when unused). The runner turns the columns into Arrow
+record batches; :func:`render` turns them into text for people.
+"""
+
+from __future__ import annotations
+
+from array import array
+
+from sim.tobago.island import Island
+
+#: Event names by code, with the meaning of their arguments.
+EVENTS: tuple[tuple[str, str], ...] = (
+    ("start_cell", "a=cell"),
+    ("start_clue", "a=card b=map c=candidates"),
+    ("clue", "a=card b=map c=candidates"),
+    ("leg", "a=from b=to c=amulet collected (1) or not (0)"),
+    ("amulet_pickup", "a=cell (at turn start)"),
+    ("amulet_marker", "a=map b=cell c=candidates"),
+    ("amulet_clue", "a=card b=map c=candidates"),
+    ("amulet_move", ""),
+    ("amulet_exchange", "a=cards exchanged"),
+    ("raise", "a=map b=cell c=roses"),
+    ("draw", "a=value (-1 curse), secret to the drawer"),
+    ("extra_card", "a=value (-1 curse), drawn blind"),
+    ("reveal", "a=value (-1 curse) b=card number in the distribution"),
+    ("take", "a=value b=rose position"),
+    ("pass", "a=value b=rose position"),
+    ("unclaimed", "a=value"),
+    ("curse_hit", "a=amulet (0), card (1) or nothing (2) b=card value lost"),
+    ("leftover", "a=cards discarded unrevealed b=curses among them"),
+    ("restart", "a=card b=map c=candidates"),
+    ("amulet_appears", "a=cell b=statue"),
+    ("statues_turn", ""),
+    ("treasure_reshuffle", "a=cards"),
+    ("clue_reshuffle", "a=cards"),
+    ("violation", "a=decision kind code b=fallback used (1)"),
+    ("end_turn", ""),
+    ("game_end", "a=truncated (1) or not (0)"),
+    ("score", "a=coins b=rank c=amulets left"),
+)
+CODE: dict[str, int] = {name: code for code, (name, _) in enumerate(EVENTS)}
+
+
+class MoveLog:
+    """Append-only columns of one game's events."""
+
+    __slots__ = ("a", "b", "c", "kind", "seat", "turn")
+
+    def __init__(self) -> None:
+        self.turn = array("i")
+        self.seat = array("b")
+        self.kind = array("b")
+        self.a = array("i")
+        self.b = array("i")
+        self.c = array("i")
+
+    def add(self, turn: int, seat: int, kind: int, a: int = -1, b: int = -1, c: int = -1) -> None:
+        """Append one row."""
+        self.turn.append(turn)
+        self.seat.append(seat)
+        self.kind.append(kind)
+        self.a.append(a)
+        self.b.append(b)
+        self.c.append(c)
+
+    def __len__(self) -> int:
+        return len(self.kind)
+
+    def rows(self) -> list[tuple[int, int, int, int, int, int]]:
+        """All rows as tuples ``(turn, seat, kind, a, b, c)``."""
+        return list(zip(self.turn, self.seat, self.kind, self.a, self.b, self.c, strict=True))
+
+
+def _value(v: int) -> str:
+    return "curse" if v < 0 else f"{v} coins"
+
+
+def render(log: MoveLog, island: Island, card_texts: tuple[str, ...]) -> list[str]:
+    """One readable line per row."""
+
+    def cell(i: int) -> str:
+        q, r = island.coords[i]
+        return f"({q},{r})"
+
+    out = []
+    for turn, seat, kind, a, b, c in log.rows():
+        name = EVENTS[kind][0]
+        who = "table" if seat < 0 else f"P{seat}"
+        if name in ("start_clue", "clue", "restart", "amulet_clue"):
+            text = f"{card_texts[a]!r} on map {b} -> {c} candidates"
+        elif name == "start_cell":
+            text = f"ATV starts at {cell(a)}"
+        elif name == "leg":
+            text = f"{cell(a)} -> {cell(b)}" + (" and collects an amulet" if c == 1 else "")
+        elif name in ("amulet_pickup", "amulet_appears"):
+            text = cell(a) + (f" (statue {b})" if name == "amulet_appears" else "")
+        elif name == "amulet_marker":
+            text = f"removes the marker of map {a} at {cell(b)} -> {c} candidates"
+        elif name == "raise":
+            text = f"map {a} at {cell(b)} with {c} roses"
+        elif name in ("draw", "extra_card", "unclaimed"):
+            text = _value(a)
+        elif name == "reveal":
+            text = f"card {b + 1}: {_value(a)}"
+        elif name in ("take", "pass"):
+            text = f"{_value(a)} at rose {b + 1}"
+        elif name == "curse_hit":
+            text = ("discards an amulet", f"loses a {b}-coin card", "has nothing to lose")[a]
+        elif name == "leftover":
+            text = f"{a} cards discarded unrevealed ({b} curses)"
+        elif name in ("treasure_reshuffle", "clue_reshuffle", "amulet_exchange"):
+            text = f"{a} cards"
+        elif name == "violation":
+            text = f"illegal or failed answer to a {a} decision; fallback used"
+        elif name == "game_end":
+            text = "truncated at the turn cap" if a == 1 else "the treasure deck ran out"
+        elif name == "score":
+            text = f"{a} coins, rank {b}, {c} amulets left"
+        else:
+            text = ""
+        out.append(f"t{turn:<3} {who:<5} {name:<18} {text}".rstrip())
+    return out

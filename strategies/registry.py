@@ -1,0 +1,118 @@
+"""Strategy names -> classes, and parsing of strategy specs from specs and the command line.
+
+A spec is ``name``, ``name(key=value, ...)`` or ``package.module:ClassName(key=value, ...)``.
+Values are ints, floats, ``true``/``false``. A class is built as ``Class(rng, **params)`` and
+must have ``decide(view, decision)``; classes pickle by reference, so they travel to workers.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from sim.errors import InputError
+from strategies.tobago.random_player import RandomPlayer
+from strategies.tobago.styles import Cartographer, Cautious, Collector, Hunter
+
+TOBAGO: dict[str, type] = {
+    "random": RandomPlayer,
+    "hunter": Hunter,
+    "cartographer": Cartographer,
+    "collector": Collector,
+    "cautious": Cautious,
+}
+#: The four scripted styles of the demo tournament.
+SCRIPTED = ("hunter", "cartographer", "collector", "cautious")
+
+
+@dataclass(frozen=True, slots=True)
+class StrategySpec:
+    """A parsed strategy: its label (as written), class and parameters."""
+
+    label: str
+    cls: type
+    params: tuple[tuple[str, float | int | bool], ...]
+
+    def factory(self) -> Callable[[random.Random], object]:
+        """``rng -> strategy``: builds the strategy with its parameters."""
+        return functools.partial(self.cls, **dict(self.params))
+
+
+def _value(text: str) -> float | int | bool:
+    low = text.strip().lower()
+    if low in ("true", "false"):
+        return low == "true"
+    try:
+        return int(low)
+    except ValueError:
+        return float(low)
+
+
+def split_specs(text: str) -> list[str]:
+    """Split a comma-separated list of specs, keeping commas inside parentheses."""
+    out: list[str] = []
+    depth = 0
+    current = ""
+    for ch in text:
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        if ch == "," and depth == 0:
+            out.append(current.strip())
+            current = ""
+        else:
+            current += ch
+    if current.strip():
+        out.append(current.strip())
+    return out
+
+
+def parse_strategy(text: str, registry: dict[str, type] | None = None) -> StrategySpec:
+    """The strategy named by ``text``; ``InputError`` says what is allowed."""
+    registry = TOBAGO if registry is None else registry
+    label = text.strip()
+    name, params_text = label, ""
+    if "(" in label:
+        if not label.endswith(")"):
+            raise InputError(
+                f"strategy {label!r}: parameters go in parentheses, like hunter(take_at=3)"
+            )
+        name, params_text = label[:-1].split("(", 1)
+    name = name.strip()
+    if ":" in name:
+        module_name, _, class_name = name.partition(":")
+        try:
+            cls = getattr(importlib.import_module(module_name), class_name)
+        except (ImportError, AttributeError) as exc:
+            raise InputError(f"strategy {name!r} cannot be imported ({exc})") from None
+        if not isinstance(cls, type) or not callable(getattr(cls, "decide", None)):
+            raise InputError(
+                f"strategy {name!r} is not a class with a decide(view, decision) method"
+            )
+    elif name in registry:
+        cls = registry[name]
+    else:
+        allowed = ", ".join(registry)
+        raise InputError(
+            f"unknown strategy {name!r} (allowed: {allowed}, or package.module:ClassName)"
+        )
+    params: list[tuple[str, float | int | bool]] = []
+    for part in split_specs(params_text):
+        key, eq, raw = part.partition("=")
+        if not eq or not key.strip():
+            raise InputError(f"strategy {label!r}: parameter {part!r} is not key=value")
+        try:
+            params.append((key.strip(), _value(raw)))
+        except ValueError:
+            raise InputError(
+                f"strategy {label!r}: {key.strip()} = {raw.strip()!r} is not a number or true/false"
+            ) from None
+    try:
+        cls(random.Random(0), **dict(params))
+    except (TypeError, ValueError) as exc:
+        raise InputError(f"strategy {label!r}: {exc}") from None
+    return StrategySpec(label, cls, tuple(params))

@@ -1,0 +1,1 @@
+"""Scripted Tobago strategies."""

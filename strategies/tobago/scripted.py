@@ -1,0 +1,316 @@
+"""The shared machinery of the scripted Tobago strategies, tuned by their parameters.
+
+:class:`ScriptedPlayer` answers every decision with small, cheap heuristics; each named
+strategy (``hunter``, ``cartographer``, ``collector``, ``cautious``) is the same machinery with
+its own weights, so their styles differ where the weights say and nowhere else:
+
+- **raise** whenever it can (all of them);
+- **main action**: score every legal clue play (cells eliminated, a bonus for locating a
+  treasure close to the own ATV, a bonus for using a map the player has few roses on) against
+  driving toward the nearest located treasure or amulet; the best score wins;
+- **legs**: drive to the leg destination closest (in legs) to the current target;
+- **amulets**: spend one to grab a treasure (remove a marker under or next to the ATV, or an
+  extra move to a located treasure within reach) while keeping ``reserve`` for curses;
+- **offers**: take a card worth at least ``take_at``; take anything positive at the last rose
+  the player holds; with ``curse_memory``, after drawing a curse take anything worth at least
+  ``curse_take_at`` (the sharing may stop any moment), and wait for a high card it drew.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from sim.tobago import decisions as d
+from sim.tobago.island import Island
+from sim.tobago.view import PlayerView
+
+_INF = 99
+
+
+@dataclass(frozen=True, slots=True)
+class Style:
+    """The weights of one scripted style (all documented in ``docs/strategies.md``)."""
+
+    take_at: int = 4
+    curse_take_at: int = 2
+    curse_memory: bool = False
+    locate_bonus: float = 6.0
+    spread_bonus: float = 0.0
+    chase_legs: int = 3
+    amulet_legs: int = 0
+    amulet_move_legs: int = 0
+    reserve: int = 1
+    clue_weight: float = 1.0
+
+
+_leg_cache: dict[int, tuple[Island, dict[int, list[int]]]] = {}
+
+
+def leg_distances(island: Island, source: int) -> list[int]:
+    """Legs needed from ``source`` to every cell (breadth-first over one-leg moves)."""
+    hit = _leg_cache.get(id(island))
+    if hit is None or hit[0] is not island:
+        if len(_leg_cache) > 64:
+            _leg_cache.clear()
+        hit = (island, {})
+        _leg_cache[id(island)] = hit
+    table = hit[1]
+    dist = table.get(source)
+    if dist is not None:
+        return dist
+    dist = [_INF] * island.n
+    dist[source] = 0
+    frontier = 1 << source
+    seen = frontier
+    step = 0
+    leg = island.leg_mask
+    while frontier:
+        step += 1
+        nxt = 0
+        f = frontier
+        while f:
+            low = f & -f
+            nxt |= leg[low.bit_length() - 1]
+            f ^= low
+        nxt &= ~seen
+        seen |= nxt
+        frontier = nxt
+        f = nxt
+        while f:
+            low = f & -f
+            dist[low.bit_length() - 1] = step
+            f ^= low
+    table[source] = dist
+    return dist
+
+
+class ScriptedPlayer:
+    """A heuristic player; subclasses set ``name`` and their default :class:`Style`."""
+
+    name = "scripted"
+    default_style = Style()
+
+    def __init__(self, rng: random.Random, **params: float | int | bool) -> None:
+        self.rng = rng
+        fields = set(Style.__dataclass_fields__)
+        unknown = sorted(set(params) - fields)
+        if unknown:
+            raise ValueError(f"unknown parameter {unknown[0]!r} for {self.name}")
+        base = {f: getattr(self.default_style, f) for f in fields}
+        base.update(params)
+        self.style = Style(**base)
+
+    # -- entry point ------------------------------------------------------------------------
+
+    def decide(self, view: PlayerView, decision: d.Decision) -> object:
+        """Answer one decision."""
+        kind = decision.kind
+        if kind == d.OFFER:
+            return self._offer(view, decision)
+        if kind in (d.TURN, d.LEG):
+            return self._act(view, decision)
+        if kind == d.START_CELL:
+            return self._start_cell(view, decision)
+        if kind == d.RESTART:
+            return self._best_clue(view, decision.actions, view.seat)[0] or decision.actions[0]
+        if kind == d.CURSE:
+            return d.PAY_AMULET if view.amulets(view.seat) > self.style.reserve else d.PAY_CARD
+        return decision.actions[self.rng.randrange(len(decision.actions))]
+
+    # -- setup ------------------------------------------------------------------------------
+
+    def _start_cell(self, view: PlayerView, decision: d.Decision) -> int:
+        """A central cell: the most cells within two legs (ties broken at random)."""
+        island = view.island
+        best = -1
+        choices: list[int] = []
+        for cell in range(island.n):
+            if not (decision.cells >> cell) & 1:
+                continue
+            reach = sum(1 for x in leg_distances(island, cell) if x <= 2)
+            if reach > best:
+                best, choices = reach, [cell]
+            elif reach == best:
+                choices.append(cell)
+        return choices[self.rng.randrange(len(choices))]
+
+    # -- offers -----------------------------------------------------------------------------
+
+    def _offer(self, view: PlayerView, decision: d.Decision) -> d.Action:
+        value = decision.value
+        style = self.style
+        roses = view.distribution_roses
+        mine_later = sum(1 for owner in roses[decision.position + 1 :] if owner == view.seat)
+        if value <= 0:
+            return d.PASS
+        if mine_later == 0 and decision.position == len(roses) - 1:
+            return d.TAKE  # the last rose: nobody after, so anything beats a discard
+        drawn = view.my_drawn
+        if style.curse_memory:
+            if -1 in drawn:
+                return d.TAKE if value >= style.curse_take_at else d.PASS
+            better = [v for v in drawn if v > value]
+            if better and view.distribution_cards_left >= 1 and mine_later == 0:
+                return d.PASS if value < style.take_at else d.TAKE
+        if value >= style.take_at:
+            return d.TAKE
+        # A low card: keep it if my only rose is this one and cards are running out.
+        if mine_later == 0 and view.distribution_cards_left <= 1:
+            return d.TAKE
+        return d.PASS
+
+    # -- turns and legs ---------------------------------------------------------------------
+
+    def _target(self, view: PlayerView) -> tuple[int, int]:
+        """``(cell, legs)`` of the nearest located treasure or wanted amulet, or (-1, _INF)."""
+        seat = view.seat
+        here = view.atv(seat)
+        dist = leg_distances(view.island, here)
+        best = (-1, _INF)
+        if view.roses(seat):
+            for m in view.maps:
+                cell = view.located(m)
+                if cell >= 0 and dist[cell] <= self.style.chase_legs and dist[cell] < best[1]:
+                    best = (cell, dist[cell])
+        if best[0] < 0 and self.style.amulet_legs:
+            board = view.amulet_board
+            while board:
+                low = board & -board
+                cell = low.bit_length() - 1
+                board ^= low
+                if 0 < dist[cell] <= self.style.amulet_legs and dist[cell] < best[1]:
+                    best = (cell, dist[cell])
+        return best
+
+    def _best_clue(
+        self, view: PlayerView, actions: tuple[d.Action, ...], seat: int
+    ) -> tuple[d.Action | None, float]:
+        style = self.style
+        here = view.atv(seat)
+        dist = leg_distances(view.island, here)
+        masks = view.clue_masks
+        best: d.Action | None = None
+        best_score = -1.0
+        for action in actions:
+            tag = action[0]
+            if tag not in {"clue", "amulet_clue"}:
+                continue
+            card, m = action[1], action[2]
+            cand = view.candidates(m)
+            after = cand & masks[card]
+            score = (
+                style.clue_weight
+                * (cand.bit_count() - after.bit_count())
+                / max(1, cand.bit_count())
+            )
+            if not after & (after - 1):  # locates the treasure
+                cell = after.bit_length() - 1
+                near = dist[cell]
+                rivals = min(
+                    (
+                        leg_distances(view.island, view.atv(p))[cell]
+                        for p in range(view.n_players)
+                        if p != seat
+                    ),
+                    default=_INF,
+                )
+                score += style.locate_bonus * (1.0 if near <= view.rules.legs_per_move else 0.2)
+                if rivals < near:
+                    score -= style.locate_bonus * 0.8
+            own = sum(1 for _, owner in view.map_clues(m) if owner == seat)
+            score += style.spread_bonus / (1 + own)
+            score += self.rng.random() * 1e-3
+            if score > best_score:
+                best, best_score = action, score
+        return best, best_score
+
+    def _act(self, view: PlayerView, decision: d.Decision) -> object:
+        actions = decision.actions
+        style = self.style
+        seat = view.seat
+        for action in actions:
+            if action[0] == "raise":
+                return action
+        target, _legs = self._target(view)
+        if decision.kind == d.LEG:
+            if target >= 0 and decision.cells:
+                dist = leg_distances(view.island, target)
+                return self._closest(decision.cells, dist)
+            if d.STOP in actions:
+                return d.STOP
+            return self._wander(view, decision.cells)
+        amulets = view.amulets(seat)
+        if amulets > style.reserve:
+            grab = self._amulet_grab(view, actions)
+            if grab is not None:
+                return grab
+        clue, clue_score = self._best_clue(view, actions, seat)
+        if d.MOVE in actions and target >= 0:
+            return d.MOVE
+        if clue is not None and clue[0] == "clue" and clue_score > 0:
+            return clue
+        if d.MOVE in actions:
+            return d.MOVE
+        if clue is not None and clue[0] == "clue":
+            return clue
+        if d.END in actions:
+            return d.END
+        return actions[0]
+
+    def _amulet_grab(self, view: PlayerView, actions: tuple[d.Action, ...]) -> d.Action | None:
+        """An amulet power that wins a treasure now or next: a marker removal that locates a
+        treasure at the ATV, or an extra move to a located treasure within reach."""
+        here = view.atv(view.seat)
+        dist = leg_distances(view.island, here)
+        for action in actions:
+            if action[0] == "amulet_marker":
+                m, cell = action[1], action[2]
+                cand = view.candidates(m) & ~(1 << cell)
+                if cand.bit_count() == 1 and cand >> here & 1:
+                    return action
+        if self.style.amulet_move_legs and d.AMULET_MOVE in actions:
+            for m in view.maps:
+                cell = view.located(m)
+                if cell >= 0 and 0 < dist[cell] <= self.style.amulet_move_legs:
+                    return d.AMULET_MOVE
+        return None
+
+    def _closest(self, cells: int, dist: list[int]) -> int:
+        best = _INF + 1
+        picks: list[int] = []
+        c = cells
+        while c:
+            low = c & -c
+            cell = low.bit_length() - 1
+            c ^= low
+            x = dist[cell]
+            if x < best:
+                best, picks = x, [cell]
+            elif x == best:
+                picks.append(cell)
+        return picks[self.rng.randrange(len(picks))]
+
+    def _wander(self, view: PlayerView, cells: int) -> int:
+        """With no target: toward the candidates of the most advanced map."""
+        best_m = -1
+        best_n = _INF * 10
+        for m in view.maps:
+            n = view.candidates(m).bit_count()
+            if view.map_clues(m) and n < best_n:
+                best_m, best_n = m, n
+        if best_m < 0:
+            low = cells & -cells
+            return low.bit_length() - 1
+        cand = view.candidates(best_m)
+        score = [0] * view.island.n
+        c = cand
+        counted = 0
+        while c and counted < 6:
+            low = c & -c
+            cell = low.bit_length() - 1
+            c ^= low
+            counted += 1
+            for i, x in enumerate(leg_distances(view.island, cell)):
+                score[i] += x
+        return self._closest(cells, score)
