@@ -61,10 +61,17 @@ def raise_treasure(game: TobagoGame, raiser: int, m: int) -> None:
     cell = s.located(m)
     s.roses[raiser] -= 1
     roses = [raiser, *reversed(s.map_roses[m])]  # R, from the bottom up
+    s.dist_roses = roses
     s.log.add(s.turn, raiser, _EV["raise"], m, cell, len(roses))
     s.treasures_raised[raiser] += 1
+    # The map's clues are done with; its roses now live in R until they go home.
+    s.clue_discard.extend(s.map_cards[m])
+    s.map_cards[m] = []
+    s.map_roses[m] = []
+    s.map_cand[m] = s.island.all_mask
+    s.map_removed[m] = 0
 
-    pool: list[int] = []
+    pool = s.dist_pool
     for k in range(n):
         seat = (raiser + k) % n
         for _ in range(roses.count(seat)):
@@ -83,16 +90,15 @@ def raise_treasure(game: TobagoGame, raiser: int, m: int) -> None:
     last_taker = -1
     number = 0
     cursed = False
-    s.dist_roses = roses
     while pool and roses:
-        card = pool.pop()  # the top card
-        s.dist_left = len(pool)
+        card = pool[-1]  # the top card; it stays in the pool until it has gone somewhere
+        s.dist_left = len(pool) - 1
         s.log.add(s.turn, -1, _EV["reveal"], card, number)
         number += 1
         if card == CURSE:
             s.public_events.append(("curse", raiser, CURSE))
             _curse(game, raiser, roses)
-            s.t_removed.append(CURSE)
+            s.t_removed.append(pool.pop())
             cursed = True
             break
         taker = -1
@@ -104,7 +110,7 @@ def raise_treasure(game: TobagoGame, raiser: int, m: int) -> None:
                 taker = owner
                 del roses[pos]
                 s.roses[owner] += 1
-                s.treasures[owner].append(card)
+                s.treasures[owner].append(pool.pop())
                 s.log.add(s.turn, owner, _EV["take"], card, pos)
                 break
             s.log.add(s.turn, owner, _EV["pass"], card, pos)
@@ -112,7 +118,7 @@ def raise_treasure(game: TobagoGame, raiser: int, m: int) -> None:
             last_taker = taker
             s.public_events.append(("take", taker, card))
         else:
-            s.t_discard.append(card)
+            s.t_discard.append(pool.pop())
             s.public_events.append(("unclaimed", -1, card))
             s.log.add(s.turn, -1, _EV["unclaimed"], card)
 
@@ -122,6 +128,7 @@ def raise_treasure(game: TobagoGame, raiser: int, m: int) -> None:
         for card in pool:
             (s.t_removed if card == CURSE and remove else s.t_discard).append(card)
         s.log.add(s.turn, -1, _EV["leftover"], len(pool), curses)
+        pool.clear()
     for owner in roses:
         s.roses[owner] += 1
     s.dist_roses = []
@@ -129,11 +136,6 @@ def raise_treasure(game: TobagoGame, raiser: int, m: int) -> None:
     for hand in s.drawn:
         hand.clear()
 
-    s.clue_discard.extend(s.map_cards[m])
-    s.map_cards[m] = []
-    s.map_roses[m] = []
-    s.map_cand[m] = s.island.all_mask
-    s.map_removed[m] = 0
     game.restart_map(last_taker if last_taker >= 0 else raiser, m)
 
     if s.deck_exhausted:

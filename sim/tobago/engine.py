@@ -147,7 +147,8 @@ class TobagoGame:
         rng.shuffle(rest)
         s.t_deck = rest + top  # the deck is drawn from the end of the list
 
-    def _setup(self) -> None:
+    def setup(self) -> None:
+        """Rules §9: ATVs, starting clues on empty maps, hands."""
         s = self.state
         n = s.n
         order = [(self.first_player + k) % n for k in range(n)]
@@ -156,41 +157,43 @@ class TobagoGame:
             assert isinstance(cell, int)
             s.atv[seat] = cell
             s.log.add(s.turn, seat, _EV["start_cell"], cell)
-        s.clue_draw = [c.id for c in s.rules.deck.cards]
         s.shuffle_rng.shuffle(s.clue_draw)
         full = s.island.all_mask
         for seat in order:
-            rejected = []
-            card = -1
-            while s.clue_draw:
-                candidate = s.clue_draw.pop()
-                if s.clue_masks[candidate] not in (0, full):
-                    card = candidate
-                    break
-                rejected.append(candidate)  # rules §5.4: redraw a card that cannot start a map
-            s.clue_draw.extend(rejected)
+            # The top card that can start a map (rules §5.4: redraw one that cannot); it stays
+            # in the deck until it is placed.
+            pos = next(
+                (
+                    i
+                    for i in range(len(s.clue_draw) - 1, -1, -1)
+                    if s.clue_masks[s.clue_draw[i]] not in (0, full)
+                ),
+                -1,
+            )
             empty = tuple(("map", m) for m in range(N_MAPS) if not s.map_cards[m])
-            if card < 0 or not empty or s.roses[seat] == 0:
+            if pos < 0 or not empty or s.roses[seat] == 0:
                 continue
             choice = self.ask(d.Decision(d.START_MAP, seat, actions=empty))
             m = choice[1]  # type: ignore[index]
+            card = s.clue_draw.pop(pos)
             self._place_clue(seat, card, m)
             s.log.add(s.turn, seat, _EV["start_clue"], card, m, s.map_cand[m].bit_count())
         s.shuffle_rng.shuffle(s.clue_draw)
         for seat in order:
             s.refill_hand(seat)
+        s.setup_done = True
 
     # -- the game -----------------------------------------------------------------------------
 
     def play(self) -> GameResult:
         """Play the game to its end and return the result."""
         s = self.state
-        self._setup()
+        self.setup()
         while not s.over:
             if s.turn >= s.rules.max_turns:
                 s.truncated = True
                 break
-            self._turn(s.current)
+            self.play_turn(s.current)
             s.log.add(s.turn, s.current, _EV["end_turn"])
             s.current = (s.current + 1) % s.n
             s.turn += 1
@@ -211,7 +214,8 @@ class TobagoGame:
             s.log.add(s.turn, p, _EV["score"], scores[p], ranks[p], s.amulets[p])
         return GameResult(scores, ranks, shares, s.turn, s.truncated, self.first_player)
 
-    def _turn(self, seat: int) -> None:
+    def play_turn(self, seat: int) -> None:
+        """One whole turn of ``seat`` (rules §10.1)."""
         s = self.state
         bit = 1 << s.atv[seat]
         if s.amulet_board & bit:

@@ -40,6 +40,7 @@ class GameState:
         "curse_hits",
         "deck_exhausted",
         "dist_left",
+        "dist_pool",
         "dist_roses",
         "distribution_rng",
         "drawn",
@@ -57,6 +58,7 @@ class GameState:
         "public_events",
         "roses",
         "rules",
+        "setup_done",
         "shuffle_rng",
         "t_deck",
         "t_discard",
@@ -85,7 +87,7 @@ class GameState:
         self.shuffle_rng = shuffle_rng
         self.distribution_rng = distribution_rng
         self.log = MoveLog()
-        self.clue_draw: list[int] = []
+        self.clue_draw: list[int] = [c.id for c in rules.deck.cards]
         self.clue_discard: list[int] = []
         self.hands: list[list[int]] = [[] for _ in range(n_players)]
         self.map_cards: list[list[int]] = [[] for _ in range(N_MAPS)]
@@ -100,6 +102,7 @@ class GameState:
         self.public_events: list[tuple[str, int, int]] = []
         self.dist_roses: list[int] = []
         self.dist_left = 0
+        self.dist_pool: list[int] = []
         self.amulets_spent = 0
         self.amulet_stack = rules.amulet_count
         self.amulet_board = 0
@@ -111,6 +114,7 @@ class GameState:
         self.current = 0
         self.deck_exhausted = False
         self.over = False
+        self.setup_done = False
         self.truncated = False
         self.treasures_raised = [0] * n_players
         self.clues_played = [0] * n_players

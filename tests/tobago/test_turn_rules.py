@@ -1,0 +1,318 @@
+"""Turn rules on hand-made islands: clues and markers (§5), legs (§6), amulets (§8),
+raising limits (§7.1), the turn (§10.1), statues' gaze (§8.2), setup (§9) and the end (§10)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from sim.tobago import decisions as d
+from sim.tobago.board import Board
+from sim.tobago.distribution import gaze_cell, raise_treasure
+from sim.tobago.engine import TobagoGame
+from sim.tobago.rules import preset
+from sim.tobago.state import CURSE
+from tests.tobago.drawing import draw
+from tests.tobago.scenario import Scripted, cell, hex3, make_game
+
+ROW = "J J M M S S S L B"  # q = 0..8 on r = 0; areas: J{0,1} M{2,3} S{4,5,6} L{7} B{8}
+
+
+def first(view: object, decision: d.Decision) -> object:
+    return decision.fallback()
+
+
+# -- clues and markers (§5) ----------------------------------------------------------------
+
+
+def test_clue_must_eliminate_and_must_leave_a_cell() -> None:
+    _game, s, _ = make_game(2, island=draw(ROW))
+    s.clue_masks = (0b111111111, 0b000000111, 0b100000000, 0, 0b000000011)
+    s.map_cards[0] = [1]
+    s.map_cand[0] = 0b000000111
+    assert not s.clue_legal(0, 0)  # eliminates nothing
+    assert not s.clue_legal(2, 0)  # contradicts: nothing left
+    assert s.clue_legal(4, 0)  # leaves two of three cells
+    assert not s.clue_legal(1, 0)  # the same clue again eliminates nothing
+    assert s.clue_legal(1, 1)  # an empty map: all cells are candidates
+
+
+def test_markers_threshold_and_location() -> None:
+    _game, s, _ = make_game(2, island=draw(ROW), marker_threshold=3)
+    s.map_cards[0] = [1]
+    s.map_cand[0] = 0b1111
+    assert not s.markers_shown(0) and s.located(0) == -1
+    s.map_cand[0] = 0b0111
+    assert s.markers_shown(0) and s.located(0) == -1
+    s.map_cand[0] = 0b0100
+    assert s.located(0) == 2
+
+
+def test_bga_allows_a_non_reducing_clue_only_while_no_markers_are_out() -> None:
+    _game, s, _ = make_game(2, island=draw(ROW), marker_threshold=3)
+    s.clue_masks = (511, *s.clue_masks[1:])
+    s.map_cards[0] = [5]
+    s.map_cand[0] = 0b11111
+    assert not s.clue_legal(0, 0)
+    bga = dataclasses.replace(s.rules, bga_allow_non_reducing_without_markers=True)
+    s.rules = bga
+    assert s.clue_legal(0, 0)  # 5 candidates > 3: no markers yet
+    s.map_cand[0] = 0b111
+    assert not s.clue_legal(0, 0)  # markers out: it must remove one
+
+
+def test_playing_a_clue_places_a_rose_and_refills_the_hand() -> None:
+    game, s, seats = make_game(3, island=draw(ROW))
+    s.clue_masks = (3, 1, 6, *s.clue_masks[3:])
+    s.hands[0] = [0, 1, 2, 3]
+    s.clue_draw = [7, 8]
+    seats[0].queue.extend([(d.TURN, ("clue", 0, 2)), (d.TURN, d.END)])
+    game.play_turn(0)
+    assert s.map_cards[2] == [0] and s.map_roses[2] == [0]
+    assert s.roses[0] == 14
+    assert s.hands[0] == [1, 2, 3, 8]
+    assert s.map_cand[2] == 0b11
+    turn = seats[0].asked[0]
+    assert d.END not in turn.actions  # the main action is mandatory
+    assert seats[0].asked[1].actions[0] == d.END  # once done, ending comes first
+
+
+# -- legs (§6) ---------------------------------------------------------------------------
+
+
+def test_legs_within_an_area_or_one_step_to_another_terrain() -> None:
+    island = draw(ROW)
+    assert island.leg_mask[0] == 0b10
+    assert island.leg_mask[1] == 0b101
+    assert island.leg_mask[4] == 0b1101000  # S area {5, 6} and the mountain at 3
+    assert island.leg_mask[7] == 0b101000000  # lake: scrub at 6, beach at 8
+
+
+def test_a_move_has_up_to_three_legs_and_may_stop_early() -> None:
+    game, s, seats = make_game(2, island=draw(ROW))
+    s.atv[0] = 0
+    seats[0].queue.extend([(d.TURN, d.MOVE), (d.LEG, 1), (d.LEG, 2), (d.LEG, 3), (d.TURN, d.END)])
+    game.play_turn(0)
+    assert s.atv[0] == 3
+    legs = [x for x in seats[0].asked if x.kind == d.LEG]
+    assert legs[0].actions == ()  # the first leg is compulsory
+    assert legs[1].actions[0] == d.STOP
+    game2, s2, seats2 = make_game(2, island=draw(ROW))
+    seats2[0].queue.extend([(d.TURN, d.MOVE), (d.LEG, 1), (d.LEG, d.STOP), (d.TURN, d.END)])
+    game2.play_turn(0)
+    assert s2.atv[0] == 1
+
+
+def test_amulets_collect_at_leg_ends_not_on_the_way_nor_by_amulet_move() -> None:
+    game, s, seats = make_game(2, island=draw(ROW))
+    s.atv[0] = 4
+    s.amulet_board = (1 << 5) | (1 << 6) | (1 << 7)
+    seats[0].queue.extend([(d.TURN, d.MOVE), (d.LEG, 6), (d.LEG, 7), (d.LEG, d.STOP)])
+    seats[0].queue.append((d.TURN, d.END))
+    game.play_turn(0)
+    # Drove through 5 without stopping; ended legs on 6 and 7: two amulets.
+    assert s.amulets[0] == 2 and s.amulet_board == 1 << 5
+    assert s.amulets_collected[0] == 2
+
+    game, s, seats = make_game(2, island=draw(ROW))
+    s.atv[0] = 4
+    s.amulets[0] = 1
+    s.amulet_board = 1 << 6
+    s.hands[0] = []
+    seats[0].queue.extend([(d.TURN, d.AMULET_MOVE), (d.LEG, 6), (d.LEG, d.STOP)])
+    seats[0].queue.extend(
+        [(d.TURN, d.MOVE), (d.LEG, 5), (d.LEG, 6), (d.LEG, d.STOP), (d.TURN, d.END)]
+    )
+    game.play_turn(0)
+    # The amulet move could not collect; the normal move ended a leg there and did.
+    assert s.amulets[0] == 1 and s.amulet_board == 0 and s.amulets_used[0] == 1
+
+
+def test_starting_a_leg_on_an_amulet_does_not_collect_it() -> None:
+    game, s, seats = make_game(2, island=draw(ROW))
+    s.atv[0] = 4
+    s.amulets[0] = 1
+    s.amulet_board = 1 << 6
+    seats[0].queue.extend([(d.TURN, d.AMULET_MOVE), (d.LEG, 6), (d.LEG, d.STOP)])
+    seats[0].queue.extend([(d.TURN, d.MOVE), (d.LEG, 7), (d.LEG, d.STOP), (d.TURN, d.END)])
+    game.play_turn(0)
+    assert s.amulet_board == 1 << 6 and s.amulets[0] == 0
+
+
+def test_turn_start_pickup_is_free() -> None:
+    game, s, seats = make_game(2, island=draw(ROW))
+    s.atv[1] = 3
+    s.amulet_board = 1 << 3
+    s.hands[1] = []
+    seats[1].queue.extend([(d.TURN, d.MOVE), (d.LEG, 2), (d.LEG, d.STOP), (d.TURN, d.END)])
+    game.play_turn(1)
+    assert s.amulets[1] == 1 and s.amulet_board == 0
+
+
+# -- raising limits (§7.1, §6.4) ---------------------------------------------------------
+
+
+def test_raising_ends_movement_but_not_the_turn() -> None:
+    game, s, seats = make_game(2, island=draw(ROW))
+    s.clue_masks = (7, *s.clue_masks[1:])
+    s.map_cards[1] = [9]
+    s.map_roses[1] = [1]
+    s.roses[1] -= 1
+    s.map_cand[1] = 1 << 2  # located at q=2
+    s.t_deck = [2, 2, 2, 2, 2, 2]
+    s.hands[0] = [0]
+    seats[0].queue.extend([(d.TURN, d.MOVE), (d.LEG, 1), (d.LEG, 2), (d.LEG, ("raise", 1))])
+    # R: seat 0 (raiser), seat 1; each takes one card, seat 1 last, with no clue to restart.
+    seats[0].queue.extend([(d.OFFER, d.TAKE), (d.TURN, d.END)])
+    seats[1].queue.extend([(d.OFFER, d.TAKE)])
+    game.play_turn(0)
+    assert s.atv[0] == 2 and s.treasures_raised[0] == 1
+    last = seats[0].asked[-1]
+    assert last.kind == d.TURN
+    assert d.MOVE not in last.actions and d.AMULET_MOVE not in last.actions
+
+
+def test_raise_ends_turn_under_bga() -> None:
+    game, s, seats = make_game(2, island=draw(ROW), raise_ends_turn=True)
+    s.map_cards[1] = [9]
+    s.map_roses[1] = [1]
+    s.roses[1] -= 1
+    s.map_cand[1] = 1 << 0  # located under seat 0's ATV
+    s.t_deck = [2, 2, 2, 2]
+    s.hands[0] = []
+    seats[0].queue.extend([(d.TURN, ("raise", 1)), (d.OFFER, d.TAKE)])
+    seats[1].queue.extend([(d.OFFER, d.TAKE)])
+    game.play_turn(0)
+    assert not seats[0].queue and s.treasures == [[2], [2]]
+
+
+# -- amulet powers (§8.4) ----------------------------------------------------------------
+
+
+def test_marker_removal_never_takes_the_last_marker_and_needs_markers_out() -> None:
+    game, s, seats = make_game(2, island=draw(ROW), marker_threshold=3)
+    s.amulets[0] = 2
+    s.map_cards[0] = [1]
+    s.map_cand[0] = 0b11000
+    s.map_cards[1] = [2]
+    s.map_cand[1] = 0b1111  # 4 candidates > 3: no markers out
+    s.map_cards[2] = [3]
+    s.map_cand[2] = 0b1  # located: its last marker cannot go
+    s.hands[0] = []
+    seats[0].queue.extend([(d.TURN, ("amulet_marker", 0, 4)), (d.TURN, d.MOVE), (d.LEG, 1)])
+    seats[0].queue.extend([(d.LEG, d.STOP), (d.TURN, d.END)])
+    game.play_turn(0)
+    offered = {a for a in seats[0].asked[0].actions if a[0] == "amulet_marker"}
+    assert offered == {("amulet_marker", 0, 3), ("amulet_marker", 0, 4)}
+    assert s.map_cand[0] == 0b1000 and s.located(0) == 3
+    assert s.map_removed[0] == 0b10000
+
+
+def test_exchange_replaces_the_whole_hand() -> None:
+    game, s, seats = make_game(3, island=draw(ROW))
+    s.amulets[0] = 1
+    s.hands[0] = [1, 2, 3, 4]
+    s.clue_draw = [10, 11, 12, 13, 14]
+    seats[0].queue.extend([(d.TURN, d.AMULET_EXCHANGE), (d.TURN, d.MOVE), (d.LEG, 1)])
+    seats[0].queue.extend([(d.LEG, d.STOP), (d.TURN, d.END)])
+    game.play_turn(0)
+    assert s.hands[0] == [14, 13, 12, 11]
+    assert s.clue_discard == [1, 2, 3, 4]
+
+
+# -- statues (§8.2) ----------------------------------------------------------------------
+
+
+def test_amulets_appear_where_statues_look_then_statues_turn() -> None:
+    island = hex3()
+    centre = cell(island, 1, 3)
+    west = cell(island, 0, 3)
+    game, s, seats = make_game(2, island=island, statues=(centre, west), facings=(0, 0))
+    east_end = cell(island, 4, 3)  # looking east from the centre: (2,3) (3,3) (4,3), then ocean
+    assert gaze_cell(game, centre, 0) == east_end
+    assert gaze_cell(game, west, 0) == east_end  # the same line: the same last cell
+    s.map_cards[0] = [1]
+    s.map_roses[0] = [1]
+    s.roses[1] -= 1
+    s.map_cand[0] = 1 << 0
+    s.t_deck = [2, 2, 2, 2, 2, 2]
+    seats[0].queue.extend([(d.OFFER, d.TAKE)])
+    seats[1].queue.extend([(d.OFFER, d.TAKE)])
+    raise_treasure(game, 0, 0)
+    # The first statue places an amulet; the second finds one already there: skipped.
+    assert s.amulet_board == 1 << east_end
+    assert s.amulet_stack == s.rules.amulet_count - 1
+    assert s.facings == [1, 1]
+    # Next raise: both look south-east now.
+    se_centre = gaze_cell(game, centre, 1)
+    assert se_centre == cell(island, 1, 6)
+
+
+def test_amulet_stack_runs_out_in_statue_order() -> None:
+    island = hex3()
+    a, b = cell(island, 1, 3), cell(island, 1, 2)
+    game, s, seats = make_game(2, island=island, statues=(a, b), facings=(0, 3))
+    s.amulet_stack = 1
+    s.map_cards[0] = [1]
+    s.map_roses[0] = [1]
+    s.roses[1] -= 1
+    s.map_cand[0] = 1 << 0
+    s.t_deck = [2, 2, 2, 2, 2]
+    seats[0].queue.extend([(d.OFFER, d.TAKE)])
+    seats[1].queue.extend([(d.OFFER, d.TAKE)])
+    raise_treasure(game, 0, 0)
+    assert s.amulet_board == 1 << gaze_cell(game, a, 0)
+    assert s.amulet_stack == 0
+
+
+# -- setup and the end (§9, §10) -----------------------------------------------------------
+
+
+@pytest.mark.parametrize(("n", "hand"), [(2, 6), (3, 4), (4, 4)])
+def test_setup_deals_hands_and_starting_clues(n: int, hand: int) -> None:
+    from strategies.tobago.random_player import RandomPlayer
+
+    rules = preset("rulebook")
+    board = Board(draw(ROW))
+    island = hex3()
+    board = Board(island, None)
+    game = TobagoGame(rules, board, [RandomPlayer] * n, seed=3, strict=True)
+    game.setup()
+    s = game.state
+    assert [len(h) for h in s.hands] == [hand] * n
+    assert sorted(len(c) for c in s.map_cards) == [0] * (4 - n) + [1] * n
+    assert sorted(r for roses in s.map_roses for r in roses) == list(range(n))
+    deck = s.t_deck
+    assert len(deck) == 41 and deck.count(CURSE) == 2
+    assert CURSE not in deck[-12:]  # the top 12 cards (drawn first) are curse-free
+
+
+def test_ties_share_the_win_and_the_turn_cap_truncates() -> None:
+    from strategies.tobago.random_player import RandomPlayer
+
+    rules = dataclasses.replace(preset("rulebook"), max_turns=3)
+    game = TobagoGame(rules, Board(hex3()), [RandomPlayer] * 2, seed=5, strict=True)
+    result = game.play()
+    assert result.truncated and result.turns == 3
+    assert result.scores == (0, 0) and result.win_shares == (0.5, 0.5)
+    assert result.ranks == (1, 1)
+
+
+def test_violations_are_recorded_and_fallback_applied() -> None:
+    class Broken(Scripted):
+        def decide(self, view: object, decision: d.Decision) -> object:
+            if decision.kind == d.START_CELL:
+                raise RuntimeError("boom")
+            return ("nonsense",)
+
+    rules = preset("rulebook")
+    game = TobagoGame(rules, Board(hex3()), [Broken, Broken], seed=5, strict=False)
+    result = game.play()
+    assert not result.truncated or result.turns == rules.max_turns
+    kinds = {v.kind for v in game.violations}
+    assert d.START_CELL in kinds and d.TURN in kinds
+    assert game.violations[0].error.startswith("RuntimeError")
+    strict = TobagoGame(rules, Board(hex3()), [Broken, Broken], seed=5, strict=True)
+    with pytest.raises(d.StrategyError):
+        strict.play()
