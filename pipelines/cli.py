@@ -16,6 +16,7 @@ from typing import Annotated, ParamSpec, TypeVar
 import typer
 
 from pipelines.board_bench import measure_board_setup
+from pipelines.play import bench, check_game, game_json_rows, game_text, parse_players, play_game
 from sim.errors import InputError
 from sim.seeding import stream
 from sim.tobago.board_json import board_to_json
@@ -166,6 +167,75 @@ def board_bench(
             f"p99 {row['p99_ms']:.3f} ms  max {row['max_ms']:.3f} ms"
         )
     typer.echo(f"({result['islands']} islands x {result['rounds']} rounds)")
+
+
+GameOpt = Annotated[str, typer.Option("--game", help="The game (tobago).")]
+PlayersOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--players",
+        help="Comma-separated strategies, e.g. hunter,cautious(take_at=4),pkg.mod:Class "
+        "(default: hunter,cartographer,collector,cautious).",
+    ),
+]
+RulesOpt = Annotated[
+    str, typer.Option("--rules", help="A rules preset (rulebook, bga) or a TOML file.")
+]
+
+
+@command(app, "play")
+def play(
+    game: GameOpt = "tobago",
+    players: PlayersOpt = None,
+    seed: Annotated[int, typer.Option("--seed", min=0, help="The game seed.")] = 0,
+    island: Annotated[
+        str, typer.Option("--island", help="Built-in name, generated:SEED or a file.")
+    ] = "aBc-2",
+    rules: RulesOpt = "rulebook",
+    as_json: Annotated[
+        bool, typer.Option("--json", help="JSON lines: one per event, then the result.")
+    ] = False,
+) -> None:
+    """Play one seeded game and print it, ending with the scores and the winner(s)."""
+    check_game(game)
+    played = play_game(seed, parse_players(players), island, rules)
+    if as_json:
+        for row in game_json_rows(played):
+            typer.echo(json.dumps(row, separators=(",", ":")))
+        return
+    for line in game_text(played):
+        typer.echo(line)
+
+
+@command(app, "bench")
+def bench_cmd(
+    game: GameOpt = "tobago",
+    games: Annotated[int, typer.Option("--games", min=1, help="Games to play.")] = 2000,
+    players: PlayersOpt = None,
+    rules: RulesOpt = "rulebook",
+    chess_seconds: Annotated[
+        float,
+        typer.Option(
+            "--chess-seconds", min=0, help="Time for the python-chess yardstick (0: skip)."
+        ),
+    ] = 3.0,
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON object.")] = False,
+) -> None:
+    """Play games on one core and print games/s and decisions/s."""
+    check_game(game)
+    result = bench(games, parse_players(players), rules, chess_seconds)
+    if as_json:
+        _echo_json(result)
+        return
+    typer.echo(
+        f"{result['games']} games in {result['seconds']:.2f} s: "
+        f"{result['games_per_s']:.1f} games/s, {result['decisions_per_s']:.0f} decisions/s"
+    )
+    if "chess_random_games_per_s" in result:
+        typer.echo(
+            f"python-chess random games: {result['chess_random_games_per_s']:.1f}/s "
+            f"(ratio {result['ratio_to_chess']:.1f}x)"
+        )
 
 
 def main() -> None:

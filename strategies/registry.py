@@ -10,10 +10,10 @@ from __future__ import annotations
 import functools
 import importlib
 import random
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from sim.errors import InputError
+from sim.tobago.engine import StrategyFactory
 from strategies.tobago.random_player import RandomPlayer
 from strategies.tobago.styles import Cartographer, Cautious, Collector, Hunter
 
@@ -36,9 +36,10 @@ class StrategySpec:
     cls: type
     params: tuple[tuple[str, float | int | bool], ...]
 
-    def factory(self) -> Callable[[random.Random], object]:
+    def factory(self) -> StrategyFactory:
         """``rng -> strategy``: builds the strategy with its parameters."""
-        return functools.partial(self.cls, **dict(self.params))
+        built: StrategyFactory = functools.partial(self.cls, **dict(self.params))
+        return built
 
 
 def _value(text: str) -> float | int | bool:

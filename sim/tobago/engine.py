@@ -86,6 +86,8 @@ class TobagoGame:
         self.seed = seed
         self.strict = strict
         self.violations: list[Violation] = []
+        self.decisions = 0
+        self.result: GameResult | None = None
         island = board.island
         landmarks = board.landmarks(stream(seed, "landmarks"), rules.same_object_min_distance)
         masks = clue_masks(island, landmarks, rules.deck, rules.object_next_to_includes_self)
@@ -115,6 +117,7 @@ class TobagoGame:
     def ask(self, decision: d.Decision) -> object:
         """The seat's validated answer, or the fallback after recording a violation."""
         seat = decision.seat
+        self.decisions += 1
         try:
             answer = self.strategies[seat].decide(self.views[seat], decision)
         except Exception as exc:
@@ -197,7 +200,8 @@ class TobagoGame:
             s.log.add(s.turn, s.current, _EV["end_turn"])
             s.current = (s.current + 1) % s.n
             s.turn += 1
-        return self._finish()
+        self.result = self._finish()
+        return self.result
 
     def _finish(self) -> GameResult:
         s = self.state
@@ -226,7 +230,7 @@ class TobagoGame:
         main_done = False
         move_locked = False
         while not s.over:
-            clue_plays = self._clue_plays(seat, "clue")
+            clue_plays = [] if main_done else self._clue_plays(seat, "clue")
             actions: list[d.Action] = []
             main_possible = not main_done and (bool(clue_plays) or not move_locked)
             if not main_possible:
@@ -268,9 +272,18 @@ class TobagoGame:
         s = self.state
         if not s.roses[seat]:
             return []
-        return [
-            (tag, card, m) for card in s.hands[seat] for m in range(N_MAPS) if s.clue_legal(card, m)
-        ]
+        masks = s.clue_masks
+        cands = s.map_cand
+        plays = []
+        lenient = s.rules.bga_allow_non_reducing_without_markers
+        for card in s.hands[seat]:
+            f = masks[card]
+            for m in range(N_MAPS):
+                cand = cands[m]
+                after = cand & f
+                if after and (after != cand or (lenient and s.clue_legal(card, m))):
+                    plays.append((tag, card, m))
+        return plays
 
     def _place_clue(self, seat: int, card: int, m: int) -> None:
         s = self.state

@@ -1,8 +1,9 @@
 """The move log: one row per decision and event, appended as small ints to columns.
 
 Columns: ``turn``, ``seat`` (-1 for the table), ``kind`` (a code of :data:`EVENTS`), and three
-int arguments ``a``, ``b``, ``c`` (-1 when unused). The runner turns the columns into Arrow
-record batches; :func:`render` turns them into text for people.
+int arguments ``a``, ``b``, ``c`` (-1 when unused), appended to one flat int array (one call
+per row). The runner turns the columns into Arrow record batches; :func:`render` turns them
+into text for people.
 """
 
 from __future__ import annotations
@@ -45,33 +46,30 @@ CODE: dict[str, int] = {name: code for code, (name, _) in enumerate(EVENTS)}
 
 
 class MoveLog:
-    """Append-only columns of one game's events."""
+    """Append-only rows of one game's events, stored flat: six ints per row."""
 
-    __slots__ = ("a", "b", "c", "kind", "seat", "turn")
+    __slots__ = ("flat",)
+
+    WIDTH = 6
 
     def __init__(self) -> None:
-        self.turn = array("i")
-        self.seat = array("b")
-        self.kind = array("b")
-        self.a = array("i")
-        self.b = array("i")
-        self.c = array("i")
+        self.flat = array("i")
 
     def add(self, turn: int, seat: int, kind: int, a: int = -1, b: int = -1, c: int = -1) -> None:
         """Append one row."""
-        self.turn.append(turn)
-        self.seat.append(seat)
-        self.kind.append(kind)
-        self.a.append(a)
-        self.b.append(b)
-        self.c.append(c)
+        self.flat.extend((turn, seat, kind, a, b, c))
 
     def __len__(self) -> int:
-        return len(self.kind)
+        return len(self.flat) // 6
+
+    def column(self, k: int) -> array[int]:
+        """Column ``k`` (0 turn, 1 seat, 2 kind, 3 a, 4 b, 5 c) as an int array."""
+        return self.flat[k::6]
 
     def rows(self) -> list[tuple[int, int, int, int, int, int]]:
         """All rows as tuples ``(turn, seat, kind, a, b, c)``."""
-        return list(zip(self.turn, self.seat, self.kind, self.a, self.b, self.c, strict=True))
+        f = self.flat
+        return list(zip(f[0::6], f[1::6], f[2::6], f[3::6], f[4::6], f[5::6], strict=True))
 
 
 def _value(v: int) -> str:

@@ -72,7 +72,7 @@ class TobagoRules:
     first_player: str = "seat0"
     #: Safety cap: a game still running after this many turns ends, flagged truncated.
     max_turns: int = 1000
-    _deck: ClueDeck | None = field(default=None, compare=False, repr=False)
+    _deck: ClueDeck | None = field(default=None, init=False, compare=False, repr=False)
 
     def hand_size_for(self, n_players: int) -> int:
         """Clue cards in hand for ``n_players``."""

@@ -132,11 +132,14 @@ class GameState:
         )
 
     def located(self, m: int) -> int:
-        """The cell of map ``m``'s treasure if exactly one marker is left, else -1."""
+        """The cell of map ``m``'s treasure if exactly one marker is left, else -1.
+
+        A single candidate always shows its marker, since the threshold is at least 1.
+        """
         cand = self.map_cand[m]
-        if self.map_cards[m] and cand and not cand & (cand - 1) and self.markers_shown(m):
-            return cand.bit_length() - 1
-        return -1
+        if not cand or cand & (cand - 1) or not self.map_cards[m]:
+            return -1
+        return cand.bit_length() - 1
 
     def clue_legal(self, card: int, m: int) -> bool:
         """Whether ``card`` may go on map ``m`` (rules §5.2, with the BGA flag)."""

@@ -85,6 +85,23 @@ def leg_distances(island: Island, source: int) -> list[int]:
     return dist
 
 
+_central_cache: dict[int, tuple[Island, tuple[int, ...]]] = {}
+
+
+def central_cells(island: Island) -> tuple[int, ...]:
+    """The cells from which the most cells lie within two legs (cached per island)."""
+    hit = _central_cache.get(id(island))
+    if hit is not None and hit[0] is island:
+        return hit[1]
+    reach = [sum(1 for x in leg_distances(island, c) if x <= 2) for c in range(island.n)]
+    best = max(reach)
+    cells = tuple(c for c in range(island.n) if reach[c] == best)
+    if len(_central_cache) > 64:
+        _central_cache.clear()
+    _central_cache[id(island)] = (island, cells)
+    return cells
+
+
 class ScriptedPlayer:
     """A heuristic player; subclasses set ``name`` and their default :class:`Style`."""
 
@@ -122,17 +139,9 @@ class ScriptedPlayer:
 
     def _start_cell(self, view: PlayerView, decision: d.Decision) -> int:
         """A central cell: the most cells within two legs (ties broken at random)."""
-        island = view.island
-        best = -1
-        choices: list[int] = []
-        for cell in range(island.n):
-            if not (decision.cells >> cell) & 1:
-                continue
-            reach = sum(1 for x in leg_distances(island, cell) if x <= 2)
-            if reach > best:
-                best, choices = reach, [cell]
-            elif reach == best:
-                choices.append(cell)
+        choices = [c for c in central_cells(view.island) if (decision.cells >> c) & 1]
+        if not choices:
+            return decision.fallback()  # type: ignore[return-value]
         return choices[self.rng.randrange(len(choices))]
 
     # -- offers -----------------------------------------------------------------------------
@@ -187,9 +196,12 @@ class ScriptedPlayer:
         self, view: PlayerView, actions: tuple[d.Action, ...], seat: int
     ) -> tuple[d.Action | None, float]:
         style = self.style
-        here = view.atv(seat)
-        dist = leg_distances(view.island, here)
         masks = view.clue_masks
+        own = [0] * 4
+        if style.spread_bonus:
+            for m in view.maps:
+                own[m] = sum(1 for _, owner in view.map_clues(m) if owner == seat)
+        dist: list[int] | None = None
         best: d.Action | None = None
         best_score = -1.0
         for action in actions:
@@ -198,29 +210,24 @@ class ScriptedPlayer:
                 continue
             card, m = action[1], action[2]
             cand = view.candidates(m)
+            n_before = cand.bit_count()
             after = cand & masks[card]
-            score = (
-                style.clue_weight
-                * (cand.bit_count() - after.bit_count())
-                / max(1, cand.bit_count())
-            )
+            score = style.clue_weight * (n_before - after.bit_count()) / n_before
             if not after & (after - 1):  # locates the treasure
                 cell = after.bit_length() - 1
+                if dist is None:
+                    dist = leg_distances(view.island, view.atv(seat))
                 near = dist[cell]
-                rivals = min(
-                    (
-                        leg_distances(view.island, view.atv(p))[cell]
-                        for p in range(view.n_players)
-                        if p != seat
-                    ),
-                    default=_INF,
-                )
                 score += style.locate_bonus * (1.0 if near <= view.rules.legs_per_move else 0.2)
+                rivals = min(
+                    leg_distances(view.island, view.atv(p))[cell]
+                    for p in range(view.n_players)
+                    if p != seat
+                )
                 if rivals < near:
                     score -= style.locate_bonus * 0.8
-            own = sum(1 for _, owner in view.map_clues(m) if owner == seat)
-            score += style.spread_bonus / (1 + own)
-            score += self.rng.random() * 1e-3
+            if style.spread_bonus:
+                score += style.spread_bonus / (1 + own[m])
             if score > best_score:
                 best, best_score = action, score
         return best, best_score

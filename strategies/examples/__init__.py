@@ -1,0 +1,1 @@
+"""Example user strategies, written only against the public game API."""

@@ -1,0 +1,106 @@
+"""``tourney play`` and ``tourney bench``: output, the golden playthrough, errors."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from pipelines.cli import app
+
+runner = CliRunner()
+GOLDEN = Path(__file__).parent.parent / "golden" / "tobago_seed7.txt"
+PLAY_ARGS = ["play", "--game", "tobago", "--players", "hunter,cartographer,collector,cautious"]
+
+
+def test_golden_playthrough() -> None:
+    """A seeded game rendered as text; a rules change shows up as a readable diff.
+
+    Regenerate on purpose with ``TOURNEY_UPDATE_GOLDEN=1 pytest tests/pipelines``.
+    """
+    result = runner.invoke(app, [*PLAY_ARGS, "--seed", "7", "--island", "aBc-2"])
+    assert result.exit_code == 0, result.output
+    if os.environ.get("TOURNEY_UPDATE_GOLDEN"):
+        GOLDEN.write_text(result.stdout)
+    expected = GOLDEN.read_text().splitlines()
+    got = result.stdout.splitlines()
+    for k, (want, have) in enumerate(zip(expected, got, strict=False)):
+        assert have == want, f"line {k + 1} differs"
+    assert len(got) == len(expected)
+
+
+def test_play_ends_with_scores_and_winner() -> None:
+    result = runner.invoke(app, [*PLAY_ARGS, "--seed", "3", "--island", "generated:5"])
+    assert result.exit_code == 0
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("Tobago, seed 3, island generated:5, rules rulebook")
+    assert lines[-2].startswith("scores: P0 ")
+    assert lines[-1].startswith(("winner: ", "shared win: "))
+
+
+def test_play_json_lines_end_with_the_result() -> None:
+    result = runner.invoke(app, [*PLAY_ARGS, "--seed", "3", "--rules", "bga", "--json"])
+    assert result.exit_code == 0
+    rows = [json.loads(line) for line in result.stdout.splitlines()]
+    assert rows[0]["event"] == "start_cell"
+    final = rows[-1]
+    assert final["event"] == "result" and final["rules"] == "bga"
+    assert abs(sum(final["win_shares"]) - 1) < 1e-9
+    assert len(final["scores"]) == 4
+
+
+def test_same_seed_same_output() -> None:
+    a = runner.invoke(app, [*PLAY_ARGS, "--seed", "11"]).stdout
+    b = runner.invoke(app, [*PLAY_ARGS, "--seed", "11"]).stdout
+    c = runner.invoke(app, [*PLAY_ARGS, "--seed", "12"]).stdout
+    assert a == b != c
+
+
+def test_bench_json_has_the_figures() -> None:
+    result = runner.invoke(
+        app, ["bench", "--game", "tobago", "--games", "20", "--chess-seconds", "0.2", "--json"]
+    )
+    assert result.exit_code == 0, result.output
+    obj = json.loads(result.stdout)
+    assert obj["games"] == 20
+    assert obj["seconds"] > 0 and obj["games_per_s"] > 0 and obj["decisions_per_s"] > 0
+    assert obj["chess_random_games_per_s"] > 0
+
+
+def test_bad_inputs_are_one_line_exit_2(tmp_path: Path) -> None:
+    cases = [
+        (["play", "--game", "chess"], "unknown game 'chess' (allowed: tobago)"),
+        (["play", "--players", "hunter,wizard"], "unknown strategy 'wizard'"),
+        (["play", "--players", "hunter"], "Tobago takes 2 to 4 players, got 1"),
+        (["play", "--players", "hunter(speed=3),random"], "unknown parameter 'speed' for hunter"),
+        (["play", "--rules", "house"], "unknown rules 'house'"),
+        (["play", "--island", "zzz"], "unknown island 'zzz'"),
+    ]
+    bad_rules = tmp_path / "r.toml"
+    bad_rules.write_text("hand_sise = 5\n")
+    cases.append((["play", "--rules", str(bad_rules)], "unknown rules key 'hand_sise'"))
+    for args, message in cases:
+        result = runner.invoke(app, args)
+        assert result.exit_code == 2, args
+        assert message in result.stderr, (args, result.stderr)
+        assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_documented_example_strategy_is_the_shipped_one_and_plays() -> None:
+    root = Path(__file__).parents[2]
+    doc = (root / "docs" / "strategies.md").read_text()
+    code = doc.split("```python\n")[1].split("```")[0]
+    assert (root / "strategies" / "examples" / "greedy.py").read_text() == code
+    args = [
+        "play",
+        "--players",
+        "strategies.examples.greedy:Greedy(take_at=3),hunter",
+        "--seed",
+        "4",
+    ]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert "P0 strategies.examples.greedy:Greedy(take_at=3)" in result.stdout
+    assert "strategy violations" not in result.stdout
