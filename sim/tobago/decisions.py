@@ -10,12 +10,13 @@ Kinds and their answers:
 ``start_cell`` a cell of ``cells`` (where the ATV starts)
 ``start_map``  ``("map", m)``: the empty map that gets this player's starting clue
 ``turn``       ``("clue", card, m)`` main action; ``("move",)`` main action (then ``leg``
-               decisions); ``("raise", m)``; ``("amulet_marker", m, cell)``;
+               decisions); ``("raise", m)``; ``("amulet_marker", m)`` (then ``marker``);
                ``("amulet_clue", card, m)``; ``("amulet_move",)``; ``("amulet_exchange",)``;
                ``("end",)`` (only once the main action is done, or none is possible)
 ``leg``        a cell of ``cells`` (drive one leg there); ``("stop",)`` after the first leg;
                ``("raise", m)`` at a located treasure (ends movement); between the legs of a
                normal move, the amulet actions of ``turn`` too
+``marker``     a cell of ``cells``: which of map ``value``'s markers the amulet removes
 ``offer``      ``("take",)`` or ``("pass",)`` for the face-up treasure card ``value``
 ``restart``    ``("clue", card, m)``: the clue that restarts the emptied map
 ``curse``      ``("amulet",)`` or ``("card",)`` (only with ``curse_amulet_optional``)
@@ -41,10 +42,11 @@ START_CELL = "start_cell"
 START_MAP = "start_map"
 TURN = "turn"
 LEG = "leg"
+MARKER = "marker"
 OFFER = "offer"
 RESTART = "restart"
 CURSE = "curse"
-KINDS: tuple[str, ...] = (START_CELL, START_MAP, TURN, LEG, OFFER, RESTART, CURSE)
+KINDS: tuple[str, ...] = (START_CELL, START_MAP, TURN, LEG, MARKER, OFFER, RESTART, CURSE)
 
 MOVE: Action = ("move",)
 END: Action = ("end",)
@@ -61,8 +63,9 @@ CURSE_ACTIONS: tuple[Action, ...] = (PAY_AMULET, PAY_CARD)
 
 @dataclass(slots=True)
 class Decision:
-    """One question to one seat. ``value`` and ``position`` describe an offered card (its
-    coins, and the 0-based position of the asking rose from the bottom of the map)."""
+    """One question to one seat. For ``offer``, ``value`` and ``position`` are the card's coins
+    and the 0-based position of the asking rose from the bottom of R; for ``marker``, ``value``
+    is the map."""
 
     kind: str
     seat: int

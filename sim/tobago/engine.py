@@ -66,6 +66,7 @@ class GameResult:
 
 
 _EV = CODE
+_MARKER_ACTIONS: tuple[d.Action, ...] = tuple(("amulet_marker", m) for m in range(N_MAPS))
 _KIND_CODE = {k: i for i, k in enumerate(d.KINDS)}
 
 
@@ -221,6 +222,8 @@ class TobagoGame:
     def play_turn(self, seat: int) -> None:
         """One whole turn of ``seat`` (rules §10.1)."""
         s = self.state
+        if s.hand_short[seat]:
+            s.refill_hand(seat)
         bit = 1 << s.atv[seat]
         if s.amulet_board & bit:
             s.amulet_board &= ~bit
@@ -316,8 +319,10 @@ class TobagoGame:
         s = self.state
         if not s.roses[seat]:
             return []
-        cell = s.atv[seat]
-        return [("raise", m) for m in range(N_MAPS) if s.located(m) == cell]
+        bit = 1 << s.atv[seat]  # located here: the map's only candidate is the ATV's cell
+        cand = s.map_cand
+        cards = s.map_cards
+        return [("raise", m) for m in range(N_MAPS) if cand[m] == bit and cards[m]]
 
     # -- movement -----------------------------------------------------------------------------
 
@@ -365,12 +370,8 @@ class TobagoGame:
         actions: list[d.Action] = []
         for m in range(N_MAPS):
             cand = s.map_cand[m]
-            if s.markers_shown(m) and cand & (cand - 1):
-                c = cand
-                while c:
-                    low = c & -c
-                    actions.append(("amulet_marker", m, low.bit_length() - 1))
-                    c ^= low
+            if cand & (cand - 1) and s.markers_shown(m):  # never the last marker
+                actions.append(_MARKER_ACTIONS[m])
         actions.extend(self._clue_plays(seat, "amulet_clue"))
         if not move_locked:
             actions.append(d.AMULET_MOVE)
@@ -386,8 +387,9 @@ class TobagoGame:
         s.amulets_spent += 1
         kind = choice[0]
         if kind == "amulet_marker":
-            m, cell = choice[1], choice[2]
-            assert isinstance(m, int) and isinstance(cell, int)
+            m = choice[1]
+            cell = self.ask(d.Decision(d.MARKER, seat, cells=s.map_cand[m], value=m))
+            assert isinstance(cell, int)
             s.map_removed[m] |= 1 << cell
             s.map_cand[m] &= ~(1 << cell)
             s.log.add(s.turn, seat, _EV["amulet_marker"], m, cell, s.map_cand[m].bit_count())
@@ -407,5 +409,6 @@ class TobagoGame:
                 if card < 0:
                     break
                 hand.append(card)
+            s.hand_short[seat] = len(hand) < s.rules.hand_size_for(s.n)
             s.log.add(s.turn, seat, _EV["amulet_exchange"], k)
         return False

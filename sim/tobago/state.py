@@ -45,6 +45,7 @@ class GameState:
         "distribution_rng",
         "drawn",
         "facings",
+        "hand_short",
         "hands",
         "island",
         "landmarks",
@@ -90,6 +91,7 @@ class GameState:
         self.clue_draw: list[int] = [c.id for c in rules.deck.cards]
         self.clue_discard: list[int] = []
         self.hands: list[list[int]] = [[] for _ in range(n_players)]
+        self.hand_short = [False] * n_players
         self.map_cards: list[list[int]] = [[] for _ in range(N_MAPS)]
         self.map_roses: list[list[int]] = [[] for _ in range(N_MAPS)]
         self.map_cand: list[int] = [island.all_mask] * N_MAPS
@@ -166,14 +168,17 @@ class GameState:
         return self.clue_draw.pop()
 
     def refill_hand(self, seat: int) -> None:
-        """Draw until the hand is at size (or both clue piles are empty)."""
+        """Draw until the hand is at size. When both clue piles are empty the hand stays short
+        (rules §5.1 [L]) and is topped up at its owner's next turn (see ``hand_short``)."""
         hand = self.hands[seat]
         size = self.rules.hand_size_for(self.n)
         while len(hand) < size:
             card = self.draw_clue()
             if card < 0:
+                self.hand_short[seat] = True
                 return
             hand.append(card)
+        self.hand_short[seat] = False
 
     def score(self, seat: int) -> int:
         """Coins in ``seat``'s treasure pile."""

@@ -119,6 +119,14 @@ class PlayerView:
         """The cell of map ``m``'s treasure when located, else -1."""
         return self._s.located(m)
 
+    def located_cells(self) -> list[int]:
+        """For every map, the cell of its treasure when located, else -1."""
+        s = self._s
+        out = []
+        for cand, cards in zip(s.map_cand, s.map_cards, strict=True):
+            out.append(cand.bit_length() - 1 if cand and not cand & (cand - 1) and cards else -1)
+        return out
+
     @property
     def maps(self) -> range:
         """Map indices."""

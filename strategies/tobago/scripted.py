@@ -131,6 +131,10 @@ class ScriptedPlayer:
             return self._start_cell(view, decision)
         if kind == d.RESTART:
             return self._best_clue(view, decision.actions, view.seat)[0] or decision.actions[0]
+        if kind == d.MARKER:
+            here = view.atv(view.seat)
+            others = decision.cells & ~(1 << here)
+            return (others & -others).bit_length() - 1 if others else decision.fallback()
         if kind == d.CURSE:
             return d.PAY_AMULET if view.amulets(view.seat) > self.style.reserve else d.PAY_CARD
         return decision.actions[self.rng.randrange(len(decision.actions))]
@@ -178,9 +182,9 @@ class ScriptedPlayer:
         dist = leg_distances(view.island, here)
         best = (-1, _INF)
         if view.roses(seat):
-            for m in view.maps:
-                cell = view.located(m)
-                if cell >= 0 and dist[cell] <= self.style.chase_legs and dist[cell] < best[1]:
+            chase = self.style.chase_legs
+            for cell in view.located_cells():
+                if cell >= 0 and dist[cell] <= chase and dist[cell] < best[1]:
                     best = (cell, dist[cell])
         if best[0] < 0 and self.style.amulet_legs:
             board = view.amulet_board
@@ -204,15 +208,18 @@ class ScriptedPlayer:
         dist: list[int] | None = None
         best: d.Action | None = None
         best_score = -1.0
+        cands = [view.candidates(m) for m in view.maps]
+        weight = style.clue_weight
+        spread = style.spread_bonus
         for action in actions:
             tag = action[0]
-            if tag not in {"clue", "amulet_clue"}:
+            if tag != "clue" and tag != "amulet_clue":  # noqa: PLR1714 (faster than a set)
                 continue
             card, m = action[1], action[2]
-            cand = view.candidates(m)
+            cand = cands[m]
             n_before = cand.bit_count()
             after = cand & masks[card]
-            score = style.clue_weight * (n_before - after.bit_count()) / n_before
+            score = weight * (n_before - after.bit_count()) / n_before
             if not after & (after - 1):  # locates the treasure
                 cell = after.bit_length() - 1
                 if dist is None:
@@ -226,8 +233,8 @@ class ScriptedPlayer:
                 )
                 if rivals < near:
                     score -= style.locate_bonus * 0.8
-            if style.spread_bonus:
-                score += style.spread_bonus / (1 + own[m])
+            if spread:
+                score += spread / (1 + own[m])
             if score > best_score:
                 best, best_score = action, score
         return best, best_score
@@ -252,9 +259,9 @@ class ScriptedPlayer:
             grab = self._amulet_grab(view, actions)
             if grab is not None:
                 return grab
-        clue, clue_score = self._best_clue(view, actions, seat)
-        if d.MOVE in actions and target >= 0:
+        if target >= 0 and d.MOVE in actions:
             return d.MOVE
+        clue, clue_score = self._best_clue(view, actions, seat)
         if clue is not None and clue[0] == "clue" and clue_score > 0:
             return clue
         if d.MOVE in actions:
@@ -267,15 +274,15 @@ class ScriptedPlayer:
 
     def _amulet_grab(self, view: PlayerView, actions: tuple[d.Action, ...]) -> d.Action | None:
         """An amulet power that wins a treasure now or next: a marker removal that locates a
-        treasure at the ATV, or an extra move to a located treasure within reach."""
+        treasure at the ATV (the ``marker`` answer then removes a marker elsewhere), or an
+        extra move to a located treasure within reach."""
         here = view.atv(view.seat)
         dist = leg_distances(view.island, here)
         for action in actions:
             if action[0] == "amulet_marker":
-                m, cell = action[1], action[2]
-                cand = view.candidates(m) & ~(1 << cell)
-                if cand.bit_count() == 1 and cand >> here & 1:
-                    return action
+                cand = view.candidates(action[1])
+                if cand.bit_count() == 2 and cand >> here & 1:
+                    return action  # removing the other marker locates it under the ATV
         if self.style.amulet_move_legs and d.AMULET_MOVE in actions:
             for m in view.maps:
                 cell = view.located(m)

@@ -45,8 +45,10 @@ def check_invariants(s: GameState) -> None:
     for p in range(s.n):
         on_maps = sum(roses.count(p) for roses in s.map_roses) + s.dist_roses.count(p)
         assert s.roses[p] + on_maps == rules.roses_per_player
-        if s.setup_done and (s.clue_draw or s.clue_discard):
-            assert len(s.hands[p]) == rules.hand_size_for(s.n)
+        size = rules.hand_size_for(s.n)
+        assert len(s.hands[p]) <= size
+        if s.setup_done and not s.hand_short[p]:
+            assert len(s.hands[p]) == size
     for m in range(4):
         assert len(s.map_cards[m]) == len(s.map_roses[m])
         if s.map_cards[m]:

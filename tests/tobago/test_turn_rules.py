@@ -200,11 +200,13 @@ def test_marker_removal_never_takes_the_last_marker_and_needs_markers_out() -> N
     s.map_cards[2] = [3]
     s.map_cand[2] = 0b1  # located: its last marker cannot go
     s.hands[0] = []
-    seats[0].queue.extend([(d.TURN, ("amulet_marker", 0, 4)), (d.TURN, d.MOVE), (d.LEG, 1)])
-    seats[0].queue.extend([(d.LEG, d.STOP), (d.TURN, d.END)])
+    seats[0].queue.extend([(d.TURN, ("amulet_marker", 0)), (d.MARKER, 4), (d.TURN, d.MOVE)])
+    seats[0].queue.extend([(d.LEG, 1), (d.LEG, d.STOP), (d.TURN, d.END)])
     game.play_turn(0)
     offered = {a for a in seats[0].asked[0].actions if a[0] == "amulet_marker"}
-    assert offered == {("amulet_marker", 0, 3), ("amulet_marker", 0, 4)}
+    assert offered == {("amulet_marker", 0)}  # map 1 shows no markers; map 2 has its last
+    marker = seats[0].asked[1]
+    assert marker.kind == d.MARKER and marker.value == 0 and marker.cells == 0b11000
     assert s.map_cand[0] == 0b1000 and s.located(0) == 3
     assert s.map_removed[0] == 0b10000
 
