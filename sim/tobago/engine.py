@@ -63,6 +63,8 @@ class GameResult:
     turns: int
     truncated: bool
     first_player: int
+    rules: str
+    rules_hash: str
 
 
 _EV = CODE
@@ -217,7 +219,10 @@ class TobagoGame:
         shares = tuple(1.0 / len(winners) if ranks[p] == 1 else 0.0 for p in range(s.n))
         for p in range(s.n):
             s.log.add(s.turn, p, _EV["score"], scores[p], ranks[p], s.amulets[p])
-        return GameResult(scores, ranks, shares, s.turn, s.truncated, self.first_player)
+        rules = s.rules
+        return GameResult(
+            scores, ranks, shares, s.turn, s.truncated, self.first_player, rules.preset, rules.hash
+        )
 
     def play_turn(self, seat: int) -> None:
         """One whole turn of ``seat`` (rules §10.1)."""

@@ -73,6 +73,7 @@ class TobagoRules:
     #: Safety cap: a game still running after this many turns ends, flagged truncated.
     max_turns: int = 1000
     _deck: ClueDeck | None = field(default=None, init=False, compare=False, repr=False)
+    _hash: str = field(default="", init=False, compare=False, repr=False)
 
     def hand_size_for(self, n_players: int) -> int:
         """Clue cards in hand for ``n_players``."""
@@ -85,6 +86,13 @@ class TobagoRules:
             object.__setattr__(self, "_deck", _load_deck(self.clue_deck))
         assert self._deck is not None
         return self._deck
+
+    @property
+    def hash(self) -> str:
+        """:func:`rules_hash` of these rules (computed once)."""
+        if not self._hash:
+            object.__setattr__(self, "_hash", rules_hash(self))
+        return self._hash
 
     def to_dict(self) -> dict[str, Any]:
         """The resolved rules as plain JSON-able values (without the cached deck)."""

@@ -318,3 +318,66 @@ def test_violations_are_recorded_and_fallback_applied() -> None:
     strict = TobagoGame(rules, Board(hex3()), [Broken, Broken], seed=5, strict=True)
     with pytest.raises(d.StrategyError):
         strict.play()
+
+
+def test_amulets_between_legs_follow_the_flag() -> None:
+    for flag in (True, False):
+        game, s, seats = make_game(2, island=draw(ROW), amulet_use_between_legs=flag)
+        s.amulets[0] = 1
+        s.hands[0] = [5]
+        s.clue_draw = [6]
+        seats[0].queue.extend([(d.TURN, d.MOVE), (d.LEG, 1), (d.LEG, d.STOP)])
+        seats[0].queue.append((d.TURN, d.END))
+        game.play_turn(0)
+        second_leg = seats[0].asked[2]
+        assert (d.AMULET_EXCHANGE in second_leg.actions) == flag
+        assert d.AMULET_MOVE not in second_leg.actions  # a move does not nest in a move
+
+
+def test_amulet_clue_is_an_extra_clue_play() -> None:
+    game, s, seats = make_game(2, island=draw(ROW))
+    s.clue_masks = (0b11, 0b1, *s.clue_masks[2:])
+    s.amulets[0] = 1
+    s.hands[0] = [0, 1]
+    s.clue_draw = [20, 21, 22, 23, 24, 25]
+    seats[0].queue.extend([(d.TURN, ("amulet_clue", 0, 0)), (d.TURN, ("clue", 1, 0))])
+    seats[0].queue.append((d.TURN, d.END))
+    game.play_turn(0)
+    assert s.map_cards[0] == [0, 1] and s.map_roses[0] == [0, 0]
+    assert s.map_cand[0] == 0b1 and s.located(0) == 0
+    assert s.amulets_used[0] == 1 and len(s.hands[0]) == 6  # 2-player hands hold 6
+    assert s.clues_played[0] == 2
+
+
+def test_tie_break_by_amulets() -> None:
+    from strategies.tobago.random_player import RandomPlayer
+
+    rules = dataclasses.replace(preset("rulebook"), max_turns=2, tie_break="amulets")
+    game = TobagoGame(rules, Board(hex3()), [RandomPlayer] * 3, seed=5, strict=True)
+    game.setup()
+    game.state.amulets[2] = 1
+    game.state.turn = 2
+    result = game._finish()
+    assert result.ranks == (2, 2, 1) and result.win_shares == (0.0, 0.0, 1.0)
+
+
+def test_random_first_player_is_seeded() -> None:
+    from strategies.tobago.random_player import RandomPlayer
+
+    rules = dataclasses.replace(preset("rulebook"), first_player="random")
+    firsts = {
+        TobagoGame(rules, Board(hex3()), [RandomPlayer] * 4, seed=k).first_player for k in range(40)
+    }
+    assert firsts == {0, 1, 2, 3}
+    again = TobagoGame(rules, Board(hex3()), [RandomPlayer] * 4, seed=7).first_player
+    assert again == TobagoGame(rules, Board(hex3()), [RandomPlayer] * 4, seed=7).first_player
+
+
+def test_short_hand_tops_up_at_the_next_turn() -> None:
+    game, s, seats = make_game(3, island=draw(ROW))
+    s.hands[0] = [1]
+    s.hand_short[0] = True
+    s.clue_discard = [30, 31, 32]
+    seats[0].queue.extend([(d.TURN, d.MOVE), (d.LEG, 1), (d.LEG, d.STOP), (d.TURN, d.END)])
+    game.play_turn(0)
+    assert len(s.hands[0]) == 4 and not s.hand_short[0]
