@@ -154,6 +154,33 @@ def relation_mask(
     raise ValueError(f"unknown relation {relation!r}")
 
 
+_static_cache: dict[tuple[int, int, bool], tuple[Island, ClueDeck, tuple[int, ...]]] = {}
+
+
+def _static_masks(island: Island, deck: ClueDeck, includes_self: bool) -> tuple[int, ...]:
+    """Masks of the cards whose target is not a landmark (-1 for those that are), cached per
+    island and deck: only landmark cards need recomputing for each placement."""
+    key = (id(island), id(deck), includes_self)
+    hit = _static_cache.get(key)
+    if hit is not None and hit[0] is island and hit[1] is deck:
+        return hit[2]
+    bands: dict[str, tuple[int, int, int]] = {}
+    out = []
+    for card in deck.cards:
+        if card.target in KINDS:
+            out.append(-1)
+            continue
+        b = bands.get(card.target)
+        if b is None:
+            b = bands[card.target] = _distance_bands(island, None, card.target)
+        out.append(relation_mask(island, card.relation, b))
+    if len(_static_cache) > 256:
+        _static_cache.clear()
+    masks = tuple(out)
+    _static_cache[key] = (island, deck, masks)
+    return masks
+
+
 def clue_masks(
     island: Island,
     landmarks: Landmarks | None,
@@ -161,14 +188,18 @@ def clue_masks(
     object_next_to_includes_self: bool = False,
 ) -> tuple[int, ...]:
     """The candidate mask of every card of ``deck``, indexed by card id."""
+    static = _static_masks(island, deck, object_next_to_includes_self)
+    if -1 not in static:
+        return static
     bands: dict[str, tuple[int, int, int]] = {}
-    out = []
+    out = list(static)
     for card in deck.cards:
+        if out[card.id] != -1:
+            continue
         b = bands.get(card.target)
         if b is None:
             b = bands[card.target] = _distance_bands(island, landmarks, card.target)
-        includes_self = object_next_to_includes_self and card.target in KINDS
-        out.append(relation_mask(island, card.relation, b, includes_self))
+        out[card.id] = relation_mask(island, card.relation, b, object_next_to_includes_self)
     return tuple(out)
 
 

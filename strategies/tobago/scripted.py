@@ -18,6 +18,8 @@ its own weights, so their styles differ where the weights say and nowhere else:
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import random
 from dataclasses import dataclass
 
@@ -102,6 +104,18 @@ def central_cells(island: Island) -> tuple[int, ...]:
     return cells
 
 
+@functools.cache
+def _style_for(
+    cls: type[ScriptedPlayer], params: tuple[tuple[str, float | int | bool], ...]
+) -> Style:
+    """The style of ``cls`` with ``params`` applied (built once per class and parameters)."""
+    fields = set(Style.__dataclass_fields__)
+    unknown = sorted(set(dict(params)) - fields)
+    if unknown:
+        raise ValueError(f"unknown parameter {unknown[0]!r} for {cls.name}")
+    return dataclasses.replace(cls.default_style, **dict(params))
+
+
 class ScriptedPlayer:
     """A heuristic player; subclasses set ``name`` and their default :class:`Style`."""
 
@@ -110,13 +124,7 @@ class ScriptedPlayer:
 
     def __init__(self, rng: random.Random, **params: float | int | bool) -> None:
         self.rng = rng
-        fields = set(Style.__dataclass_fields__)
-        unknown = sorted(set(params) - fields)
-        if unknown:
-            raise ValueError(f"unknown parameter {unknown[0]!r} for {self.name}")
-        base = {f: getattr(self.default_style, f) for f in fields}
-        base.update(params)
-        self.style = Style(**base)
+        self.style = _style_for(type(self), tuple(sorted(params.items())))
 
     # -- entry point ------------------------------------------------------------------------
 
