@@ -19,9 +19,9 @@ its own weights, so their styles differ where the weights say and nowhere else:
 from __future__ import annotations
 
 import dataclasses
-import functools
 import random
 from dataclasses import dataclass
+from typing import Any
 
 from sim.tobago import decisions as d
 from sim.tobago.island import Island
@@ -104,16 +104,21 @@ def central_cells(island: Island) -> tuple[int, ...]:
     return cells
 
 
-@functools.cache
-def _style_for(
-    cls: type[ScriptedPlayer], params: tuple[tuple[str, float | int | bool], ...]
-) -> Style:
+Params = tuple[tuple[str, float | int | bool], ...]
+_styles: dict[tuple[type, Params], Style] = {}
+
+
+def _style_for(cls: type[ScriptedPlayer], params: Params) -> Style:
     """The style of ``cls`` with ``params`` applied (built once per class and parameters)."""
-    fields = set(Style.__dataclass_fields__)
-    unknown = sorted(set(dict(params)) - fields)
-    if unknown:
-        raise ValueError(f"unknown parameter {unknown[0]!r} for {cls.name}")
-    return dataclasses.replace(cls.default_style, **dict(params))
+    key = (cls, params)
+    style = _styles.get(key)
+    if style is None:
+        unknown = sorted(set(dict(params)) - set(Style.__dataclass_fields__))
+        if unknown:
+            raise ValueError(f"unknown parameter {unknown[0]!r} for {cls.name}")
+        overrides: dict[str, Any] = dict(params)
+        style = _styles[key] = dataclasses.replace(cls.default_style, **overrides)
+    return style
 
 
 class ScriptedPlayer:
