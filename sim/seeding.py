@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+from typing import Any
 
 _MASK64 = (1 << 64) - 1
 
@@ -23,6 +24,18 @@ def derive_seed(seed: int, *path: str | int) -> int:
     return int.from_bytes(h.digest(), "little") & _MASK64
 
 
-def stream(seed: int, *path: str | int) -> random.Random:
+def stream(seed: int, *path: str | int) -> Stream:
     """A fresh generator for the stream ``path`` under ``seed``."""
-    return random.Random(derive_seed(seed, *path))
+    return Stream(derive_seed(seed, *path))
+
+
+class Stream(random.Random):
+    """A Mersenne Twister whose ``shuffle`` draws with ``random()`` (Fisher-Yates): cheaper
+    than the standard library's ``randbelow``-based shuffle, with a negligible bias from the
+    53-bit float. Deterministic like the base class."""
+
+    def shuffle(self, x: Any, random: Any = None) -> None:  # type: ignore[override]
+        rnd = self.random
+        for i in range(len(x) - 1, 0, -1):
+            j = int(rnd() * (i + 1))
+            x[i], x[j] = x[j], x[i]

@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from sim.seeding import derive_seed, stream
+from sim.seeding import Stream, derive_seed, stream
 from sim.tobago import decisions as d
 from sim.tobago.board import Board
 from sim.tobago.clues import clue_masks
@@ -104,8 +104,7 @@ class TobagoGame:
             stream(seed, "distribution"),
         )
         self.strategies = [
-            factory(random.Random(derive_seed(seed, "seat", i)))
-            for i, factory in enumerate(strategies)
+            factory(Stream(derive_seed(seed, "seat", i))) for i, factory in enumerate(strategies)
         ]
         self.views = [PlayerView(s, i) for i in range(n)]
         if rules.first_player == "random":

@@ -135,8 +135,9 @@ def _draw_spread(
     chosen = []
     blocked = 0
     size = len(pool)
+    rnd = rng.random
     for _ in range(k):
-        c = pool[rng.randrange(size)]
+        c = pool[int(rnd() * size)]
         if (blocked >> c) & 1:
             return None
         chosen.append(c)

@@ -1,7 +1,7 @@
 """The move log: one row per decision and event, appended as small ints to columns.
 
 Columns: ``turn``, ``seat`` (-1 for the table), ``kind`` (a code of :data:`EVENTS`), and three
-int arguments ``a``, ``b``, ``c`` (-1 when unused), appended to one flat int array (one call
+int arguments ``a``, ``b``, ``c`` (-1 when unused), appended to one flat int list (one call
 per row). The runner turns the columns into Arrow record batches; :func:`render` turns them
 into text for people.
 """
@@ -46,14 +46,15 @@ CODE: dict[str, int] = {name: code for code, (name, _) in enumerate(EVENTS)}
 
 
 class MoveLog:
-    """Append-only rows of one game's events, stored flat: six ints per row."""
+    """Append-only rows of one game's events, stored flat: six ints per row (a plain list:
+    extending it is several times cheaper than extending an ``array``)."""
 
     __slots__ = ("flat",)
 
     WIDTH = 6
 
     def __init__(self) -> None:
-        self.flat = array("i")
+        self.flat: list[int] = []
 
     def add(self, turn: int, seat: int, kind: int, a: int = -1, b: int = -1, c: int = -1) -> None:
         """Append one row."""
@@ -64,7 +65,7 @@ class MoveLog:
 
     def column(self, k: int) -> array[int]:
         """Column ``k`` (0 turn, 1 seat, 2 kind, 3 a, 4 b, 5 c) as an int array."""
-        return self.flat[k::6]
+        return array("i", self.flat[k::6])
 
     def rows(self) -> list[tuple[int, int, int, int, int, int]]:
         """All rows as tuples ``(turn, seat, kind, a, b, c)``."""

@@ -254,6 +254,8 @@ class ScriptedPlayer:
 
     def _act(self, view: PlayerView, decision: d.Decision) -> object:
         actions = decision.actions
+        if len(actions) == 1 and not decision.cells:
+            return actions[0]  # nothing to weigh
         style = self.style
         seat = view.seat
         for action in actions:
@@ -316,7 +318,7 @@ class ScriptedPlayer:
                 best, picks = x, [cell]
             elif x == best:
                 picks.append(cell)
-        return picks[self.rng.randrange(len(picks))]
+        return picks[int(self.rng.random() * len(picks))] if len(picks) > 1 else picks[0]
 
     def _wander(self, view: PlayerView, cells: int) -> int:
         """With no target: toward the candidates of the most advanced map."""
@@ -329,15 +331,21 @@ class ScriptedPlayer:
         if best_m < 0:
             low = cells & -cells
             return low.bit_length() - 1
-        cand = view.candidates(best_m)
-        score = [0] * view.island.n
-        c = cand
-        counted = 0
-        while c and counted < 6:
+        island = view.island
+        options = []
+        c = cells
+        while c:
             low = c & -c
-            cell = low.bit_length() - 1
+            options.append(low.bit_length() - 1)
             c ^= low
-            counted += 1
-            for i, x in enumerate(leg_distances(view.island, cell)):
-                score[i] += x
+        score = [0] * island.n  # only the options' entries are filled and read
+        c = view.candidates(best_m)
+        for _ in range(6):
+            if not c:
+                break
+            low = c & -c
+            c ^= low
+            dist = leg_distances(island, low.bit_length() - 1)
+            for i in options:
+                score[i] += dist[i]
         return self._closest(cells, score)
