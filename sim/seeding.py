@@ -34,7 +34,7 @@ class Stream(random.Random):
     than the standard library's ``randbelow``-based shuffle, with a negligible bias from the
     53-bit float. Deterministic like the base class."""
 
-    def shuffle(self, x: Any, random: Any = None) -> None:  # type: ignore[override]
+    def shuffle(self, x: Any, random: Any = None) -> None:
         rnd = self.random
         for i in range(len(x) - 1, 0, -1):
             j = int(rnd() * (i + 1))
