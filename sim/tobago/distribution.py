@@ -103,9 +103,7 @@ def raise_treasure(game: TobagoGame, raiser: int, m: int) -> None:
             break
         taker = -1
         for pos, owner in enumerate(roses):
-            answer = game.ask(
-                d.Decision(d.OFFER, owner, actions=d.OFFER_ACTIONS, value=card, position=pos)
-            )
+            answer = game.ask(d.Decision(d.OFFER, owner, d.OFFER_ACTIONS, 0, card, pos))
             if answer == d.TAKE:
                 taker = owner
                 del roses[pos]

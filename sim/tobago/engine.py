@@ -126,7 +126,10 @@ class TobagoGame:
             if self.strict:
                 raise d.StrategyError(f"seat {seat} failed on {decision.kind}: {exc!r}") from exc
             return self._violation(decision, "<raised>", repr(exc))
-        if decision.is_legal(answer):
+        if type(answer) is int:  # inlined Decision.is_legal: this is the hottest call
+            if answer >= 0 and (decision.cells >> answer) & 1:
+                return answer
+        elif answer in decision.actions:
             return answer
         if self.strict:
             raise d.StrategyError(f"seat {seat} answered {answer!r} to {decision.kind}: illegal")
@@ -248,8 +251,9 @@ class TobagoGame:
                     actions.append(d.MOVE)
             actions.extend(self._raise_actions(seat))
             if s.amulets[seat]:
-                actions.extend(self._amulet_actions(seat, move_locked))
-            choice = self.ask(d.Decision(d.TURN, seat, actions=tuple(actions)))
+                known = None if main_done else clue_plays
+                actions.extend(self._amulet_actions(seat, move_locked, known))
+            choice = self.ask(d.Decision(d.TURN, seat, tuple(actions)))
             assert isinstance(choice, tuple)
             kind = choice[0]
             if kind == "end":
@@ -275,21 +279,28 @@ class TobagoGame:
 
     # -- clues --------------------------------------------------------------------------------
 
-    def _clue_plays(self, seat: int, tag: str) -> list[d.Action]:
+    def _clue_plays(self, seat: int, tag: str, only_map: int = -1) -> list[d.Action]:
+        """Legal ``(tag, card, map)`` plays from ``seat``'s hand (none without a rose), on
+        every map or on ``only_map``."""
         s = self.state
         if not s.roses[seat]:
             return []
         masks = s.clue_masks
-        cands = s.map_cand
-        plays = []
-        lenient = s.rules.bga_allow_non_reducing_without_markers
+        maps = list(enumerate(s.map_cand)) if only_map < 0 else [(only_map, s.map_cand[only_map])]
+        plays: list[d.Action] = []
+        append = plays.append
+        if s.rules.bga_allow_non_reducing_without_markers:
+            for card in s.hands[seat]:
+                for m, _ in maps:
+                    if s.clue_legal(card, m):
+                        append((tag, card, m))
+            return plays
         for card in s.hands[seat]:
             f = masks[card]
-            for m in range(N_MAPS):
-                cand = cands[m]
+            for m, cand in maps:
                 after = cand & f
-                if after and (after != cand or (lenient and s.clue_legal(card, m))):
-                    plays.append((tag, card, m))
+                if after and after != cand:
+                    append((tag, card, m))
         return plays
 
     def _place_clue(self, seat: int, card: int, m: int) -> None:
@@ -310,7 +321,7 @@ class TobagoGame:
 
     def restart_map(self, seat: int, m: int) -> None:
         """Rules §7.5: ``seat`` restarts the emptied map ``m`` with a legal clue, if any."""
-        plays = [a for a in self._clue_plays(seat, "clue") if a[2] == m]
+        plays = self._clue_plays(seat, "clue", m)
         if not plays:
             return
         choice = self.ask(d.Decision(d.RESTART, seat, actions=tuple(plays)))
@@ -343,9 +354,7 @@ class TobagoGame:
                 actions.extend(self._raise_actions(seat))
                 if not amulet_move and s.amulets[seat] and s.rules.amulet_use_between_legs:
                     actions.extend(self._amulet_actions(seat, move_locked=True))
-            choice = self.ask(
-                d.Decision(d.LEG, seat, actions=tuple(actions), cells=island.leg_mask[here])
-            )
+            choice = self.ask(d.Decision(d.LEG, seat, tuple(actions), island.leg_mask[here]))
             if isinstance(choice, int):
                 s.atv[seat] = choice
                 legs += 1
@@ -369,14 +378,21 @@ class TobagoGame:
 
     # -- amulets ------------------------------------------------------------------------------
 
-    def _amulet_actions(self, seat: int, move_locked: bool) -> list[d.Action]:
+    def _amulet_actions(
+        self, seat: int, move_locked: bool, clue_plays: list[d.Action] | None = None
+    ) -> list[d.Action]:
+        """Amulet powers open to ``seat`` now (``clue_plays``: its legal main clue plays, if
+        already known, to derive the amulet clue plays from)."""
         s = self.state
         actions: list[d.Action] = []
         for m in range(N_MAPS):
             cand = s.map_cand[m]
             if cand & (cand - 1) and s.markers_shown(m):  # never the last marker
                 actions.append(_MARKER_ACTIONS[m])
-        actions.extend(self._clue_plays(seat, "amulet_clue"))
+        if clue_plays is None:
+            actions.extend(self._clue_plays(seat, "amulet_clue"))
+        else:
+            actions.extend([("amulet_clue", a[1], a[2]) for a in clue_plays])
         if not move_locked:
             actions.append(d.AMULET_MOVE)
         if s.hands[seat] and (s.clue_draw or s.clue_discard):

@@ -119,6 +119,18 @@ class PlayerView:
         """The cell of map ``m``'s treasure when located, else -1."""
         return self._s.located(m)
 
+    def candidate_masks(self) -> list[int]:
+        """``candidates(m)`` of every map, in one call."""
+        return list(self._s.map_cand)
+
+    def clue_counts(self) -> list[int]:
+        """How many clues lie on each map."""
+        return [len(cards) for cards in self._s.map_cards]
+
+    def roses_on_maps(self, seat: int) -> list[int]:
+        """How many of ``seat``'s roses lie on each map."""
+        return [roses.count(seat) for roses in self._s.map_roses]
+
     def located_cells(self) -> list[int]:
         """For every map, the cell of its treasure when located, else -1."""
         s = self._s

@@ -28,6 +28,7 @@ from sim.tobago.island import Island
 from sim.tobago.view import PlayerView
 
 _INF = 99
+_NO_TARGET = (-1, _INF)
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +89,33 @@ def leg_distances(island: Island, source: int) -> list[int]:
 
 
 _central_cache: dict[int, tuple[Island, tuple[int, ...]]] = {}
+_step_cache: dict[int, tuple[Island, dict[tuple[int, int, int], tuple[int, ...]]]] = {}
+
+
+def _steps_toward(island: Island, here: int, target: int, cells: int) -> tuple[int, ...]:
+    """The cells of ``cells`` (one leg from ``here``) fewest legs from ``target`` (cached)."""
+    hit = _step_cache.get(id(island))
+    if hit is None or hit[0] is not island:
+        if len(_step_cache) > 64:
+            _step_cache.clear()
+        hit = (island, {})
+        _step_cache[id(island)] = hit
+    key = (here, target, cells)
+    picks = hit[1].get(key)
+    if picks is None:
+        dist = leg_distances(island, target)
+        best = min(dist[c] for c in _bits(cells))
+        picks = hit[1][key] = tuple(c for c in _bits(cells) if dist[c] == best)
+    return picks
+
+
+def _bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
 
 
 def central_cells(island: Island) -> tuple[int, ...]:
@@ -191,12 +219,15 @@ class ScriptedPlayer:
     def _target(self, view: PlayerView) -> tuple[int, int]:
         """``(cell, legs)`` of the nearest located treasure or wanted amulet, or (-1, _INF)."""
         seat = view.seat
+        located = view.located_cells()
+        if max(located) < 0 and not self.style.amulet_legs:
+            return _NO_TARGET  # the common case: nothing to drive to
         here = view.atv(seat)
         dist = leg_distances(view.island, here)
-        best = (-1, _INF)
+        best = _NO_TARGET
         if view.roses(seat):
             chase = self.style.chase_legs
-            for cell in view.located_cells():
+            for cell in located:
                 if cell >= 0 and dist[cell] <= chase and dist[cell] < best[1]:
                     best = (cell, dist[cell])
         if best[0] < 0 and self.style.amulet_legs:
@@ -216,17 +247,16 @@ class ScriptedPlayer:
         masks = view.clue_masks
         own = [0] * 4
         if style.spread_bonus:
-            for m in view.maps:
-                own[m] = sum(1 for _, owner in view.map_clues(m) if owner == seat)
+            own = view.roses_on_maps(seat)
         dist: list[int] | None = None
+        rivals: list[list[int]] = []
         best: d.Action | None = None
         best_score = -1.0
-        cands = [view.candidates(m) for m in view.maps]
+        cands = view.candidate_masks()
         weight = style.clue_weight
         spread = style.spread_bonus
         for action in actions:
-            tag = action[0]
-            if tag != "clue" and tag != "amulet_clue":  # noqa: PLR1714 (faster than a set)
+            if action[0] != "clue":
                 continue
             card, m = action[1], action[2]
             cand = cands[m]
@@ -236,15 +266,16 @@ class ScriptedPlayer:
             if not after & (after - 1):  # locates the treasure
                 cell = after.bit_length() - 1
                 if dist is None:
-                    dist = leg_distances(view.island, view.atv(seat))
+                    island = view.island
+                    dist = leg_distances(island, view.atv(seat))
+                    rivals = [
+                        leg_distances(island, view.atv(p))
+                        for p in range(view.n_players)
+                        if p != seat
+                    ]
                 near = dist[cell]
                 score += style.locate_bonus * (1.0 if near <= view.rules.legs_per_move else 0.2)
-                rivals = min(
-                    leg_distances(view.island, view.atv(p))[cell]
-                    for p in range(view.n_players)
-                    if p != seat
-                )
-                if rivals < near:
+                if min(r[cell] for r in rivals) < near:
                     score -= style.locate_bonus * 0.8
             if spread:
                 score += spread / (1 + own[m])
@@ -264,8 +295,8 @@ class ScriptedPlayer:
         target, _legs = self._target(view)
         if decision.kind == d.LEG:
             if target >= 0 and decision.cells:
-                dist = leg_distances(view.island, target)
-                return self._closest(decision.cells, dist)
+                picks = _steps_toward(view.island, view.atv(seat), target, decision.cells)
+                return picks[int(self.rng.random() * len(picks))] if len(picks) > 1 else picks[0]
             if d.STOP in actions:
                 return d.STOP
             return self._wander(view, decision.cells)
@@ -277,11 +308,11 @@ class ScriptedPlayer:
         if target >= 0 and d.MOVE in actions:
             return d.MOVE
         clue, clue_score = self._best_clue(view, actions, seat)
-        if clue is not None and clue[0] == "clue" and clue_score > 0:
+        if clue is not None and clue_score > 0:
             return clue
         if d.MOVE in actions:
             return d.MOVE
-        if clue is not None and clue[0] == "clue":
+        if clue is not None:
             return clue
         if d.END in actions:
             return d.END
@@ -324,9 +355,10 @@ class ScriptedPlayer:
         """With no target: toward the candidates of the most advanced map."""
         best_m = -1
         best_n = _INF * 10
-        for m in view.maps:
-            n = view.candidates(m).bit_count()
-            if view.map_clues(m) and n < best_n:
+        cands = view.candidate_masks()
+        for m, count in enumerate(view.clue_counts()):
+            n = cands[m].bit_count()
+            if count and n < best_n:
                 best_m, best_n = m, n
         if best_m < 0:
             low = cells & -cells
@@ -339,7 +371,7 @@ class ScriptedPlayer:
             options.append(low.bit_length() - 1)
             c ^= low
         score = [0] * island.n  # only the options' entries are filled and read
-        c = view.candidates(best_m)
+        c = cands[best_m]
         for _ in range(6):
             if not c:
                 break
