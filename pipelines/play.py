@@ -136,7 +136,7 @@ def bench(
     rules = load_rules(rules_spec)
     boards = [resolve_board(name) for name in island_names()]
     factories = [p.factory() for p in players]
-    for warm in range(min(20, games)):
+    for warm in range(min(64, games)):  # two games per island: per-island caches warm
         TobagoGame(rules, boards[warm % 32], factories, 10**9 + warm).play()
     decisions = 0
     start = time.perf_counter()

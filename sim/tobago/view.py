@@ -134,10 +134,10 @@ class PlayerView:
     def located_cells(self) -> list[int]:
         """For every map, the cell of its treasure when located, else -1."""
         s = self._s
-        out = []
-        for cand, cards in zip(s.map_cand, s.map_cards, strict=True):
-            out.append(cand.bit_length() - 1 if cand and not cand & (cand - 1) and cards else -1)
-        return out
+        return [
+            c.bit_length() - 1 if c and not c & (c - 1) and cards else -1
+            for c, cards in zip(s.map_cand, s.map_cards, strict=True)
+        ]
 
     @property
     def maps(self) -> range:
