@@ -16,7 +16,7 @@ $(STAMP): pyproject.toml
 setup: $(STAMP)
 
 demo: $(STAMP)
-	$(BIN)/tourney board show aBc-2 --landmarks 7
+	$(BIN)/tourney simulate data/specs/demo.toml
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q

@@ -17,7 +17,10 @@ import typer
 
 from pipelines.board_bench import measure_board_setup
 from pipelines.play import bench, check_game, game_json_rows, game_text, parse_players, play_game
+from pipelines.simulate import Progress, read_spec, resolve, simulate
+from pipelines.win_table import format_win_table, win_table
 from sim.errors import InputError
+from sim.runner.shard import shard_done
 from sim.seeding import stream
 from sim.tobago.board_json import board_to_json
 from sim.tobago.catalog import builtin_names, resolve_board
@@ -236,6 +239,82 @@ def bench_cmd(
             f"python-chess random games: {result['chess_random_games_per_s']:.1f}/s "
             f"(ratio {result['ratio_to_chess']:.1f}x)"
         )
+
+
+@command(app, "simulate")
+def simulate_cmd(
+    spec: Annotated[
+        Path | None, typer.Argument(help="A spec TOML file (see data/specs/demo.toml).")
+    ] = None,
+    game: Annotated[str | None, typer.Option("--game", help="The game (tobago).")] = None,
+    players: PlayersOpt = None,
+    games: Annotated[int | None, typer.Option("--games", help="Games to play.")] = None,
+    seed: Annotated[int | None, typer.Option("--seed", help="The root seed.")] = None,
+    seating: Annotated[
+        str | None, typer.Option("--seating", help="rotate (duplicate format) or random.")
+    ] = None,
+    islands: Annotated[
+        str | None,
+        typer.Option("--islands", help="A name, a comma list, all, or generated:N."),
+    ] = None,
+    rules: Annotated[
+        str | None, typer.Option("--rules", help="A rules preset or TOML file.")
+    ] = None,
+    backend: Annotated[
+        str | None, typer.Option("--backend", help="ray (default), process or serial.")
+    ] = None,
+    workers: Annotated[int | None, typer.Option("--workers", help="Worker processes.")] = None,
+    shard_size: Annotated[
+        int | None, typer.Option("--shard-size", help="Games per task (default 1000).")
+    ] = None,
+    address: Annotated[
+        str | None, typer.Option("--address", help="Join an existing Ray cluster.")
+    ] = None,
+    out: Annotated[
+        Path | None, typer.Option("--out", help="Run directory (default data/runs/<id>).")
+    ] = None,
+) -> None:
+    """Run a tournament: seeded games in shards, Parquet tables, resumable."""
+    file_values = read_spec(spec) if spec is not None else {}
+    source = str(spec) if spec is not None else "command line"
+    flags = {
+        "game": game,
+        "players": players,
+        "games": games,
+        "seed": seed,
+        "seating": seating,
+        "islands": islands,
+        "rules": rules,
+        "backend": backend,
+        "workers": workers,
+        "shard_size": shard_size,
+        "address": address,
+        "out": str(out) if out is not None else None,
+    }
+    config = resolve(file_values, flags, source)
+    missing = sum(
+        min(config.shard_size, config.games - k * config.shard_size)
+        for k in range(config.n_shards())
+        if not shard_done(config.run_dir, k)
+    )
+    typer.echo(
+        f"run {config.run_dir}: {config.games} games ({missing} to play) of "
+        f"{', '.join(config.labels)} on {len(config.islands)} islands, backend {config.backend}"
+    )
+    try:
+        report = simulate(config, Progress(missing))
+    except KeyboardInterrupt:
+        typer.echo(
+            "interrupted: finished shards are kept; run the same command to resume", err=True
+        )
+        raise typer.Exit(130) from None
+    typer.echo(
+        f"played {report.games_played} games in {report.seconds:.1f} s "
+        f"({report.shards_skipped} shards already done)"
+    )
+    for line in format_win_table(win_table(config.run_dir)):
+        typer.echo(line)
+    typer.echo(f"tables: {config.run_dir}/{{games,seats,moves,treasures}}/*.parquet")
 
 
 def main() -> None:

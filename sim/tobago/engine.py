@@ -42,6 +42,13 @@ class Strategy(Protocol):
 StrategyFactory = Callable[[random.Random], Strategy]
 
 
+class _FallbackPlayer:
+    """Stands in for a strategy that could not be built: always the documented fallback."""
+
+    def decide(self, view: PlayerView, decision: d.Decision) -> object:
+        return decision.fallback()
+
+
 @dataclass(frozen=True, slots=True)
 class Violation:
     """A strategy failure: where it happened and what came back."""
@@ -103,9 +110,7 @@ class TobagoGame:
             stream(seed, "clue_deck"),
             stream(seed, "distribution"),
         )
-        self.strategies = [
-            factory(Stream(derive_seed(seed, "seat", i))) for i, factory in enumerate(strategies)
-        ]
+        self.strategies = [self._build_strategy(i, f) for i, f in enumerate(strategies)]
         self.views = [PlayerView(s, i) for i in range(n)]
         if rules.first_player == "random":
             self.first_player = stream(seed, "first_player").randrange(n)
@@ -113,6 +118,16 @@ class TobagoGame:
             self.first_player = 0
         self._build_treasure_deck(stream(seed, "treasure_deck"))
         s.current = self.first_player
+
+    def _build_strategy(self, seat: int, factory: StrategyFactory) -> Strategy:
+        """The seat's strategy; one that fails to build plays the fallbacks (a violation)."""
+        try:
+            return factory(Stream(derive_seed(self.seed, "seat", seat)))
+        except Exception as exc:
+            if self.strict:
+                raise d.StrategyError(f"seat {seat} could not be built: {exc!r}") from exc
+            self.violations.append(Violation(0, seat, "create", "<raised>", repr(exc)[:200]))
+            return _FallbackPlayer()
 
     # -- asking strategies ------------------------------------------------------------------
 

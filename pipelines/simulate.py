@@ -1,0 +1,200 @@
+"""``tourney simulate``: a spec file plus command-line overrides -> a resolved run -> the runner.
+
+The spec file (TOML, example in ``data/specs/``) holds the keys ``game``, ``players``,
+``games``, ``seed``, ``seating``, ``islands``, ``rules``, ``shard_size``, ``backend``,
+``workers``, ``address`` and ``out``; a flag given on the command line wins over the file.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+import tomllib
+from pathlib import Path
+from typing import Any, TextIO
+
+from sim.errors import InputError
+from sim.runner.backends import BACKENDS
+from sim.runner.run import RunConfig, RunReport, run
+from sim.runner.shard import ShardSummary
+from sim.tobago.catalog import resolve_board
+from sim.tobago.modular import island_names
+from sim.tobago.rules import load_rules
+from strategies.registry import SCRIPTED, parse_strategy, split_specs
+
+SPEC_KEYS = (
+    "game",
+    "players",
+    "games",
+    "seed",
+    "seating",
+    "islands",
+    "rules",
+    "shard_size",
+    "backend",
+    "workers",
+    "address",
+    "out",
+)
+DEFAULTS: dict[str, Any] = {
+    "game": "tobago",
+    "players": list(SCRIPTED),
+    "games": 20_000,
+    "seed": 1,
+    "seating": "rotate",
+    "islands": "all",
+    "rules": "rulebook",
+    "shard_size": 1000,
+    "backend": "ray",
+    "workers": 2,
+    "address": None,
+    "out": None,
+}
+
+
+def read_spec(path: Path) -> dict[str, Any]:
+    """The keys of a spec file (validated names; values are checked by :func:`resolve`)."""
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise InputError(f"{path}: spec file not found") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"{path}: cannot read spec ({exc})") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise InputError(f"{path}: not valid TOML ({exc})") from None
+    raw.pop("description", None)
+    for key in raw:
+        if key not in SPEC_KEYS:
+            raise InputError(f"{path}: unknown key {key!r} (allowed: {', '.join(SPEC_KEYS)})")
+    return raw
+
+
+def parse_islands(value: Any, source: str) -> tuple[str, ...]:
+    """``all`` (the 32 built-ins), ``generated:N`` (the first N generated islands), a name or
+    file, or a comma-separated list / TOML list of those names."""
+    if isinstance(value, list):
+        names = [str(v) for v in value]
+    elif isinstance(value, str):
+        text = value.strip()
+        if text == "all":
+            return tuple(island_names())
+        if text.startswith("generated:") and "," not in text:
+            count = text.removeprefix("generated:")
+            if not count.isdigit() or int(count) < 1:
+                raise InputError(f"{source}: islands = {value!r}: generated:N needs N >= 1")
+            return tuple(f"generated:{k}" for k in range(int(count)))
+        names = [x.strip() for x in text.split(",") if x.strip()]
+    else:
+        raise InputError(f"{source}: islands must be a name, a list, 'all' or 'generated:N'")
+    if not names:
+        raise InputError(f"{source}: islands is empty")
+    for name in names:
+        resolve_board(name)  # validates: unknown names and bad files fail here, before running
+    return tuple(names)
+
+
+def _positive(source: str, key: str, value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise InputError(f"{source}: {key} = {value!r} is not allowed (a positive integer)")
+    return value
+
+
+def resolve(file_values: dict[str, Any], flags: dict[str, Any], source: str) -> RunConfig:
+    """Merge defaults, the spec file and the flags; validate everything."""
+    values = dict(DEFAULTS)
+    values.update(file_values)
+    values.update({k: v for k, v in flags.items() if v is not None})
+    game = values["game"]
+    if game != "tobago":
+        raise InputError(f"{source}: game = {game!r} is not allowed (one of tobago)")
+    players = values["players"]
+    labels = split_specs(players) if isinstance(players, str) else [str(p) for p in players]
+    if not 2 <= len(labels) <= 4:
+        raise InputError(f"{source}: players: Tobago takes 2 to 4 players, got {len(labels)}")
+    specs = [parse_strategy(label) for label in labels]
+    games = _positive(source, "games", values["games"])
+    shard_size = _positive(source, "shard_size", values["shard_size"])
+    workers = _positive(source, "workers", values["workers"])
+    seed = values["seed"]
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise InputError(f"{source}: seed = {seed!r} is not allowed (a non-negative integer)")
+    seating = values["seating"]
+    if seating not in ("rotate", "random"):
+        raise InputError(f"{source}: seating = {seating!r} is not allowed (rotate or random)")
+    backend = values["backend"]
+    if backend not in BACKENDS:
+        allowed = ", ".join(BACKENDS)
+        raise InputError(f"{source}: backend = {backend!r} is not allowed ({allowed})")
+    rules_source = str(values["rules"])
+    rules = load_rules(rules_source)
+    islands = parse_islands(values["islands"], source)
+    out = values["out"]
+    run_dir = Path(out) if out else Path("data") / "runs" / _run_id(values, labels)
+    address = values["address"] or None
+    return RunConfig(
+        run_dir=run_dir,
+        game=game,
+        labels=tuple(labels),
+        factories=tuple(s.factory() for s in specs),
+        rules=rules,
+        rules_source=rules_source,
+        games=games,
+        seed=seed,
+        seating=seating,
+        islands=islands,
+        shard_size=shard_size,
+        backend=backend,
+        workers=workers,
+        address=address,
+    )
+
+
+def _run_id(values: dict[str, Any], labels: list[str]) -> str:
+    """A readable, deterministic directory name for a spec without ``--out``."""
+    import hashlib
+    import json
+
+    key = json.dumps(
+        {k: values[k] for k in ("game", "games", "seed", "seating", "islands", "rules")}
+        | {"players": labels, "shard_size": values["shard_size"]},
+        sort_keys=True,
+        default=str,
+    )
+    digest = hashlib.sha256(key.encode()).hexdigest()[:8]
+    return f"{values['game']}-{values['games']}g-seed{values['seed']}-{digest}"
+
+
+class Progress:
+    """Games done, games per second and time left: a bar on a terminal, plain periodic lines
+    otherwise (CI logs)."""
+
+    def __init__(self, total_games: int, stream: TextIO | None = None, every: float = 10.0) -> None:
+        self.total = total_games
+        self.done = 0
+        self.stream = stream or sys.stderr
+        self.tty = self.stream.isatty()
+        self.every = every
+        self.start = time.perf_counter()
+        self.last = 0.0
+
+    def __call__(self, summary: ShardSummary) -> None:
+        self.done += summary.games
+        now = time.perf_counter() - self.start
+        rate = self.done / now if now > 0 else 0.0
+        left = (self.total - self.done) / rate if rate > 0 else 0.0
+        text = f"{self.done}/{self.total} games, {rate:,.0f} games/s, {left:,.0f} s left"
+        if self.tty:
+            width = 30
+            filled = int(width * self.done / max(1, self.total))
+            self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {text}  ")
+            if self.done >= self.total:
+                self.stream.write("\n")
+            self.stream.flush()
+        elif now - self.last >= self.every or self.done >= self.total:
+            self.last = now
+            print(f"progress: {text}", file=self.stream, flush=True)
+
+
+def simulate(config: RunConfig, progress: Progress | None = None) -> RunReport:
+    """Run the tournament."""
+    return run(config, progress)

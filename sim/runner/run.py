@@ -1,0 +1,243 @@
+"""A tournament run: its directory, manifest, the shards still to play, and the backend.
+
+The run directory holds ``manifest.json`` and one folder of Parquet parts per table. The
+manifest records the data-defining spec (game, players, games, seed, seating, islands, rules
+and their hash, shard size); re-running the same spec into the same directory plays only the
+shards that are missing, and a different spec is refused. How the run executes (backend,
+workers, address) is recorded but does not define the data: every backend and worker count
+writes the same tables.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import subprocess
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+from sim.errors import InputError
+from sim.runner.backends import run_process, run_ray, run_serial
+from sim.runner.shard import TABLES, ShardSummary, ShardTask, shard_done
+from sim.runner.tables import SCHEMA_VERSION
+from sim.tobago.engine import StrategyFactory
+from sim.tobago.rules import TobagoRules
+
+MANIFEST = "manifest.json"
+_LIBRARIES = ("tourney", "ray", "pyarrow", "polars", "duckdb", "numpy")
+
+
+@dataclass(frozen=True)
+class RunConfig:
+    """A resolved run: what to play (``spec``) and how (backend, workers, address)."""
+
+    run_dir: Path
+    game: str
+    labels: tuple[str, ...]
+    factories: tuple[StrategyFactory, ...]
+    rules: TobagoRules
+    rules_source: str
+    games: int
+    seed: int
+    seating: str
+    islands: tuple[str, ...]
+    shard_size: int
+    backend: str = "ray"
+    workers: int = 2
+    address: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def spec(self) -> dict[str, Any]:
+        """The data-defining part, compared on resume."""
+        return {
+            "game": self.game,
+            "players": list(self.labels),
+            "games": self.games,
+            "seed": self.seed,
+            "seating": self.seating,
+            "islands": list(self.islands),
+            "rules": self.rules_source,
+            "rules_preset": self.rules.preset,
+            "rules_hash": self.rules.hash,
+            "resolved_rules": self.rules.to_dict(),
+            "shard_size": self.shard_size,
+        }
+
+    def n_shards(self) -> int:
+        """Shards in the run."""
+        return -(-self.games // self.shard_size)
+
+
+@dataclass
+class RunReport:
+    """What a finished (or interrupted) run did."""
+
+    run_dir: Path
+    shards_total: int
+    shards_skipped: int
+    shards_played: int
+    games_played: int
+    seconds: float
+    summaries: list[ShardSummary]
+    complete: bool
+
+
+def _versions() -> dict[str, str]:
+    out = {"python": platform.python_version()}
+    for lib in _LIBRARIES:
+        try:
+            out[lib] = metadata.version(lib)
+        except metadata.PackageNotFoundError:
+            out[lib] = "absent"
+    return out
+
+
+def _git_commit() -> str | None:
+    here = Path(__file__).resolve().parent
+    try:
+        done = subprocess.run(
+            ["git", "-C", str(here), "rev-parse", "HEAD"],
+            capture_output=True,
+            text=True,
+            timeout=5,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return done.stdout.strip() or None if done.returncode == 0 else None
+
+
+def _write_json(path: Path, obj: dict[str, Any]) -> None:
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.write_text(json.dumps(obj, indent=2, sort_keys=True) + "\n")
+    os.replace(tmp, path)
+
+
+def read_manifest(run_dir: Path) -> dict[str, Any] | None:
+    """The run's manifest, or None when the directory holds no run."""
+    path = run_dir / MANIFEST
+    if not path.exists():
+        return None
+    try:
+        obj = json.loads(path.read_text())
+    except (OSError, json.JSONDecodeError) as exc:
+        raise InputError(f"{path}: not a readable run manifest ({exc})") from None
+    if not isinstance(obj, dict) or "spec" not in obj:
+        raise InputError(f"{path}: not a run manifest (no 'spec')")
+    return obj
+
+
+def prepare(config: RunConfig) -> dict[str, Any]:
+    """Create or reopen the run directory; refuse one that holds a different spec."""
+    run_dir = config.run_dir
+    spec = config.spec()
+    existing = read_manifest(run_dir) if run_dir.exists() else None
+    if existing is not None:
+        for stale in run_dir.glob("*/.*.tmp"):  # what a killed writer left: never a part
+            stale.unlink(missing_ok=True)
+        if existing["spec"] != spec:
+            differs = sorted(k for k in spec if existing["spec"].get(k) != spec[k])
+            raise InputError(
+                f"{run_dir}: holds a run of a different spec (differs in: {', '.join(differs)}); "
+                "use another --out, or delete that directory to start over"
+            )
+        return existing
+    if run_dir.exists() and any(run_dir.iterdir()):
+        raise InputError(f"{run_dir}: exists, is not empty and holds no run; use another --out")
+    try:
+        run_dir.mkdir(parents=True, exist_ok=True)
+        for table in TABLES:
+            (run_dir / table).mkdir(exist_ok=True)
+    except OSError as exc:
+        raise InputError(f"{run_dir}: cannot create the run directory ({exc.strerror})") from None
+    manifest = {
+        "schema_version": SCHEMA_VERSION,
+        "spec": spec,
+        "status": "running",
+        "versions": _versions(),
+        "git_commit": _git_commit(),
+        "created_unix": round(time.time(), 3),
+        "shards": config.n_shards(),
+    }
+    _write_json(run_dir / MANIFEST, manifest)
+    return manifest
+
+
+def run(config: RunConfig, on_done: Callable[[ShardSummary], None] | None = None) -> RunReport:
+    """Play every missing shard of the run and finish its manifest."""
+    manifest = prepare(config)
+    start = time.perf_counter()
+    tasks = []
+    skipped = 0
+    for shard in range(config.n_shards()):
+        if shard_done(config.run_dir, shard):
+            skipped += 1
+            continue
+        first = shard * config.shard_size
+        tasks.append(
+            ShardTask(
+                str(config.run_dir),
+                shard,
+                first,
+                min(config.shard_size, config.games - first),
+                config.seed,
+                config.seating,
+                config.islands,
+                config.labels,
+                config.factories,
+                config.rules,
+                config.game,
+            )
+        )
+    summaries: list[ShardSummary] = []
+
+    def done(summary: ShardSummary) -> None:
+        summaries.append(summary)
+        if on_done is not None:
+            on_done(summary)
+
+    complete = False
+    try:
+        if config.backend == "serial":
+            run_serial(tasks, done)
+        elif config.backend == "process":
+            run_process(tasks, done, config.workers)
+        else:
+            run_ray(tasks, done, config.workers, config.address)
+        complete = True
+    finally:
+        seconds = time.perf_counter() - start
+        runs = manifest.setdefault("executions", [])
+        runs.append(
+            {
+                "backend": config.backend,
+                "workers": config.workers,
+                "address": config.address,
+                "shards_played": len(summaries),
+                "games_played": sum(s.games for s in summaries),
+                "seconds": round(seconds, 3),
+                "play_seconds": round(sum(s.play_seconds for s in summaries), 3),
+                "write_seconds": round(sum(s.write_seconds for s in summaries), 3),
+                "peak_worker_rss_mb": round(max((s.peak_rss_mb for s in summaries), default=0), 1),
+                "interrupted": not complete,
+            }
+        )
+        all_done = all(shard_done(config.run_dir, k) for k in range(config.n_shards()))
+        manifest["status"] = "complete" if all_done else "partial"
+        manifest["counts"] = {"games": config.games if all_done else None}
+        _write_json(config.run_dir / MANIFEST, manifest)
+    return RunReport(
+        config.run_dir,
+        config.n_shards(),
+        skipped,
+        len(summaries),
+        sum(s.games for s in summaries),
+        seconds,
+        summaries,
+        all_done,
+    )

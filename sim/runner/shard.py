@@ -1,0 +1,116 @@
+"""One shard: a contiguous range of game ids, played and written as Parquet part files.
+
+A shard task is small and picklable (strategy classes travel by reference), so any backend
+can run it in any process. Each table's part file is written under a temporary name and
+renamed into place, the ``games`` part last: a shard is complete exactly when its ``games``
+part exists, and a re-run overwrites whatever a killed attempt left of the others.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import resource
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from sim.runner.schedule import plan_game
+from sim.runner.tables import TableBuilder
+from sim.tobago.board import Board
+from sim.tobago.catalog import resolve_board
+from sim.tobago.engine import StrategyFactory, TobagoGame
+from sim.tobago.rules import TobagoRules
+
+TABLES: tuple[str, ...] = ("treasures", "moves", "seats", "games")  # "games" last: the marker
+
+
+@dataclass(frozen=True, slots=True)
+class ShardTask:
+    """Everything a worker needs to play and write one shard."""
+
+    run_dir: str
+    shard: int
+    first_game: int
+    n_games: int
+    root_seed: int
+    seating: str
+    islands: tuple[str, ...]
+    labels: tuple[str, ...]
+    factories: tuple[StrategyFactory, ...]
+    rules: TobagoRules
+    game: str = "tobago"
+
+
+@dataclass(frozen=True, slots=True)
+class ShardSummary:
+    """What a worker reports back: counts and timings, never the data itself."""
+
+    shard: int
+    games: int
+    rows: int
+    truncated: int
+    violations: int
+    play_seconds: float
+    write_seconds: float
+    peak_rss_mb: float
+
+
+def part_path(run_dir: str | Path, table: str, shard: int) -> Path:
+    """Where a shard's part file of ``table`` lives."""
+    return Path(run_dir) / table / f"part-{shard:06d}.parquet"
+
+
+def shard_done(run_dir: str | Path, shard: int) -> bool:
+    """Whether a shard was completely written."""
+    return part_path(run_dir, "games", shard).exists()
+
+
+@functools.lru_cache(maxsize=256)
+def _board(name: str) -> Board:
+    return resolve_board(name)
+
+
+def write_part(table: pa.Table, path: Path) -> None:
+    """Write a Parquet file atomically: a temporary name, then a rename."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    pq.write_table(table, tmp, compression="zstd", use_dictionary=True)
+    os.replace(tmp, path)
+
+
+def run_shard(task: ShardTask) -> ShardSummary:
+    """Play the shard's games and write its four part files."""
+    start = time.perf_counter()
+    builder = TableBuilder(task.game, list(task.labels))
+    n_players = len(task.labels)
+    truncated = 0
+    violations = 0
+    for game_id in range(task.first_game, task.first_game + task.n_games):
+        plan = plan_game(game_id, task.root_seed, n_players, task.seating, task.islands)
+        board = _board(plan.island)
+        seats = [task.factories[p] for p in plan.order]
+        game = TobagoGame(task.rules, board, seats, plan.seed)
+        result = game.play()
+        truncated += result.truncated
+        violations += len(game.violations)
+        builder.add(plan, game, board.name)
+    played = time.perf_counter()
+    tables = builder.build()
+    for name in TABLES:
+        write_part(tables[name], part_path(task.run_dir, name, task.shard))
+    done = time.perf_counter()
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return ShardSummary(
+        task.shard,
+        task.n_games,
+        tables["moves"].num_rows,
+        truncated,
+        violations,
+        played - start,
+        done - played,
+        rss,
+    )
