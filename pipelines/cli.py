@@ -20,7 +20,7 @@ from pipelines.play import bench, check_game, game_json_rows, game_text, parse_p
 from pipelines.simulate import Progress, read_spec, resolve, simulate
 from pipelines.win_table import format_win_table, win_table
 from sim.errors import InputError
-from sim.runner.shard import shard_done
+from sim.runner.compaction import shards_written
 from sim.seeding import stream
 from sim.tobago.board_json import board_to_json
 from sim.tobago.catalog import builtin_names, resolve_board
@@ -292,10 +292,11 @@ def simulate_cmd(
         "out": str(out) if out is not None else None,
     }
     config = resolve(file_values, flags, source)
+    written = shards_written(config.run_dir) if config.run_dir.exists() else set()
     missing = sum(
         min(config.shard_size, config.games - k * config.shard_size)
         for k in range(config.n_shards())
-        if not shard_done(config.run_dir, k)
+        if k not in written
     )
     typer.echo(
         f"run {config.run_dir}: {config.games} games ({missing} to play) of "

@@ -23,7 +23,8 @@ from typing import Any
 
 from sim.errors import InputError
 from sim.runner.backends import run_process, run_ray, run_serial
-from sim.runner.shard import TABLES, ShardSummary, ShardTask, shard_done
+from sim.runner.compaction import compact, drop_covered_parts, shards_written
+from sim.runner.shard import TABLES, ShardSummary, ShardTask
 from sim.runner.tables import SCHEMA_VERSION
 from sim.tobago.engine import StrategyFactory
 from sim.tobago.rules import TobagoRules
@@ -140,6 +141,7 @@ def prepare(config: RunConfig) -> dict[str, Any]:
     if existing is not None:
         for stale in run_dir.glob("*/.*.tmp"):  # what a killed writer left: never a part
             stale.unlink(missing_ok=True)
+        drop_covered_parts(run_dir)
         if existing["spec"] != spec:
             differs = sorted(k for k in spec if existing["spec"].get(k) != spec[k])
             raise InputError(
@@ -174,8 +176,9 @@ def run(config: RunConfig, on_done: Callable[[ShardSummary], None] | None = None
     start = time.perf_counter()
     tasks = []
     skipped = 0
+    written = shards_written(config.run_dir)
     for shard in range(config.n_shards()):
-        if shard_done(config.run_dir, shard):
+        if shard in written:
             skipped += 1
             continue
         first = shard * config.shard_size
@@ -227,7 +230,11 @@ def run(config: RunConfig, on_done: Callable[[ShardSummary], None] | None = None
                 "interrupted": not complete,
             }
         )
-        all_done = all(shard_done(config.run_dir, k) for k in range(config.n_shards()))
+        all_done = len(shards_written(config.run_dir)) == config.n_shards()
+        if all_done:
+            t0 = time.perf_counter()
+            manifest["files"] = compact(config.run_dir)
+            runs[-1]["compact_seconds"] = round(time.perf_counter() - t0, 3)
         manifest["status"] = "complete" if all_done else "partial"
         manifest["counts"] = {"games": config.games if all_done else None}
         _write_json(config.run_dir / MANIFEST, manifest)

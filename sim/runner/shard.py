@@ -3,7 +3,8 @@
 A shard task is small and picklable (strategy classes travel by reference), so any backend
 can run it in any process. Each table's part file is written under a temporary name and
 renamed into place, the ``games`` part last: a shard is complete exactly when its ``games``
-part exists, and a re-run overwrites whatever a killed attempt left of the others.
+rows exist (see :func:`sim.runner.compaction.shards_written`), and a re-run overwrites
+whatever a killed attempt left of the others.
 """
 
 from __future__ import annotations
@@ -62,11 +63,6 @@ class ShardSummary:
 def part_path(run_dir: str | Path, table: str, shard: int) -> Path:
     """Where a shard's part file of ``table`` lives."""
     return Path(run_dir) / table / f"part-{shard:06d}.parquet"
-
-
-def shard_done(run_dir: str | Path, shard: int) -> bool:
-    """Whether a shard was completely written."""
-    return part_path(run_dir, "games", shard).exists()
 
 
 @functools.lru_cache(maxsize=256)

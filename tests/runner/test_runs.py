@@ -15,11 +15,11 @@ from typer.testing import CliRunner
 
 from pipelines.cli import app
 from pipelines.simulate import resolve
+from sim.runner.compaction import shards_written
 from sim.runner.run import read_manifest, run
-from sim.runner.shard import part_path
+from sim.runner.shard import TABLES, ShardSummary, part_path
 
 runner = CliRunner()
-TABLES = ("games", "seats", "moves", "treasures")
 
 
 def small(out: Path, backend: str = "serial", **extra: object) -> dict[str, object]:
@@ -69,15 +69,57 @@ def test_serial_and_process_backends_write_identical_tables(tmp_path: Path) -> N
     assert fingerprint(tmp_path / "c") == fa
 
 
-def test_resume_plays_only_missing_shards(tmp_path: Path) -> None:
+def test_interrupted_run_resumes_to_the_same_tables(tmp_path: Path) -> None:
+    full = resolve(small(tmp_path / "full"), {}, "test")
+    run(full)
     config = resolve(small(tmp_path / "r"), {}, "test")
-    run(config)
-    before = fingerprint(tmp_path / "r")
-    part_path(tmp_path / "r", "games", 2).unlink()
-    part_path(tmp_path / "r", "moves", 2).unlink()
+    seen: list[int] = []
+
+    def stop_after_two(summary: ShardSummary) -> None:
+        seen.append(summary.shard)
+        if len(seen) == 2:
+            raise KeyboardInterrupt  # as Ctrl-C would, between shards
+
+    with pytest.raises(KeyboardInterrupt):
+        run(config, stop_after_two)
+    manifest = read_manifest(tmp_path / "r")
+    assert manifest is not None and manifest["status"] == "partial"
+    assert manifest["executions"][-1]["interrupted"] is True
+    assert shards_written(tmp_path / "r") == {0, 1}
     report = run(config)
-    assert report.shards_skipped == 3 and report.shards_played == 1
-    assert fingerprint(tmp_path / "r") == before
+    assert report.shards_skipped == 2 and report.shards_played == 2
+    assert fingerprint(tmp_path / "r") == fingerprint(tmp_path / "full")
+
+
+def test_finished_runs_are_compacted(tmp_path: Path) -> None:
+    config = resolve(small(tmp_path / "c", games=96, shard_size=4), {}, "test")
+    run(config)
+    for table in TABLES:
+        files = sorted(p.name for p in (tmp_path / "c" / table).glob("*.parquet"))
+        assert len(files) == 12, (table, files)  # 24 shards, at most 16 files: pairs
+        assert files[0] == "part-000000-000001.parquet"
+        assert files[-1] == "part-000022-000023.parquet"
+    assert shards_written(tmp_path / "c") == set(range(24))
+    assert len(fingerprint(tmp_path / "c")["games"]) == 96
+
+
+def test_a_crash_during_compaction_never_doubles_rows(tmp_path: Path) -> None:
+    config = resolve(small(tmp_path / "x", games=96, shard_size=4), {}, "test")
+    run(config)
+    rows = fingerprint(tmp_path / "x")
+    merged = tmp_path / "x" / "seats" / "part-000000-000001.parquet"
+    # Put back a single-shard part that the merged file already holds, as a crash between
+    # writing the merged file and deleting its parts would leave it.
+    import pyarrow.parquet as pq
+
+    table = pq.read_table(merged)
+    pq.write_table(
+        table.filter(table["game_id"].to_numpy() < 4), part_path(tmp_path / "x", "seats", 0)
+    )
+    assert len(fingerprint(tmp_path / "x")["seats"]) == len(rows["seats"]) + 16
+    report = run(config)
+    assert report.shards_played == 0
+    assert fingerprint(tmp_path / "x") == rows
 
 
 def test_a_different_spec_is_refused(tmp_path: Path) -> None:
