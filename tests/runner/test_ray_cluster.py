@@ -65,16 +65,14 @@ def test_two_node_cluster_by_address(cluster: tuple[str, dict[str, str]], tmp_pa
     ]
     done = subprocess.run(args, env=env, capture_output=True, text=True, timeout=300, check=False)
     assert done.returncode == 0, done.stderr[-2000:]
+    probe = f"import ray; ray.init(address={address!r}); print(len(ray.nodes()))"
     check = subprocess.run(
-        [
-            str(BIN / "python"),
-            "-c",
-            "import ray; ray.init(address=%r); print(len(ray.nodes()))" % address,
-        ],
+        [str(BIN / "python"), "-c", probe],
         env=env,
         capture_output=True,
         text=True,
         timeout=120,
+        check=False,
     )
     assert check.stdout.strip().endswith("2"), check.stderr[-1000:]
     run(resolve(small(tmp_path / "serial"), {}, "test"))
