@@ -17,6 +17,7 @@ import typer
 
 from pipelines.board_bench import measure_board_setup
 from pipelines.play import bench, check_game, game_json_rows, game_text, parse_players, play_game
+from pipelines.run_bench import bench_runner
 from pipelines.simulate import Progress, read_spec, resolve, simulate
 from pipelines.win_table import format_win_table, win_table
 from sim.errors import InputError
@@ -316,6 +317,34 @@ def simulate_cmd(
     for line in format_win_table(win_table(config.run_dir)):
         typer.echo(line)
     typer.echo(f"tables: {config.run_dir}/{{games,seats,moves,treasures}}/*.parquet")
+
+
+@command(app, "bench-runner")
+def bench_runner_cmd(
+    games: Annotated[int, typer.Option("--games", min=1, help="Games per run.")] = 20_000,
+    workers: Annotated[int, typer.Option("--workers", min=1, help="Ray workers.")] = 2,
+    shard_size: Annotated[int, typer.Option("--shard-size", min=1)] = 1000,
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON object.")] = False,
+) -> None:
+    """Time the runner: one serial worker against Ray workers on the same games."""
+    base = resolve({}, {"games": games, "shard_size": shard_size, "out": "unused"}, "bench")
+    result = bench_runner(base, workers)
+    if as_json:
+        _echo_json(result)
+        return
+    for name in ("serial", "ray"):
+        row = result[name]
+        typer.echo(
+            f"{name:<6} {row['workers']} worker(s): {row['seconds']:.1f} s, "
+            f"{row['games_per_s']:.0f} games/s, logs {100 * row['log_share_of_engine']:.0f}% "
+            f"of engine time, peak worker RSS {row['peak_worker_rss_mb']:.0f} MB"
+        )
+    typer.echo(
+        f"Ray speedup {result['ray_speedup']:.2f}x wall clock, "
+        f"{result['ray_speedup_after_startup']:.2f}x after Ray's start-up "
+        f"({result['ray']['startup_seconds']:.1f} s); moves "
+        f"{result['moves_mib_per_million_rows']:.2f} MiB per million rows"
+    )
 
 
 def main() -> None:

@@ -43,11 +43,17 @@ def run_process(tasks: Sequence[ShardTask], on_done: OnDone, workers: int) -> No
             raise
 
 
-def run_ray(tasks: Sequence[ShardTask], on_done: OnDone, workers: int, address: str | None) -> None:
+def run_ray(
+    tasks: Sequence[ShardTask], on_done: OnDone, workers: int, address: str | None
+) -> float:
     """Play shards as Ray tasks: on a local Ray instance started here (no dashboard) with
-    ``workers`` CPUs, or on the existing cluster at ``address``."""
+    ``workers`` CPUs, or on the existing cluster at ``address``. Returns the seconds spent
+    starting or joining Ray."""
+    import time
+
     import ray
 
+    start = time.perf_counter()
     started = not ray.is_initialized()
     if started:
         if address:
@@ -59,6 +65,7 @@ def run_ray(tasks: Sequence[ShardTask], on_done: OnDone, workers: int, address: 
                 log_to_driver=False,
                 logging_level=logging.ERROR,
             )
+    startup = time.perf_counter() - start
     remote = ray.remote(num_cpus=1, max_retries=2)(run_shard)
     queue = list(tasks)
     pending: list[object] = []
@@ -77,3 +84,4 @@ def run_ray(tasks: Sequence[ShardTask], on_done: OnDone, workers: int, address: 
     finally:
         if started:
             ray.shutdown()
+    return startup

@@ -86,6 +86,7 @@ class RunReport:
     seconds: float
     summaries: list[ShardSummary]
     complete: bool
+    startup_seconds: float = 0.0
 
 
 def _versions() -> dict[str, str]:
@@ -205,13 +206,14 @@ def run(config: RunConfig, on_done: Callable[[ShardSummary], None] | None = None
             on_done(summary)
 
     complete = False
+    startup = 0.0
     try:
         if config.backend == "serial":
             run_serial(tasks, done)
         elif config.backend == "process":
             run_process(tasks, done, config.workers)
         else:
-            run_ray(tasks, done, config.workers, config.address)
+            startup = run_ray(tasks, done, config.workers, config.address)
         complete = True
     finally:
         seconds = time.perf_counter() - start
@@ -224,7 +226,9 @@ def run(config: RunConfig, on_done: Callable[[ShardSummary], None] | None = None
                 "shards_played": len(summaries),
                 "games_played": sum(s.games for s in summaries),
                 "seconds": round(seconds, 3),
+                "backend_startup_seconds": round(startup, 3),
                 "play_seconds": round(sum(s.play_seconds for s in summaries), 3),
+                "log_seconds": round(sum(s.log_seconds for s in summaries), 3),
                 "write_seconds": round(sum(s.write_seconds for s in summaries), 3),
                 "peak_worker_rss_mb": round(max((s.peak_rss_mb for s in summaries), default=0), 1),
                 "interrupted": not complete,
@@ -247,4 +251,5 @@ def run(config: RunConfig, on_done: Callable[[ShardSummary], None] | None = None
         seconds,
         summaries,
         all_done,
+        startup,
     )

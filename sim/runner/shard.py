@@ -56,6 +56,7 @@ class ShardSummary:
     truncated: int
     violations: int
     play_seconds: float
+    log_seconds: float
     write_seconds: float
     peak_rss_mb: float
 
@@ -80,25 +81,32 @@ def write_part(table: pa.Table, path: Path) -> None:
 
 def run_shard(task: ShardTask) -> ShardSummary:
     """Play the shard's games and write its four part files."""
-    start = time.perf_counter()
     builder = TableBuilder(task.game, list(task.labels))
     n_players = len(task.labels)
     truncated = 0
     violations = 0
+    play = 0.0
+    log = 0.0
+    clock = time.perf_counter
     for game_id in range(task.first_game, task.first_game + task.n_games):
+        t0 = clock()
         plan = plan_game(game_id, task.root_seed, n_players, task.seating, task.islands)
         board = _board(plan.island)
         seats = [task.factories[p] for p in plan.order]
         game = TobagoGame(task.rules, board, seats, plan.seed)
         result = game.play()
+        t1 = clock()
         truncated += result.truncated
         violations += len(game.violations)
         builder.add(plan, game, board.name)
-    played = time.perf_counter()
+        play += t1 - t0
+        log += clock() - t1
+    t2 = clock()
     tables = builder.build()
+    t3 = clock()
     for name in TABLES:
         write_part(tables[name], part_path(task.run_dir, name, task.shard))
-    done = time.perf_counter()
+    t4 = clock()
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     return ShardSummary(
         task.shard,
@@ -106,7 +114,8 @@ def run_shard(task: ShardTask) -> ShardSummary:
         tables["moves"].num_rows,
         truncated,
         violations,
-        played - start,
-        done - played,
+        play,
+        log + (t3 - t2),
+        t4 - t3,
         rss,
     )
