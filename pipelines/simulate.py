@@ -175,7 +175,7 @@ class Progress:
         self.tty = self.stream.isatty()
         self.every = every
         self.start = time.perf_counter()
-        self.last = 0.0
+        self.last = -every  # the first update is shown at once
 
     def __call__(self, summary: ShardSummary) -> None:
         self.done += summary.games
