@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import sys
 import time
-import tomllib
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -20,6 +19,7 @@ from sim.runner.shard import ShardSummary
 from sim.tobago.catalog import resolve_board
 from sim.tobago.modular import island_names
 from sim.tobago.rules import load_rules
+from sim.toml_files import read_toml
 from strategies.registry import SCRIPTED, parse_strategy, split_specs
 
 SPEC_KEYS = (
@@ -54,14 +54,7 @@ DEFAULTS: dict[str, Any] = {
 
 def read_spec(path: Path) -> dict[str, Any]:
     """The keys of a spec file (validated names; values are checked by :func:`resolve`)."""
-    try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise InputError(f"{path}: spec file not found") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"{path}: cannot read spec ({exc})") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise InputError(f"{path}: not valid TOML ({exc})") from None
+    raw = read_toml(path, "spec file")
     raw.pop("description", None)
     for key in raw:
         if key not in SPEC_KEYS:

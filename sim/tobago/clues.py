@@ -19,7 +19,6 @@ are rejected as meaningless. With ``object_next_to_includes_self`` (rules §12 C
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -27,6 +26,7 @@ from sim.errors import InputError
 from sim.tobago.island import Island
 from sim.tobago.landmarks import KINDS, Landmarks
 from sim.tobago.terrain import TERRAIN_BY_NAME, TERRAIN_NAMES
+from sim.toml_files import read_toml
 
 IN = "in"
 NOT_IN = "not_in"
@@ -87,14 +87,7 @@ def parse_card(card_id: int, text: str) -> ClueCard:
 
 def load_clue_deck(path: Path) -> ClueDeck:
     """Read and validate a clue-deck TOML file (see ``data/README.md``)."""
-    try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise InputError(f"{path}: clue deck file not found") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"{path}: cannot read clue deck ({exc})") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise InputError(f"{path}: not valid TOML ({exc})") from None
+    raw = read_toml(path, "clue deck file")
     unknown = sorted(set(raw) - {"name", "description", "cards"})
     if unknown:
         raise InputError(f"{path}: unknown key {unknown[0]!r} (allowed: name, description, cards)")

@@ -14,7 +14,6 @@ import dataclasses
 import functools
 import hashlib
 import json
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -22,6 +21,7 @@ from typing import Any
 from sim.errors import InputError
 from sim.paths import data_dir
 from sim.tobago.clues import ClueDeck, default_deck_path, load_clue_deck
+from sim.toml_files import read_toml
 
 #: Rules spec §11 PROPOSAL: 39 gold cards, 2 to 6 coins.
 DEFAULT_TREASURE_VALUES: tuple[int, ...] = (2,) * 8 + (3,) * 8 + (4,) * 8 + (5,) * 8 + (6,) * 7
@@ -189,17 +189,6 @@ def _consistency(source: str, rules: TobagoRules) -> None:
         )
 
 
-def _read_toml(path: Path) -> dict[str, Any]:
-    try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise InputError(f"{path}: rules file not found") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"{path}: cannot read rules file ({exc})") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise InputError(f"{path}: not valid TOML ({exc})") from None
-
-
 def _apply(base: TobagoRules, raw: dict[str, Any], source: str) -> TobagoRules:
     values = {key: _check(source, key, value) for key, value in raw.items()}
     rules = dataclasses.replace(base, **values)
@@ -213,7 +202,7 @@ def preset(name: str) -> TobagoRules:
     if name not in PRESETS:
         raise InputError(f"unknown rules preset {name!r} (allowed: {', '.join(PRESETS)})")
     path = data_dir() / "rules" / f"{name}.toml"
-    raw = _read_toml(path)
+    raw = read_toml(path, "rules file")
     raw.pop("description", None)
     if raw.get("preset", name) != name:
         raise InputError(f"{path}: preset must be {name!r}")
@@ -230,7 +219,7 @@ def load_rules(spec: str) -> TobagoRules:
         raise InputError(
             f"unknown rules {spec!r} (allowed: a preset, {', '.join(PRESETS)}, or a TOML file)"
         )
-    raw = _read_toml(path)
+    raw = read_toml(path, "rules file")
     raw.pop("description", None)
     base_name = raw.pop("preset", "rulebook")
     _check(str(path), "preset", base_name)

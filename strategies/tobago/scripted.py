@@ -20,11 +20,12 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from sim.tobago import decisions as d
-from sim.tobago.island import Island
+from sim.tobago.island import Island, bits_of
 from sim.tobago.view import PlayerView
 
 _INF = 99
@@ -47,18 +48,25 @@ class Style:
     clue_weight: float = 1.0
 
 
+T = TypeVar("T")
+
+
+def _per_island(store: dict[int, tuple[Island, T]], island: Island, make: Callable[[], T]) -> T:
+    """The value ``store`` keeps for ``island`` (made on first use; at most 64 islands)."""
+    hit = store.get(id(island))
+    if hit is None or hit[0] is not island:
+        if len(store) > 64:
+            store.clear()
+        hit = store[id(island)] = (island, make())
+    return hit[1]
+
+
 _leg_cache: dict[int, tuple[Island, dict[int, list[int]]]] = {}
 
 
 def leg_distances(island: Island, source: int) -> list[int]:
     """Legs needed from ``source`` to every cell (breadth-first over one-leg moves)."""
-    hit = _leg_cache.get(id(island))
-    if hit is None or hit[0] is not island:
-        if len(_leg_cache) > 64:
-            _leg_cache.clear()
-        hit = (island, {})
-        _leg_cache[id(island)] = hit
-    table = hit[1]
+    table = _per_island(_leg_cache, island, dict)
     dist = table.get(source)
     if dist is not None:
         return dist
@@ -94,42 +102,25 @@ _step_cache: dict[int, tuple[Island, dict[tuple[int, int, int], tuple[int, ...]]
 
 def _steps_toward(island: Island, here: int, target: int, cells: int) -> tuple[int, ...]:
     """The cells of ``cells`` (one leg from ``here``) fewest legs from ``target`` (cached)."""
-    hit = _step_cache.get(id(island))
-    if hit is None or hit[0] is not island:
-        if len(_step_cache) > 64:
-            _step_cache.clear()
-        hit = (island, {})
-        _step_cache[id(island)] = hit
+    table = _per_island(_step_cache, island, dict)
     key = (here, target, cells)
-    picks = hit[1].get(key)
+    picks = table.get(key)
     if picks is None:
         dist = leg_distances(island, target)
-        best = min(dist[c] for c in _bits(cells))
-        picks = hit[1][key] = tuple(c for c in _bits(cells) if dist[c] == best)
+        best = min(dist[c] for c in bits_of(cells))
+        picks = table[key] = tuple(c for c in bits_of(cells) if dist[c] == best)
     return picks
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def central_cells(island: Island) -> tuple[int, ...]:
     """The cells from which the most cells lie within two legs (cached per island)."""
-    hit = _central_cache.get(id(island))
-    if hit is not None and hit[0] is island:
-        return hit[1]
-    reach = [sum(1 for x in leg_distances(island, c) if x <= 2) for c in range(island.n)]
-    best = max(reach)
-    cells = tuple(c for c in range(island.n) if reach[c] == best)
-    if len(_central_cache) > 64:
-        _central_cache.clear()
-    _central_cache[id(island)] = (island, cells)
-    return cells
+
+    def compute() -> tuple[int, ...]:
+        reach = [sum(1 for x in leg_distances(island, c) if x <= 2) for c in range(island.n)]
+        best = max(reach)
+        return tuple(c for c in range(island.n) if reach[c] == best)
+
+    return _per_island(_central_cache, island, compute)
 
 
 Params = tuple[tuple[str, float | int | bool], ...]

@@ -177,6 +177,23 @@ def test_bad_spec_file(tmp_path: Path) -> None:
     assert "unknown key 'colour'" in result.stderr
 
 
+def start_run(args: list[str], out: Path, shards: int) -> subprocess.Popen[str]:
+    """Start ``tourney`` in its own process group; return once ``shards`` shards are written."""
+    proc = subprocess.Popen(
+        [str(Path(sys.executable).parent / "tourney"), *args, "--out", str(out)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        if out.exists() and len(list((out / "games").glob("part-*.parquet"))) >= shards:
+            break
+        time.sleep(0.05)
+    return proc
+
+
 def test_killed_run_resumes_to_the_uninterrupted_tables(tmp_path: Path) -> None:
     args = [
         "simulate",
@@ -193,20 +210,8 @@ def test_killed_run_resumes_to_the_uninterrupted_tables(tmp_path: Path) -> None:
         "--islands",
         "all",
     ]
-    script = Path(sys.executable).parent / "tourney"
     killed = tmp_path / "killed"
-    proc = subprocess.Popen(
-        [str(script), *args, "--out", str(killed)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
-    )
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        parts = list((killed / "games").glob("part-*.parquet")) if killed.exists() else []
-        if len(parts) >= 3:
-            break
-        time.sleep(0.05)
+    proc = start_run(args, killed, 3)
     os.killpg(proc.pid, signal.SIGKILL)
     proc.wait()
     done_before = len(list((killed / "games").glob("part-*.parquet")))
@@ -267,18 +272,7 @@ def test_ctrl_c_stops_cleanly_and_the_run_resumes(tmp_path: Path) -> None:
         "all",
     ]
     out = tmp_path / "int"
-    proc = subprocess.Popen(
-        [str(Path(sys.executable).parent / "tourney"), *args, "--out", str(out)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,
-    )
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        if out.exists() and len(list((out / "games").glob("part-*.parquet"))) >= 2:
-            break
-        time.sleep(0.05)
+    proc = start_run(args, out, 2)
     os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C sends to the whole foreground group
     _, err = proc.communicate(timeout=120)
     assert proc.returncode == 130, err[-2000:]
