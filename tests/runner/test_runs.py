@@ -177,6 +177,14 @@ def test_bad_spec_file(tmp_path: Path) -> None:
     assert "unknown key 'colour'" in result.stderr
 
 
+def process_run_args(seed: int) -> list[str]:
+    """A 16-shard run on the process backend: long enough to interrupt in the middle."""
+    return [
+        "simulate", "--backend", "process", "--workers", "2", "--games", "400",
+        "--shard-size", "25", "--seed", str(seed), "--islands", "all",
+    ]  # fmt: skip
+
+
 def start_run(args: list[str], out: Path, shards: int) -> subprocess.Popen[str]:
     """Start ``tourney`` in its own process group; return once ``shards`` shards are written."""
     proc = subprocess.Popen(
@@ -195,21 +203,7 @@ def start_run(args: list[str], out: Path, shards: int) -> subprocess.Popen[str]:
 
 
 def test_killed_run_resumes_to_the_uninterrupted_tables(tmp_path: Path) -> None:
-    args = [
-        "simulate",
-        "--backend",
-        "process",
-        "--workers",
-        "2",
-        "--games",
-        "400",
-        "--shard-size",
-        "25",
-        "--seed",
-        "3",
-        "--islands",
-        "all",
-    ]
+    args = process_run_args(seed=3)
     killed = tmp_path / "killed"
     proc = start_run(args, killed, 3)
     os.killpg(proc.pid, signal.SIGKILL)
@@ -256,21 +250,7 @@ def test_crashing_strategies_are_recorded_and_the_run_goes_on(tmp_path: Path) ->
 
 
 def test_ctrl_c_stops_cleanly_and_the_run_resumes(tmp_path: Path) -> None:
-    args = [
-        "simulate",
-        "--backend",
-        "process",
-        "--workers",
-        "2",
-        "--games",
-        "400",
-        "--shard-size",
-        "25",
-        "--seed",
-        "4",
-        "--islands",
-        "all",
-    ]
+    args = process_run_args(seed=4)
     out = tmp_path / "int"
     proc = start_run(args, out, 2)
     os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C sends to the whole foreground group
