@@ -208,7 +208,9 @@ def run(config: RunConfig, on_done: Callable[[ShardSummary], None] | None = None
     complete = False
     startup = 0.0
     try:
-        if config.backend == "serial":
+        if not tasks:
+            pass  # everything is on disk already: no backend to start
+        elif config.backend == "serial":
             run_serial(tasks, done)
         elif config.backend == "process":
             run_process(tasks, done, config.workers)

@@ -1,0 +1,78 @@
+"""Opening one or more run directories for analysis, out of core.
+
+Tables are never loaded whole: a DuckDB connection gets one view per table over the Parquet
+parts of every run given (``games``, ``seats``, ``moves``, ``treasures``), each row tagged with
+its ``run`` index, so metrics are plain SQL over views. Bad input (not a run, a missing or
+unreadable part, runs of different games) is one :class:`InputError` line naming the file.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pyarrow.parquet as pq
+
+from sim.errors import InputError
+
+TABLES = ("games", "seats", "moves", "treasures")
+
+
+@dataclass(frozen=True)
+class RunInfo:
+    """A run directory and what its manifest says."""
+
+    path: Path
+    manifest: dict[str, Any]
+
+    @property
+    def complete(self) -> bool:
+        """Whether every shard of the run was played."""
+        return self.manifest.get("status") == "complete"
+
+
+def open_run(path: Path) -> RunInfo:
+    """Check that ``path`` is a run directory whose part files are readable."""
+    manifest_path = path / "manifest.json"
+    if not manifest_path.is_file():
+        raise InputError(f"{path}: not a run directory (no manifest.json)")
+    try:
+        manifest = json.loads(manifest_path.read_text())
+    except (OSError, json.JSONDecodeError) as exc:
+        raise InputError(f"{manifest_path}: not a readable manifest ({exc})") from None
+    if not isinstance(manifest, dict) or "spec" not in manifest:
+        raise InputError(f"{manifest_path}: not a run manifest (no 'spec')")
+    for table in TABLES:
+        parts = sorted((path / table).glob("*.parquet"))
+        if not parts:
+            raise InputError(f"{path / table}: no Parquet part files (the run has no games yet)")
+        for part in parts:
+            try:
+                pq.read_metadata(part)
+            except Exception as exc:
+                raise InputError(f"{part}: corrupt or unreadable Parquet file ({exc})") from None
+    return RunInfo(path, manifest)
+
+
+def connect(runs: list[RunInfo]) -> duckdb.DuckDBPyConnection:
+    """A DuckDB connection with views ``games``, ``seats``, ``moves``, ``treasures`` over the
+    runs' parts, each row tagged with ``run`` (the run's index in ``runs``)."""
+    games = {r.manifest["spec"].get("game") for r in runs}
+    if len(games) > 1:
+        listed = ", ".join(f"{r.path} ({r.manifest['spec'].get('game')})" for r in runs)
+        raise InputError(f"runs of different games cannot be reported together: {listed}")
+    con = duckdb.connect()
+    for table in TABLES:
+        selects = [
+            f"SELECT {k} AS run, * FROM read_parquet('{_sql_path(r.path / table)}/*.parquet')"
+            for k, r in enumerate(runs)
+        ]
+        con.execute(f"CREATE VIEW {table} AS " + " UNION ALL ".join(selects))
+    return con
+
+
+def _sql_path(path: Path) -> str:
+    return str(path).replace("'", "''")

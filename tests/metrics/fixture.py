@@ -1,0 +1,59 @@
+"""A tiny hand-made run for metric tests: three games whose answers are computed by hand.
+
+Game 0 (4 players): A 30 (1st), B 20 (2nd), D 15 (3rd), C 10 (4th).
+Game 1 (4 players): A 20 and B 20 share the win, D 10 (3rd), C 5 (4th).
+Game 2 (2 players): B 12 (1st), A 10 (2nd).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+SEATS = [
+    # game, seat, strategy, score, rank, win_share
+    (0, 0, "A", 30, 1, 1.0),
+    (0, 1, "B", 20, 2, 0.0),
+    (0, 2, "C", 10, 4, 0.0),
+    (0, 3, "D", 15, 3, 0.0),
+    (1, 0, "B", 20, 1, 0.5),
+    (1, 1, "C", 5, 4, 0.0),
+    (1, 2, "D", 10, 3, 0.0),
+    (1, 3, "A", 20, 1, 0.5),
+    (2, 0, "A", 10, 2, 0.0),
+    (2, 1, "B", 12, 1, 1.0),
+]
+N_PLAYERS = {0: 4, 1: 4, 2: 2}
+
+
+def write_fixture(run_dir: Path, game: str = "tobago") -> Path:
+    """Write the fixture run into ``run_dir`` and return it."""
+    for table in ("games", "seats", "moves", "treasures"):
+        (run_dir / table).mkdir(parents=True, exist_ok=True)
+    seats = pa.table(
+        {
+            "game_id": pa.array([r[0] for r in SEATS], pa.int64()),
+            "seat": pa.array([r[1] for r in SEATS], pa.int8()),
+            "strategy": pa.array([r[2] for r in SEATS]).dictionary_encode(),
+            "score": pa.array([r[3] for r in SEATS], pa.int16()),
+            "rank": pa.array([r[4] for r in SEATS], pa.int8()),
+            "win_share": pa.array([r[5] for r in SEATS], pa.float64()),
+        }
+    )
+    games = pa.table(
+        {
+            "game_id": pa.array(list(N_PLAYERS), pa.int64()),
+            "n_players": pa.array(list(N_PLAYERS.values()), pa.int8()),
+        }
+    )
+    pq.write_table(seats, run_dir / "seats" / "part-000000.parquet")
+    pq.write_table(games, run_dir / "games" / "part-000000.parquet")
+    one = pa.table({"game_id": pa.array([0], pa.int64())})
+    pq.write_table(one, run_dir / "moves" / "part-000000.parquet")
+    pq.write_table(one, run_dir / "treasures" / "part-000000.parquet")
+    manifest = {"spec": {"game": game}, "status": "complete"}
+    (run_dir / "manifest.json").write_text(json.dumps(manifest))
+    return run_dir
