@@ -3,6 +3,7 @@
 Game 0 (4 players): A 30 (1st), B 20 (2nd), D 15 (3rd), C 10 (4th).
 Game 1 (4 players): A 20 and B 20 share the win, D 10 (3rd), C 5 (4th).
 Game 2 (2 players): B 12 (1st), A 10 (2nd).
+Games 0 and 1 are on island "isle-1" (30 and 40 turns), game 2 on "isle-2" (20 turns).
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ SEATS = [
     (2, 1, "B", 12, 1, 1.0),
 ]
 N_PLAYERS = {0: 4, 1: 4, 2: 2}
+ISLAND = {0: "isle-1", 1: "isle-1", 2: "isle-2"}
+TURNS = {0: 30, 1: 40, 2: 20}
 
 
 def write_fixture(run_dir: Path, game: str = "tobago") -> Path:
@@ -47,6 +50,8 @@ def write_fixture(run_dir: Path, game: str = "tobago") -> Path:
         {
             "game_id": pa.array(list(N_PLAYERS), pa.int64()),
             "n_players": pa.array(list(N_PLAYERS.values()), pa.int8()),
+            "island": pa.array(list(ISLAND.values())).dictionary_encode(),
+            "turns": pa.array(list(TURNS.values()), pa.int32()),
         }
     )
     pq.write_table(seats, run_dir / "seats" / "part-000000.parquet")
