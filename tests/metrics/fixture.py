@@ -15,25 +15,33 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 SEATS = [
-    # game, seat, strategy, score, rank, win_share
-    (0, 0, "A", 30, 1, 1.0),
-    (0, 1, "B", 20, 2, 0.0),
-    (0, 2, "C", 10, 4, 0.0),
-    (0, 3, "D", 15, 3, 0.0),
-    (1, 0, "B", 20, 1, 0.5),
-    (1, 1, "C", 5, 4, 0.0),
-    (1, 2, "D", 10, 3, 0.0),
-    (1, 3, "A", 20, 1, 0.5),
-    (2, 0, "A", 10, 2, 0.0),
-    (2, 1, "B", 12, 1, 1.0),
+    # game, seat, strategy, score, rank, win_share, curse_hits, coins_lost
+    (0, 0, "A", 30, 1, 1.0, 0, 0),
+    (0, 1, "B", 20, 2, 0.0, 0, 0),
+    (0, 2, "C", 10, 4, 0.0, 1, 6),
+    (0, 3, "D", 15, 3, 0.0, 1, 0),
+    (1, 0, "B", 20, 1, 0.5, 0, 0),
+    (1, 1, "C", 5, 4, 0.0, 1, 0),
+    (1, 2, "D", 10, 3, 0.0, 0, 0),
+    (1, 3, "A", 20, 1, 0.5, 0, 0),
+    (2, 0, "A", 10, 2, 0.0, 0, 0),
+    (2, 1, "B", 12, 1, 1.0, 0, 0),
 ]
+SEEDS = {0: 100, 1: 101, 2: 102}
+# Distributions: game 0 has two (a curse as card 3 of the second), game 1 one (a curse as
+# card 1), game 2 one without a curse.
+TREASURES = [(0, 0, False, -1), (0, 1, True, 2), (1, 0, True, 0), (2, 0, False, -1)]
+# Curse hits in the move log: game 0 C lost a 6-coin card, D paid an amulet; game 1 C had
+# nothing to lose.
+CURSE_HITS = [(0, 2, 1, 6), (0, 3, 0, -1), (1, 1, 2, -1)]
 N_PLAYERS = {0: 4, 1: 4, 2: 2}
 ISLAND = {0: "isle-1", 1: "isle-1", 2: "isle-2"}
 TURNS = {0: 30, 1: 40, 2: 20}
 
 
-def write_fixture(run_dir: Path, game: str = "tobago") -> Path:
-    """Write the fixture run into ``run_dir`` and return it."""
+def write_fixture(run_dir: Path, game: str = "tobago", score_shift: int = 0) -> Path:
+    """Write the fixture run into ``run_dir`` and return it; ``score_shift`` adds that many
+    coins to C's score in every game (a counterfactual run on the same seeds)."""
     for table in ("games", "seats", "moves", "treasures"):
         (run_dir / table).mkdir(parents=True, exist_ok=True)
     seats = pa.table(
@@ -41,14 +49,19 @@ def write_fixture(run_dir: Path, game: str = "tobago") -> Path:
             "game_id": pa.array([r[0] for r in SEATS], pa.int64()),
             "seat": pa.array([r[1] for r in SEATS], pa.int8()),
             "strategy": pa.array([r[2] for r in SEATS]).dictionary_encode(),
-            "score": pa.array([r[3] for r in SEATS], pa.int16()),
+            "score": pa.array(
+                [r[3] + (score_shift if r[2] == "C" else 0) for r in SEATS], pa.int16()
+            ),
             "rank": pa.array([r[4] for r in SEATS], pa.int8()),
             "win_share": pa.array([r[5] for r in SEATS], pa.float64()),
+            "curse_hits": pa.array([r[6] for r in SEATS], pa.int16()),
+            "coins_lost": pa.array([r[7] for r in SEATS], pa.int16()),
         }
     )
     games = pa.table(
         {
             "game_id": pa.array(list(N_PLAYERS), pa.int64()),
+            "seed": pa.array(list(SEEDS.values()), pa.uint64()),
             "n_players": pa.array(list(N_PLAYERS.values()), pa.int8()),
             "island": pa.array(list(ISLAND.values())).dictionary_encode(),
             "turns": pa.array(list(TURNS.values()), pa.int32()),
@@ -56,9 +69,25 @@ def write_fixture(run_dir: Path, game: str = "tobago") -> Path:
     )
     pq.write_table(seats, run_dir / "seats" / "part-000000.parquet")
     pq.write_table(games, run_dir / "games" / "part-000000.parquet")
-    one = pa.table({"game_id": pa.array([0], pa.int64())})
-    pq.write_table(one, run_dir / "moves" / "part-000000.parquet")
-    pq.write_table(one, run_dir / "treasures" / "part-000000.parquet")
+    treasures = pa.table(
+        {
+            "game_id": pa.array([t[0] for t in TREASURES], pa.int64()),
+            "distribution": pa.array([t[1] for t in TREASURES], pa.int16()),
+            "curse_revealed": pa.array([t[2] for t in TREASURES], pa.bool_()),
+            "curse_position": pa.array([t[3] for t in TREASURES], pa.int8()),
+        }
+    )
+    moves = pa.table(
+        {
+            "game_id": pa.array([h[0] for h in CURSE_HITS], pa.int64()),
+            "seat": pa.array([h[1] for h in CURSE_HITS], pa.int8()),
+            "event": pa.array(["curse_hit"] * len(CURSE_HITS)).dictionary_encode(),
+            "a": pa.array([h[2] for h in CURSE_HITS], pa.int32()),
+            "b": pa.array([h[3] for h in CURSE_HITS], pa.int32()),
+        }
+    )
+    pq.write_table(moves, run_dir / "moves" / "part-000000.parquet")
+    pq.write_table(treasures, run_dir / "treasures" / "part-000000.parquet")
     manifest = {"spec": {"game": game}, "status": "complete"}
     (run_dir / "manifest.json").write_text(json.dumps(manifest))
     return run_dir
