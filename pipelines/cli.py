@@ -17,6 +17,8 @@ import typer
 
 from pipelines.board_bench import measure_board_setup
 from pipelines.play import bench, check_game, game_json_rows, game_text, parse_players, play_game
+from pipelines.report import FORMATS as REPORT_FORMATS
+from pipelines.report import build_report
 from pipelines.run_bench import bench_runner
 from pipelines.simulate import Progress, read_spec, resolve, simulate
 from pipelines.win_table import format_win_table, win_table
@@ -345,6 +347,32 @@ def bench_runner_cmd(
         f"({result['ray']['startup_seconds']:.1f} s); moves "
         f"{result['moves_mib_per_million_rows']:.2f} MiB per million rows"
     )
+
+
+@command(app, "report")
+def report_cmd(
+    runs: Annotated[list[Path], typer.Argument(help="One or more run directories.")],
+    out: Annotated[
+        Path | None, typer.Option("--out", help="Output directory (default <run>/report).")
+    ] = None,
+    formats: Annotated[
+        str, typer.Option("--format", help="Comma-separated: html, md, json.")
+    ] = "html,md,json",
+) -> None:
+    """Write the win-rate, curse-impact and board-fairness report of one or more runs."""
+    chosen = {f.strip() for f in formats.split(",") if f.strip()}
+    unknown = sorted(chosen - set(REPORT_FORMATS))
+    if unknown or not chosen:
+        raise InputError(
+            f"--format {formats!r}: unknown format {unknown[0] if unknown else ''!r} "
+            f"(allowed: {', '.join(REPORT_FORMATS)})"
+        )
+    result = build_report(list(runs), out, chosen)
+    if not result.complete:
+        typer.echo("note: unfinished run, reported for the games it has", err=True)
+    typer.echo(f"report of {result.games} games: {result.out_dir}")
+    if "html" in chosen:
+        typer.echo(f"open {result.out_dir / 'index.html'}")
 
 
 def main() -> None:

@@ -1,0 +1,224 @@
+"""``tourney report``: metrics over one or more runs -> tables, figures, HTML, Markdown, JSON.
+
+Reads the runs' Parquet parts out of core through DuckDB views, computes every metric as a
+tidy table, writes them as Parquet and CSV under ``tables/``, and assembles ``index.html``
+(self-contained), ``summary.md`` and ``report.json`` (top-level sections ``win_rate``,
+``curse_impact``, ``board_fairness``). An unfinished run is reported for the games it has,
+and the report says so.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.csv as pacsv
+import pyarrow.parquet as pq
+
+from pipelines.metrics import cells, curses, fairness, win_rate
+from pipelines.metrics.source import RunInfo, connect, open_run
+from reports import documents, figures
+
+FORMATS = ("html", "md", "json")
+JSON_KEYS = ("report", "runs", "complete", "games", "win_rate", "curse_impact", "board_fairness")
+
+
+@dataclass
+class ReportOutput:
+    """Where the report went and what it holds."""
+
+    out_dir: Path
+    files: list[Path]
+    games: int
+    complete: bool
+
+
+def _rows(table: pa.Table) -> list[dict[str, Any]]:
+    rows: list[dict[str, Any]] = table.to_pylist()
+    return rows
+
+
+def compute(runs: list[RunInfo]) -> dict[str, pa.Table]:
+    """Every metric table of the report."""
+    with connect(runs) as con:
+        tables = {
+            "win_rate_by_strategy": win_rate.by_strategy(con),
+            "win_rate_by_seat": win_rate.by_seat(con),
+            "win_rate_by_players": win_rate.by_players(con),
+            "head_to_head": win_rate.head_to_head(con),
+            "game_length": con.sql(
+                """SELECT n_players, count(*)::BIGINT AS games, avg(turns)::DOUBLE AS mean_turns,
+                          coalesce(stddev_samp(turns), 0)::DOUBLE AS sd_turns,
+                          min(turns) AS min_turns, max(turns) AS max_turns,
+                          sum(truncated::INT)::BIGINT AS truncated
+                   FROM games GROUP BY 1 ORDER BY 1"""
+            ).to_arrow_table(),
+            "curse_frequency": curses.frequency(con),
+            "curse_positions": curses.positions(con),
+            "curse_victims": curses.victims(con),
+            "curse_hit_vs_not_hit": curses.hit_vs_not_hit(con),
+            "amulet_value": curses.amulet_value(con),
+            "seat_win_shares": fairness.seat_win_shares(con),
+            "island_fairness": fairness.island_summary(con),
+            "cell_heat": cells.heat(con),
+            "start_cells": cells.start_cells(con),
+        }
+        if len(runs) == 2:
+            tables["paired_difference"] = curses.paired_difference(con)
+        islands = sorted({str(r["island"]) for r in _rows(tables["island_fairness"])})
+        games = con.sql("SELECT count(*) FROM games").fetchall()[0][0]
+    tables["cell_geometry"] = cells.cell_geometry(islands)
+    tables["_games"] = pa.table({"games": [int(games)]})
+    return tables
+
+
+def _write_table(table: pa.Table, path: Path) -> None:
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    if path.suffix == ".parquet":
+        pq.write_table(table, tmp, compression="zstd")
+    else:
+        pacsv.write_csv(table, tmp)
+    os.replace(tmp, path)
+
+
+def _json_section(tables: dict[str, pa.Table], names: list[str]) -> dict[str, Any]:
+    return {name: _rows(tables[name]) for name in names if name in tables}
+
+
+def build_report(run_dirs: list[Path], out: Path | None, formats: set[str]) -> ReportOutput:
+    """Compute and write the report; ``out`` defaults to ``<first run>/report``."""
+    runs = [open_run(p) for p in run_dirs]
+    out_dir = out or runs[0].path / "report"
+    tables = compute(runs)
+    games = int(tables.pop("_games").column("games")[0].as_py())
+    complete = all(r.complete for r in runs)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    (out_dir / "tables").mkdir(exist_ok=True)
+    files: list[Path] = []
+    for name, table in tables.items():
+        for suffix in (".parquet", ".csv"):
+            path = out_dir / "tables" / f"{name}{suffix}"
+            _write_table(table, path)
+            files.append(path)
+
+    run_names = [str(r.path) for r in runs]
+    win = _json_section(
+        tables,
+        ["win_rate_by_strategy", "win_rate_by_seat", "win_rate_by_players", "head_to_head",
+         "game_length"],
+    )  # fmt: skip
+    curse = _json_section(
+        tables,
+        ["curse_frequency", "curse_positions", "curse_victims", "curse_hit_vs_not_hit",
+         "amulet_value", "paired_difference"],
+    )  # fmt: skip
+    board = _json_section(tables, ["island_fairness", "seat_win_shares", "start_cells"])
+    note = "" if complete else "unfinished run: reported for the games it has"
+    if "json" in formats:
+        obj = {
+            "report": "tourney",
+            "runs": run_names,
+            "complete": complete,
+            "games": games,
+            "win_rate": win,
+            "curse_impact": curse,
+            "board_fairness": board,
+        }
+        path = out_dir / "report.json"
+        path.write_text(json.dumps(obj, indent=1, default=str) + "\n")
+        files.append(path)
+    if "md" in formats:
+        path = out_dir / "summary.md"
+        path.write_text(_markdown(tables, run_names, games, note))
+        files.append(path)
+    if "html" in formats:
+        path = out_dir / "index.html"
+        path.write_text(_html(tables, run_names, games, note))
+        files.append(path)
+    return ReportOutput(out_dir, files, games, complete)
+
+
+def _markdown(tables: dict[str, pa.Table], runs: list[str], games: int, note: str) -> str:
+    md = documents.markdown_table
+    parts = [
+        "# tourney report\n",
+        f"Runs: {', '.join(runs)}; {games} games.{' ' + note.capitalize() + '.' if note else ''}\n",
+        "## Win rate\n",
+        md(_rows(tables["win_rate_by_strategy"])),
+        "## Curse impact\n",
+        md(_rows(tables["curse_frequency"])),
+        md(_rows(tables["curse_victims"])),
+        "## Board fairness (fairest first)\n",
+        md(sorted(_rows(tables["island_fairness"]), key=lambda r: r["fairness_index"])),
+    ]
+    return "\n".join(parts)
+
+
+def _html(tables: dict[str, pa.Table], runs: list[str], games: int, note: str) -> str:
+    doc = documents
+    by_strategy = _rows(tables["win_rate_by_strategy"])
+    islands = sorted(_rows(tables["island_fairness"]), key=lambda r: r["fairness_index"])
+    geometry = _rows(tables["cell_geometry"])
+    heat = _rows(tables["cell_heat"])
+    maps = []
+    for name in [r["island"] for r in islands[:1] + islands[-1:]]:
+        cells_of = [c for c in geometry if c["island"] == name]
+        raises = {int(h["cell"]): float(h["raises"]) for h in heat if h["island"] == name}
+        amulets = {int(h["cell"]): float(h["amulets"]) for h in heat if h["island"] == name}
+        maps.append(
+            doc.image(
+                figures.hex_heat(cells_of, raises, f"{name}: treasures raised"), f"{name} raises"
+            )
+        )
+        maps.append(
+            doc.image(
+                figures.hex_heat(cells_of, amulets, f"{name}: amulets appeared"), f"{name} amulets"
+            )
+        )
+    intro = f"<p>Runs: {html.escape(', '.join(runs))}. Games: {games}.</p>" + (
+        f'<p class="note">{html.escape(note)}.</p>' if note else ""
+    )
+    fairness_text = (
+        "<p>Fairness index: the largest distance of any seat's win share from the fair share "
+        "1/n (0 = perfectly fair). First-seat advantage: seat 0's win share minus 1/n. The "
+        "chi-square test asks whether wins are spread evenly over the seats.</p>"
+    )
+    sections = [
+        ("summary", "Summary", intro),
+        (
+            "win-rate",
+            "Win rate",
+            doc.image(figures.win_share_bars(by_strategy), "win share by strategy")
+            + doc.html_table(by_strategy)
+            + doc.image(figures.seat_shares(_rows(tables["win_rate_by_seat"])), "win share by seat")
+            + "<h3>Head to head</h3>"
+            + doc.html_table(_rows(tables["head_to_head"]))
+            + "<h3>Game length</h3>"
+            + doc.html_table(_rows(tables["game_length"])),
+        ),
+        (
+            "curse-impact",
+            "Curse impact",
+            doc.html_table(_rows(tables["curse_frequency"]))
+            + doc.html_table(_rows(tables["curse_positions"]))
+            + doc.html_table(_rows(tables["curse_victims"]))
+            + doc.html_table(_rows(tables["curse_hit_vs_not_hit"]))
+            + doc.html_table(_rows(tables["amulet_value"]))
+            + (
+                doc.html_table(_rows(tables["paired_difference"]))
+                if "paired_difference" in tables
+                else ""
+            ),
+        ),
+        (
+            "board-fairness",
+            "Board fairness",
+            fairness_text + doc.html_table(islands) + "".join(maps),
+        ),
+    ]
+    return doc.html_page("tourney report", sections)

@@ -1,0 +1,77 @@
+"""``tourney report`` end to end on a small real run, and the documents' escaping."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from pipelines.cli import app
+from pipelines.report import JSON_KEYS
+from pipelines.simulate import resolve
+from reports import documents
+from sim.runner.run import run
+from tests.runner.test_runs import small
+
+runner = CliRunner()
+
+
+@pytest.fixture(scope="module")
+def small_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("runs") / "r"
+    run(resolve(small(out), {}, "test"))
+    return out
+
+
+def test_report_writes_every_output(small_run: Path, tmp_path: Path) -> None:
+    result = runner.invoke(app, ["report", str(small_run), "--out", str(tmp_path / "rep")])
+    assert result.exit_code == 0, result.output
+    rep = tmp_path / "rep"
+    assert (rep / "index.html").is_file() and (rep / "summary.md").is_file()
+    obj = json.loads((rep / "report.json").read_text())
+    assert tuple(obj) == JSON_KEYS  # stable top-level keys, in order
+    assert obj["games"] == 48 and obj["complete"] is True
+    shares = {r["strategy"]: r["win_share"] for r in obj["win_rate"]["win_rate_by_strategy"]}
+    assert set(shares) == {"hunter", "cartographer", "collector", "cautious"}
+    assert abs(sum(shares.values()) - 1.0) < 1e-9  # one win shared out per game
+    assert {"island_fairness", "seat_win_shares"} <= set(obj["board_fairness"])
+    assert (rep / "tables" / "win_rate_by_strategy.parquet").is_file()
+    assert (rep / "tables" / "cell_heat.csv").is_file()
+    page = (rep / "index.html").read_text()
+    assert page.count("data:image/png;base64,") >= 4 and "http" not in page.split("<body>")[1]
+
+
+def test_unfinished_run_is_reported_and_flagged(small_run: Path, tmp_path: Path) -> None:
+    manifest = json.loads((small_run / "manifest.json").read_text())
+    partial = tmp_path / "partial"
+    partial.mkdir()
+    for table in ("games", "seats", "moves", "treasures"):
+        (partial / table).mkdir()
+        first = sorted((small_run / table).glob("*.parquet"))[0]
+        (partial / table / first.name).write_bytes(first.read_bytes())
+    manifest["status"] = "partial"
+    (partial / "manifest.json").write_text(json.dumps(manifest))
+    result = runner.invoke(app, ["report", str(partial), "--format", "json,md"])
+    assert result.exit_code == 0
+    assert "unfinished run" in result.stderr
+    obj = json.loads((partial / "report" / "report.json").read_text())
+    assert obj["complete"] is False and 0 < obj["games"] < 48
+    assert "Unfinished run" in (partial / "report" / "summary.md").read_text()
+    assert not (partial / "report" / "index.html").exists()
+
+
+def test_report_bad_input(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["report", str(tmp_path)])
+    assert result.exit_code == 2 and "not a run directory" in result.stderr
+    result = runner.invoke(app, ["report", str(tmp_path), "--format", "pdf"])
+    assert result.exit_code == 2 and "unknown format 'pdf'" in result.stderr
+
+
+def test_user_text_is_escaped() -> None:
+    rows = [{"strategy": "<script>alert(1)</script>", "win_share": 0.5}]
+    table = documents.html_table(rows)
+    assert "<script>" not in table and "&lt;script&gt;" in table
+    page = documents.html_page("a & b", [("x", "<h>", table)])
+    assert "a &amp; b" in page and "&lt;h&gt;" in page
