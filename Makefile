@@ -17,6 +17,7 @@ setup: $(STAMP)
 
 demo: $(STAMP)
 	$(BIN)/tourney simulate data/specs/demo.toml
+	$(BIN)/tourney report data/runs/demo
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q

@@ -5,24 +5,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
 from typer.testing import CliRunner
 
 from pipelines.cli import app
 from pipelines.report import JSON_KEYS
-from pipelines.simulate import resolve
 from reports import documents
-from sim.runner.run import run
-from tests.runner.test_runs import small
 
 runner = CliRunner()
-
-
-@pytest.fixture(scope="module")
-def small_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("runs") / "r"
-    run(resolve(small(out), {}, "test"))
-    return out
 
 
 def test_report_writes_every_output(small_run: Path, tmp_path: Path) -> None:

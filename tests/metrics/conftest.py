@@ -1,0 +1,19 @@
+"""Shared fixtures for the metric and report tests."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pipelines.simulate import resolve
+from sim.runner.run import run
+from tests.runner.test_runs import small
+
+
+@pytest.fixture(scope="session")
+def small_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A real 48-game run (serial backend), made once per test session."""
+    out = tmp_path_factory.mktemp("runs") / "r"
+    run(resolve(small(out), {}, "test"))
+    return out
