@@ -20,7 +20,7 @@ import pyarrow as pa
 import pyarrow.csv as pacsv
 import pyarrow.parquet as pq
 
-from pipelines.metrics import cells, curses, fairness, win_rate
+from pipelines.metrics import cells, curses, fairness, rating, win_rate
 from pipelines.metrics.source import RunInfo, connect, open_run
 from reports import documents, figures
 
@@ -50,7 +50,13 @@ def compute(runs: list[RunInfo]) -> dict[str, pa.Table]:
             "win_rate_by_strategy": win_rate.by_strategy(con),
             "win_rate_by_seat": win_rate.by_seat(con),
             "win_rate_by_players": win_rate.by_players(con),
+            "win_rate_by_opponents": win_rate.by_opponents(con),
             "head_to_head": win_rate.head_to_head(con),
+            "ratings": rating.bradley_terry(con),
+            "score_distribution": con.sql(
+                """SELECT strategy::VARCHAR AS strategy, score, count(*)::BIGINT AS seats
+                   FROM seats GROUP BY 1, 2 ORDER BY 1, 2"""
+            ).to_arrow_table(),
             "game_length": con.sql(
                 """SELECT n_players, count(*)::BIGINT AS games, avg(turns)::DOUBLE AS mean_turns,
                           coalesce(stddev_samp(turns), 0)::DOUBLE AS sd_turns,
@@ -109,8 +115,8 @@ def build_report(run_dirs: list[Path], out: Path | None, formats: set[str]) -> R
     run_names = [str(r.path) for r in runs]
     win = _json_section(
         tables,
-        ["win_rate_by_strategy", "win_rate_by_seat", "win_rate_by_players", "head_to_head",
-         "game_length"],
+        ["win_rate_by_strategy", "win_rate_by_seat", "win_rate_by_players",
+         "win_rate_by_opponents", "head_to_head", "ratings", "game_length"],
     )  # fmt: skip
     curse = _json_section(
         tables,
@@ -150,6 +156,7 @@ def _markdown(tables: dict[str, pa.Table], runs: list[str], games: int, note: st
         f"Runs: {', '.join(runs)}; {games} games.{' ' + note.capitalize() + '.' if note else ''}\n",
         "## Win rate\n",
         md(_rows(tables["win_rate_by_strategy"])),
+        md(_rows(tables["ratings"])),
         "## Curse impact\n",
         md(_rows(tables["curse_frequency"])),
         md(_rows(tables["curse_victims"])),
@@ -196,6 +203,13 @@ def _html(tables: dict[str, pa.Table], runs: list[str], games: int, note: str) -
             doc.image(figures.win_share_bars(by_strategy), "win share by strategy")
             + doc.html_table(by_strategy)
             + doc.image(figures.seat_shares(_rows(tables["win_rate_by_seat"])), "win share by seat")
+            + "<h3>Ratings</h3><p>Bradley-Terry by maximum likelihood on the pairwise results "
+            "inside games (Elo scale, pool mean 0); 95% intervals by bootstrap over chunks of "
+            "whole games.</p>"
+            + doc.html_table(_rows(tables["ratings"]))
+            + doc.image(figures.score_distribution(_rows(tables["score_distribution"])), "scores")
+            + "<h3>By opponent mix</h3>"
+            + doc.html_table(_rows(tables["win_rate_by_opponents"]))
             + "<h3>Head to head</h3>"
             + doc.html_table(_rows(tables["head_to_head"]))
             + "<h3>Game length</h3>"

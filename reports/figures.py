@@ -60,6 +60,24 @@ def seat_shares(rows: Rows) -> bytes:
     return _png(fig)
 
 
+def score_distribution(rows: Rows) -> bytes:
+    """Final scores per strategy, from ``(strategy, score, seats)`` counts."""
+    sns.set_theme(style="whitegrid")
+    fig, ax = plt.subplots(figsize=(6, 3.5))
+    sns.histplot(
+        x=[int(r["score"]) for r in rows],
+        weights=[int(r["seats"]) for r in rows],
+        hue=[str(r["strategy"]) for r in rows],
+        element="step",
+        stat="density",
+        common_norm=False,
+        binwidth=2,
+        ax=ax,
+    )
+    ax.set_xlabel("final score (coins)")
+    return _png(fig)
+
+
 def hex_heat(cells: Rows, values: dict[int, float], title: str) -> bytes:
     """A hex map of one island (pointy-top axial cells) shaded by ``values`` per cell id."""
     fig, ax = plt.subplots(figsize=(5, 5))

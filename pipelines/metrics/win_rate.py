@@ -54,6 +54,24 @@ def by_players(con: duckdb.DuckDBPyConnection) -> pa.Table:
     return _grouped(con, ["strategy::VARCHAR AS strategy", "n_players"])
 
 
+def by_opponents(con: duckdb.DuckDBPyConnection) -> pa.Table:
+    """Per strategy and opponent mix (the other seats' strategies, sorted, joined by '+')."""
+    query = """
+        WITH mix AS (
+            SELECT a.run, a.game_id, a.seat, any_value(a.strategy::VARCHAR) AS strategy,
+                   any_value(a.win_share) AS win_share, any_value(a.score) AS score,
+                   string_agg(b.strategy::VARCHAR, '+' ORDER BY b.strategy::VARCHAR) AS opponents
+            FROM seats a JOIN seats b
+              ON a.run = b.run AND a.game_id = b.game_id AND a.seat <> b.seat
+            GROUP BY a.run, a.game_id, a.seat
+        )
+        SELECT strategy, opponents, count(*)::BIGINT AS seats, sum(win_share)::DOUBLE AS wins,
+               avg(win_share)::DOUBLE AS win_share, avg(score)::DOUBLE AS mean_score
+        FROM mix GROUP BY 1, 2 ORDER BY 1, 2
+    """
+    return _with_wilson(con.sql(query).to_arrow_table())
+
+
 def head_to_head(con: duckdb.DuckDBPyConnection) -> pa.Table:
     """For every ordered pair of strategies met in one game: games, and the share of them in
     which the first finished ahead of the second (rank strictly better; a tie counts 1/2)."""

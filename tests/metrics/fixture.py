@@ -31,9 +31,21 @@ SEEDS = {0: 100, 1: 101, 2: 102}
 # Distributions: game 0 has two (a curse as card 3 of the second), game 1 one (a curse as
 # card 1), game 2 one without a curse.
 TREASURES = [(0, 0, False, -1), (0, 1, True, 2), (1, 0, True, 0), (2, 0, False, -1)]
-# Curse hits in the move log: game 0 C lost a 6-coin card, D paid an amulet; game 1 C had
-# nothing to lose.
-CURSE_HITS = [(0, 2, 1, 6), (0, 3, 0, -1), (1, 1, 2, -1)]
+# The move log: curse hits (game 0: C lost a 6-coin card, D paid an amulet; game 1: C had
+# nothing to lose), raises at cell 5 in games 0 and 1, an amulet at cell 7 in game 0, and
+# ATV start cells (A and B at cell 3 in game 0, A at cell 1 in game 2).
+MOVES = [
+    # game, seat, event, a, b
+    (0, 0, "start_cell", 3, -1),
+    (0, 1, "start_cell", 3, -1),
+    (0, 2, "curse_hit", 1, 6),
+    (0, 3, "curse_hit", 0, -1),
+    (0, 0, "raise", 0, 5),
+    (0, -1, "amulet_appears", 7, 0),
+    (1, 1, "curse_hit", 2, -1),
+    (1, 2, "raise", 1, 5),
+    (2, 0, "start_cell", 1, -1),
+]
 N_PLAYERS = {0: 4, 1: 4, 2: 2}
 ISLAND = {0: "isle-1", 1: "isle-1", 2: "isle-2"}
 TURNS = {0: 30, 1: 40, 2: 20}
@@ -79,11 +91,11 @@ def write_fixture(run_dir: Path, game: str = "tobago", score_shift: int = 0) -> 
     )
     moves = pa.table(
         {
-            "game_id": pa.array([h[0] for h in CURSE_HITS], pa.int64()),
-            "seat": pa.array([h[1] for h in CURSE_HITS], pa.int8()),
-            "event": pa.array(["curse_hit"] * len(CURSE_HITS)).dictionary_encode(),
-            "a": pa.array([h[2] for h in CURSE_HITS], pa.int32()),
-            "b": pa.array([h[3] for h in CURSE_HITS], pa.int32()),
+            "game_id": pa.array([m[0] for m in MOVES], pa.int64()),
+            "seat": pa.array([m[1] for m in MOVES], pa.int8()),
+            "event": pa.array([m[2] for m in MOVES]).dictionary_encode(),
+            "a": pa.array([m[3] for m in MOVES], pa.int32()),
+            "b": pa.array([m[4] for m in MOVES], pa.int32()),
         }
     )
     pq.write_table(moves, run_dir / "moves" / "part-000000.parquet")

@@ -84,3 +84,11 @@ def test_bad_input_is_one_line(tmp_path: Path) -> None:
     mine = open_run(write_fixture(tmp_path / "to"))
     with pytest.raises(InputError, match="runs of different games"):
         connect([mine, other])
+
+
+def test_by_opponent_mix(tmp_path: Path) -> None:
+    con = connect([open_run(write_fixture(tmp_path))])
+    mix = {(r["strategy"], r["opponents"]): r for r in rows(win_rate.by_opponents(con))}
+    assert mix[("A", "B+C+D")]["seats"] == 2 and mix[("A", "B+C+D")]["wins"] == 1.5
+    assert mix[("A", "B")]["seats"] == 1 and mix[("A", "B")]["wins"] == 0.0
+    assert mix[("C", "A+B+D")]["wins"] == 0.0
