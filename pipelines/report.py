@@ -66,6 +66,7 @@ def compute(runs: list[RunInfo]) -> dict[str, pa.Table]:
             ).to_arrow_table(),
             "curse_frequency": curses.frequency(con),
             "curse_positions": curses.positions(con),
+            "curse_by_island": curses.by_island(con),
             "curse_victims": curses.victims(con),
             "curse_hit_vs_not_hit": curses.hit_vs_not_hit(con),
             "amulet_value": curses.amulet_value(con),
@@ -120,8 +121,8 @@ def build_report(run_dirs: list[Path], out: Path | None, formats: set[str]) -> R
     )  # fmt: skip
     curse = _json_section(
         tables,
-        ["curse_frequency", "curse_positions", "curse_victims", "curse_hit_vs_not_hit",
-         "amulet_value", "paired_difference"],
+        ["curse_frequency", "curse_positions", "curse_by_island", "curse_victims",
+         "curse_hit_vs_not_hit", "amulet_value", "paired_difference"],
     )  # fmt: skip
     board = _json_section(tables, ["island_fairness", "seat_win_shares", "start_cells"])
     note = "" if complete else "unfinished run: reported for the games it has"
@@ -160,6 +161,7 @@ def _markdown(tables: dict[str, pa.Table], runs: list[str], games: int, note: st
         "## Curse impact\n",
         md(_rows(tables["curse_frequency"])),
         md(_rows(tables["curse_victims"])),
+        md(_rows(tables["curse_by_island"])),
         "## Board fairness (fairest first)\n",
         md(sorted(_rows(tables["island_fairness"]), key=lambda r: r["fairness_index"])),
     ]
@@ -179,7 +181,7 @@ def _html(tables: dict[str, pa.Table], runs: list[str], games: int, note: str) -
         amulets = {int(h["cell"]): float(h["amulets"]) for h in heat if h["island"] == name}
         maps.append(
             doc.image(
-                figures.hex_heat(cells_of, raises, f"{name}: treasures raised"), f"{name} raises"
+                figures.hex_heat(cells_of, raises, f"{name}: treasures located and raised"), f"{name} raises"
             )
         )
         maps.append(
@@ -220,6 +222,8 @@ def _html(tables: dict[str, pa.Table], runs: list[str], games: int, note: str) -
             "Curse impact",
             doc.html_table(_rows(tables["curse_frequency"]))
             + doc.html_table(_rows(tables["curse_positions"]))
+            + "<h3>Per island</h3>"
+            + doc.html_table(_rows(tables["curse_by_island"]))
             + doc.html_table(_rows(tables["curse_victims"]))
             + doc.html_table(_rows(tables["curse_hit_vs_not_hit"]))
             + doc.html_table(_rows(tables["amulet_value"]))

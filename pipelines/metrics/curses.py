@@ -28,6 +28,34 @@ def frequency(con: duckdb.DuckDBPyConnection) -> pa.Table:
     )
 
 
+def by_island(con: duckdb.DuckDBPyConnection) -> pa.Table:
+    """Per island and player count: distributions, curses, curse rate, and per game the
+    curse hits and coins lost to curses."""
+    return con.sql(
+        """
+        WITH d AS (
+            SELECT run, game_id, count(*) AS distributions,
+                   sum(curse_revealed::INT) AS curses
+            FROM treasures GROUP BY 1, 2
+        ), s AS (
+            SELECT run, game_id, sum(curse_hits) AS hits, sum(coins_lost) AS lost
+            FROM seats GROUP BY 1, 2
+        )
+        SELECT g.island::VARCHAR AS island, g.n_players, count(*)::BIGINT AS games,
+               coalesce(sum(d.distributions), 0)::BIGINT AS distributions,
+               coalesce(sum(d.curses), 0)::BIGINT AS curses,
+               (coalesce(sum(d.curses), 0) / greatest(coalesce(sum(d.distributions), 0), 1))::DOUBLE
+                   AS curse_rate,
+               avg(coalesce(s.hits, 0))::DOUBLE AS hits_per_game,
+               avg(coalesce(s.lost, 0))::DOUBLE AS coins_lost_per_game
+        FROM games g
+        LEFT JOIN d USING (run, game_id)
+        LEFT JOIN s USING (run, game_id)
+        GROUP BY 1, 2 ORDER BY 1, 2
+        """
+    ).to_arrow_table()
+
+
 def positions(con: duckdb.DuckDBPyConnection) -> pa.Table:
     """How many curses turned up as the 1st, 2nd, ... card of a distribution (from 0)."""
     return con.sql(

@@ -17,6 +17,7 @@ import duckdb
 import pyarrow.parquet as pq
 
 from sim.errors import InputError
+from sim.runner.compaction import shard_range
 
 TABLES = ("games", "seats", "moves", "treasures")
 
@@ -45,15 +46,28 @@ def open_run(path: Path) -> RunInfo:
         raise InputError(f"{manifest_path}: not a readable manifest ({exc})") from None
     if not isinstance(manifest, dict) or "spec" not in manifest:
         raise InputError(f"{manifest_path}: not a run manifest (no 'spec')")
+    coverage: dict[str, set[int]] = {}
     for table in TABLES:
         parts = sorted((path / table).glob("*.parquet"))
         if not parts:
             raise InputError(f"{path / table}: no Parquet part files (the run has no games yet)")
+        covered: set[int] = set()
         for part in parts:
             try:
                 pq.read_metadata(part)
             except Exception as exc:
                 raise InputError(f"{part}: corrupt or unreadable Parquet file ({exc})") from None
+            span = shard_range(part)
+            if span is not None:
+                covered.update(range(span[0], span[1] + 1))
+        coverage[table] = covered
+    for table in TABLES:
+        missing = sorted(coverage["games"] - coverage[table])
+        if missing:
+            lost = path / table / f"part-{missing[0]:06d}.parquet"
+            raise InputError(
+                f"{lost}: missing part file (shard {missing[0]} has games but no {table})"
+            )
     return RunInfo(path, manifest)
 
 

@@ -51,3 +51,15 @@ def test_paired_difference_between_runs_on_the_same_seeds(tmp_path: Path) -> Non
     assert diff["C"]["sd_score"] == 0.0 and diff["C"]["score_diff_low"] == 6.0
     assert diff["A"]["score_diff"] == 0.0 and diff["A"]["pairs"] == 3
     assert diff["B"]["win_share_diff"] == 0.0
+
+
+def test_curses_by_island(tmp_path: Path) -> None:
+    con = connect([open_run(write_fixture(tmp_path))])
+    rows = {r["island"]: r for r in curses.by_island(con).to_pylist()}
+    one = rows["isle-1"]
+    # isle-1: games 0 and 1, three distributions, two curses, hits C, D, C, 6 coins lost.
+    assert one["games"] == 2 and one["distributions"] == 3 and one["curses"] == 2
+    assert one["curse_rate"] == 2 / 3 and one["hits_per_game"] == 1.5
+    assert one["coins_lost_per_game"] == 3.0
+    two = rows["isle-2"]
+    assert two["curses"] == 0 and two["hits_per_game"] == 0.0

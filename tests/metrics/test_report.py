@@ -64,3 +64,20 @@ def test_user_text_is_escaped() -> None:
     assert "<script>" not in table and "&lt;script&gt;" in table
     page = documents.html_page("a & b", [("x", "<h>", table)])
     assert "a &amp; b" in page and "&lt;h&gt;" in page
+
+
+def test_missing_part_file_is_named(small_run: Path, tmp_path: Path) -> None:
+    broken = tmp_path / "broken"
+    broken.mkdir()
+    (broken / "manifest.json").write_text((small_run / "manifest.json").read_text())
+    for table in ("games", "seats", "moves", "treasures"):
+        (broken / table).mkdir()
+        for part in sorted((small_run / table).glob("*.parquet")):
+            if table == "moves" and part.name == "part-000001.parquet":
+                continue
+            (broken / table / part.name).write_bytes(part.read_bytes())
+    result = runner.invoke(app, ["report", str(broken)])
+    assert result.exit_code == 2
+    assert "moves/part-000001.parquet: missing part file (shard 1 has games but no moves)" in (
+        result.stderr
+    )
