@@ -179,11 +179,8 @@ def _html(tables: dict[str, pa.Table], runs: list[str], games: int, note: str) -
         cells_of = [c for c in geometry if c["island"] == name]
         raises = {int(h["cell"]): float(h["raises"]) for h in heat if h["island"] == name}
         amulets = {int(h["cell"]): float(h["amulets"]) for h in heat if h["island"] == name}
-        maps.append(
-            doc.image(
-                figures.hex_heat(cells_of, raises, f"{name}: treasures located and raised"), f"{name} raises"
-            )
-        )
+        title = f"{name}: treasures located and raised"
+        maps.append(doc.image(figures.hex_heat(cells_of, raises, title), f"{name} raises"))
         maps.append(
             doc.image(
                 figures.hex_heat(cells_of, amulets, f"{name}: amulets appeared"), f"{name} amulets"

@@ -8,7 +8,6 @@ unreadable part, runs of different games) is one :class:`InputError` line naming
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -18,6 +17,7 @@ import pyarrow.parquet as pq
 
 from sim.errors import InputError
 from sim.runner.compaction import shard_range
+from sim.runner.run import read_manifest
 
 TABLES = ("games", "seats", "moves", "treasures")
 
@@ -37,15 +37,9 @@ class RunInfo:
 
 def open_run(path: Path) -> RunInfo:
     """Check that ``path`` is a run directory whose part files are readable."""
-    manifest_path = path / "manifest.json"
-    if not manifest_path.is_file():
+    manifest = read_manifest(path) if path.is_dir() else None
+    if manifest is None:
         raise InputError(f"{path}: not a run directory (no manifest.json)")
-    try:
-        manifest = json.loads(manifest_path.read_text())
-    except (OSError, json.JSONDecodeError) as exc:
-        raise InputError(f"{manifest_path}: not a readable manifest ({exc})") from None
-    if not isinstance(manifest, dict) or "spec" not in manifest:
-        raise InputError(f"{manifest_path}: not a run manifest (no 'spec')")
     coverage: dict[str, set[int]] = {}
     for table in TABLES:
         parts = sorted((path / table).glob("*.parquet"))
