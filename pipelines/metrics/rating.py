@@ -4,8 +4,9 @@ pairwise results inside games, with bootstrap intervals.
 Why Bradley-Terry on pairs: every game ranks its players, and each pair of strategies in a
 game gives one comparison (a tie counts half to each), so any mix of 2-4 players feeds one
 model; the fit is the classic minorisation-maximisation iteration (Hunter 2004), exact and
-dependency-free. Comparisons from one game are not independent, so the intervals come from
-a bootstrap over chunks of whole games (game id modulo ``chunks``), not from the pair counts.
+dependency-free. Comparisons from one game are not independent, nor are the games of one
+seed block (the rotations of one deal), so the intervals come from a bootstrap over chunks of
+whole blocks (block modulo ``chunks``), not from the pair counts.
 Ratings are on the Elo scale (400 log10 of the strength), centred on the pool's mean.
 """
 
@@ -40,13 +41,14 @@ def bradley_terry(
     """Per strategy: rating (Elo scale) with a 95% bootstrap interval, and comparisons."""
     rows = con.sql(
         f"""
-        SELECT (a.run * {chunks} + a.game_id % {chunks})::BIGINT AS chunk,
+        SELECT (a.run * {chunks} + g.block % {chunks})::BIGINT AS chunk,
                a.strategy::VARCHAR AS a, b.strategy::VARCHAR AS b,
                sum(CASE WHEN a.rank < b.rank THEN 1.0 WHEN a.rank = b.rank THEN 0.5
                         ELSE 0.0 END)::DOUBLE AS wins,
                count(*)::DOUBLE AS games
-        FROM seats a JOIN seats b
-          ON a.run = b.run AND a.game_id = b.game_id AND a.seat <> b.seat
+        FROM seats a
+        JOIN games g ON g.run = a.run AND g.game_id = a.game_id
+        JOIN seats b ON a.run = b.run AND a.game_id = b.game_id AND a.seat <> b.seat
         WHERE a.strategy::VARCHAR <> b.strategy::VARCHAR
         GROUP BY 1, 2, 3
         """

@@ -74,6 +74,7 @@ def write_fixture(run_dir: Path, game: str = "tobago", score_shift: int = 0) -> 
         {
             "game_id": pa.array(list(N_PLAYERS), pa.int64()),
             "seed": pa.array(list(SEEDS.values()), pa.uint64()),
+            "block": pa.array(list(SEEDS), pa.int64()),
             "n_players": pa.array(list(N_PLAYERS.values()), pa.int8()),
             "island": pa.array(list(ISLAND.values())).dictionary_encode(),
             "turns": pa.array(list(TURNS.values()), pa.int32()),
