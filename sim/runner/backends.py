@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import logging
 import multiprocessing
+import signal
 from collections.abc import Callable, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 
 from sim.runner.shard import ShardSummary, ShardTask, run_shard
 
@@ -24,23 +24,26 @@ def run_serial(tasks: Sequence[ShardTask], on_done: OnDone) -> None:
         on_done(run_shard(task))
 
 
+def _ignore_sigint() -> None:
+    """Pool workers leave Ctrl-C to the driver, which stops them all at once."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def run_process(tasks: Sequence[ShardTask], on_done: OnDone, workers: int) -> None:
-    """Play shards in a pool of ``workers`` fresh processes (spawned, not forked)."""
+    """Play shards in a pool of ``workers`` fresh processes (spawned, not forked). On Ctrl-C
+    or any error the pool is terminated: shards already reported stay, the rest are dropped
+    (a half-written part never replaces a whole one)."""
     context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        pending: set[Future[ShardSummary]] = set()
-        queue = list(tasks)
-        try:
-            # Keep a few tasks per worker in flight rather than submitting a million at once.
-            while queue or pending:
-                while queue and len(pending) < 2 * workers:
-                    pending.add(pool.submit(run_shard, queue.pop(0)))
-                done, pending = wait(pending, return_when=FIRST_COMPLETED)
-                for future in done:
-                    on_done(future.result())
-        except BaseException:
-            pool.shutdown(wait=False, cancel_futures=True)
-            raise
+    pool = context.Pool(workers, initializer=_ignore_sigint)
+    try:
+        for summary in pool.imap_unordered(run_shard, tasks, chunksize=1):
+            on_done(summary)
+        pool.close()
+    except BaseException:
+        pool.terminate()
+        raise
+    finally:
+        pool.join()
 
 
 def run_ray(
