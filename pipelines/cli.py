@@ -16,11 +16,12 @@ from typing import Annotated, ParamSpec, TypeVar
 import typer
 
 from pipelines.board_bench import measure_board_setup
+from pipelines.compare import CompareSpec, check_metric, compare, plan
 from pipelines.play import bench, check_game, game_json_rows, game_text, parse_players, play_game
 from pipelines.report import FORMATS as REPORT_FORMATS
 from pipelines.report import build_report
 from pipelines.run_bench import bench_runner
-from pipelines.simulate import Progress, read_spec, resolve, simulate
+from pipelines.simulate import Progress, parse_islands, read_spec, resolve, simulate
 from pipelines.win_table import format_win_table, win_table
 from sim.errors import InputError
 from sim.runner.compaction import shards_written
@@ -31,6 +32,7 @@ from sim.tobago.clues import clue_masks, default_deck, default_deck_path, load_c
 from sim.tobago.island_file import format_island
 from sim.tobago.modular import load_island, parse_name
 from sim.tobago.render import render_island
+from sim.tobago.rules import load_rules
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -373,6 +375,79 @@ def report_cmd(
     typer.echo(f"report of {result.games} games: {result.out_dir}")
     if "html" in chosen:
         typer.echo(f"open {result.out_dir / 'index.html'}")
+
+
+@command(app, "compare")
+def compare_cmd(
+    b_rules: Annotated[str, typer.Option("--b-rules", help="Variant B: preset or TOML file.")],
+    a_rules: Annotated[
+        str, typer.Option("--a-rules", help="Variant A (the base): preset or TOML file.")
+    ] = "rulebook",
+    game: GameOpt = "tobago",
+    players: PlayersOpt = None,
+    metric: Annotated[
+        str, typer.Option("--metric", help="first-seat, turns, or win:STRATEGY.")
+    ] = "first-seat",
+    bounds: Annotated[
+        str,
+        typer.Option("--bounds", help="H0,H1: the B-A difference under each hypothesis."),
+    ] = "0,0.02",
+    max_games: Annotated[int, typer.Option("--max-games", min=1)] = 20_000,
+    seed: Annotated[int, typer.Option("--seed", min=0)] = 1,
+    islands: Annotated[str, typer.Option("--islands")] = "all",
+    workers: Annotated[int, typer.Option("--workers", min=1)] = 2,
+    batch_blocks: Annotated[
+        int, typer.Option("--batch-blocks", min=1, help="Blocks between looks.")
+    ] = 50,
+    plan_effect: Annotated[
+        float | None,
+        typer.Option("--plan", help="Only estimate the games a fixed test needs for EFFECT."),
+    ] = None,
+    pilot_blocks: Annotated[int, typer.Option("--pilot-blocks", min=2)] = 100,
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON object.")] = False,
+) -> None:
+    """Compare two rule variants on common seeds with rotated seating: SPRT on paired blocks."""
+    check_game(game)
+    specs = parse_players(players)
+    labels = tuple(p.label for p in specs)
+    check_metric(metric, labels)
+    try:
+        theta0, theta1 = (float(x) for x in bounds.split(","))
+    except ValueError:
+        raise InputError(f"--bounds {bounds!r}: give two numbers, H0,H1") from None
+    if theta0 == theta1:
+        raise InputError(f"--bounds {bounds!r}: H0 and H1 must differ")
+    spec = CompareSpec(
+        labels=labels,
+        factories=tuple(p.factory() for p in specs),
+        rules_a=load_rules(a_rules),
+        rules_b=load_rules(b_rules),
+        metric=metric,
+        theta0=theta0,
+        theta1=theta1,
+        seed=seed,
+        islands=parse_islands(islands, "--islands"),
+        max_games=max_games,
+        batch_blocks=batch_blocks,
+        workers=workers,
+    )
+    result = plan(spec, pilot_blocks, plan_effect) if plan_effect is not None else compare(spec)
+    if as_json:
+        _echo_json(result)
+        return
+    if plan_effect is not None:
+        typer.echo(
+            f"{metric}: sd {result['sd_per_block']:.4f} per block over {pilot_blocks} pilot "
+            f"blocks; a fixed test for a difference of {plan_effect} needs {result['blocks']} "
+            f"blocks = {result['games']} games"
+        )
+        return
+    low, high = result["interval"]
+    typer.echo(
+        f"{metric} (B - A): {result['difference']:+.4f} [{low:+.4f}, {high:+.4f}] over "
+        f"{result['blocks']} blocks ({result['games']} games); "
+        f"SPRT H0={theta0} vs H1={theta1}: {result['decision']} (LLR {result['llr']:+.2f})"
+    )
 
 
 def main() -> None:

@@ -1,0 +1,68 @@
+"""``tourney compare``: paired rule variants on common seeds with the SPRT."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from typer.testing import CliRunner
+
+from pipelines.cli import app
+
+runner = CliRunner()
+BASE = ["compare", "--islands", "abc-1,ABC-2", "--seed", "3", "--json"]
+
+
+def run_json(args: list[str]) -> dict[str, Any]:
+    result = runner.invoke(app, [*BASE, *args])
+    assert result.exit_code == 0, result.output
+    parsed: dict[str, Any] = json.loads(result.stdout)
+    return parsed
+
+
+def test_identical_variants_differ_by_exactly_nothing() -> None:
+    out = run_json(["--b-rules", "rulebook", "--max-games", "160", "--workers", "1"])
+    assert out["difference"] == 0.0 and out["sd_per_block"] == 0.0
+    assert out["blocks"] == 20 and out["games"] == 160
+    assert out["decision"] == "undecided"
+
+
+def test_a_large_effect_is_decided_early(tmp_path: Path) -> None:
+    short = tmp_path / "short.toml"
+    short.write_text("max_turns = 5\n")  # every B game is cut after 5 turns
+    out = run_json(
+        ["--b-rules", str(short), "--metric", "turns", "--bounds", "0,-5",
+         "--max-games", "4000", "--batch-blocks", "10", "--workers", "1"]
+    )  # fmt: skip
+    assert out["decision"] == "H1"
+    assert out["blocks"] == 10  # the first look already decides
+    assert out["difference"] < -15
+    low, high = out["interval"]
+    assert low <= out["difference"] <= high
+
+
+def test_workers_do_not_change_the_result(tmp_path: Path) -> None:
+    five = tmp_path / "five.toml"
+    five.write_text("hand_size = 5\n")
+    args = ["--b-rules", str(five), "--max-games", "240", "--batch-blocks", "10"]
+    assert run_json([*args, "--workers", "1"]) == run_json([*args, "--workers", "2"])
+
+
+def test_plan_estimates_the_fixed_test() -> None:
+    out = run_json(["--b-rules", "bga", "--plan", "0.05", "--pilot-blocks", "12", "--workers", "1"])
+    assert out["pilot_blocks"] == 12 and out["sd_per_block"] > 0
+    assert out["games"] == out["blocks"] * 8 and out["blocks"] > 0
+
+
+def test_bad_arguments() -> None:
+    for args, message in (
+        (["--b-rules", "bga", "--metric", "speed"], "--metric 'speed' is not allowed"),
+        (["--b-rules", "bga", "--metric", "win:wizard"], "--metric 'win:wizard' is not allowed"),
+        (["--b-rules", "bga", "--bounds", "0.1,0.1"], "H0 and H1 must differ"),
+        (["--b-rules", "bga", "--bounds", "x"], "give two numbers"),
+        (["--b-rules", "house"], "unknown rules 'house'"),
+    ):
+        result = runner.invoke(app, ["compare", *args])
+        assert result.exit_code == 2, args
+        assert message in result.stderr
