@@ -32,7 +32,8 @@ from sim.tobago.clues import clue_masks, default_deck, default_deck_path, load_c
 from sim.tobago.island_file import format_island
 from sim.tobago.modular import load_island, parse_name
 from sim.tobago.render import render_island
-from sim.tobago.rules import load_rules
+from sim.tobago.rules import load_rules, with_overrides
+from strategies.registry import parse_strategy, split_specs
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -176,6 +177,11 @@ def board_bench(
         )
     typer.echo(f"({result['islands']} islands x {result['rounds']} rounds)")
 
+
+ABLATIONS: dict[str, dict[str, int]] = {
+    "curses": {"curse_count": 0},
+    "amulets": {"amulet_count": 0},
+}
 
 GameOpt = Annotated[str, typer.Option("--game", help="The game (tobago).")]
 PlayersOpt = Annotated[
@@ -379,15 +385,31 @@ def report_cmd(
 
 @command(app, "compare")
 def compare_cmd(
-    b_rules: Annotated[str, typer.Option("--b-rules", help="Variant B: preset or TOML file.")],
+    b_rules: Annotated[
+        str | None, typer.Option("--b-rules", help="Variant B: preset or TOML file.")
+    ] = None,
     a_rules: Annotated[
         str, typer.Option("--a-rules", help="Variant A (the base): preset or TOML file.")
     ] = "rulebook",
+    ablate: Annotated[
+        str | None, typer.Option("--ablate", help="B = A without: curses or amulets.")
+    ] = None,
+    a_strategy: Annotated[
+        str | None, typer.Option("--a-strategy", help="Candidate A against the field.")
+    ] = None,
+    b_strategy: Annotated[
+        str | None, typer.Option("--b-strategy", help="Candidate B against the field.")
+    ] = None,
     game: GameOpt = "tobago",
     players: PlayersOpt = None,
     metric: Annotated[
-        str, typer.Option("--metric", help="first-seat, turns, or win:STRATEGY.")
-    ] = "first-seat",
+        str | None,
+        typer.Option(
+            "--metric",
+            help="first-seat, turns, win:STRATEGY (default first-seat; "
+            "candidate for strategy comparisons).",
+        ),
+    ] = None,
     bounds: Annotated[
         str,
         typer.Option("--bounds", help="H0,H1: the B-A difference under each hypothesis."),
@@ -406,9 +428,43 @@ def compare_cmd(
     pilot_blocks: Annotated[int, typer.Option("--pilot-blocks", min=2)] = 100,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object.")] = False,
 ) -> None:
-    """Compare two rule variants on common seeds with rotated seating: SPRT on paired blocks."""
+    """Compare A and B (rule variants, an ablation, or two strategies against a field) on
+    common seeds with rotated seating: an SPRT on paired blocks."""
     check_game(game)
-    specs = parse_players(players)
+    strategy_mode = a_strategy is not None or b_strategy is not None
+    modes = sum((b_rules is not None, ablate is not None, strategy_mode))
+    if modes != 1:
+        raise InputError(
+            "compare needs exactly one B: --b-rules FILE, --ablate curses|amulets, "
+            "or --a-strategy X --b-strategy Y"
+        )
+    rules_a = load_rules(a_rules)
+    rules_b = rules_a
+    factories_b = None
+    if strategy_mode:
+        if a_strategy is None or b_strategy is None:
+            raise InputError("a strategy comparison needs both --a-strategy and --b-strategy")
+        field = (
+            [parse_strategy(x) for x in split_specs(players)]
+            if players
+            else [parse_strategy(x) for x in ("hunter", "cartographer", "collector")]
+        )
+        cand_a, cand_b = parse_strategy(a_strategy), parse_strategy(b_strategy)
+        specs = [cand_a, *field]
+        if not 2 <= len(specs) <= 4:
+            raise InputError(f"--players: a field of 1 to 3 opponents, got {len(field)}")
+        factories_b = (cand_b.factory(), *(p.factory() for p in field))
+        metric = metric or "candidate"
+    else:
+        specs = parse_players(players)
+        metric = metric or "first-seat"
+        if ablate is not None:
+            if ablate not in ABLATIONS:
+                raise InputError(f"--ablate {ablate!r} is not allowed (curses or amulets)")
+            rules_b = with_overrides(rules_a, ABLATIONS[ablate], f"--ablate {ablate}")
+        else:
+            assert b_rules is not None
+            rules_b = load_rules(b_rules)
     labels = tuple(p.label for p in specs)
     check_metric(metric, labels)
     try:
@@ -420,8 +476,9 @@ def compare_cmd(
     spec = CompareSpec(
         labels=labels,
         factories=tuple(p.factory() for p in specs),
-        rules_a=load_rules(a_rules),
-        rules_b=load_rules(b_rules),
+        rules_a=rules_a,
+        rules_b=rules_b,
+        factories_b=factories_b,
         metric=metric,
         theta0=theta0,
         theta1=theta1,

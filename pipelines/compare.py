@@ -1,13 +1,17 @@
-"""``tourney compare``: two rule variants on common seeds, paired by seed block, with an SPRT.
+"""``tourney compare``: A against B on common seeds, paired by seed block, with an SPRT.
 
-Every block is one seed (and island) played under each seat rotation of the same players,
-once under rules A and once under rules B, so luck of the deal and of the seat cancels in the
-difference. The observation of a block is ``metric(B) - metric(A)`` over its games; the SPRT
+A and B are two rule variants (B may be an ablation of A: no curses, no amulets) or two
+strategies played against the same field of opponents. Every block is one seed (and island)
+played under each seat rotation of the same players, once as A and once as B, so luck of the
+deal and of the seat cancels in the difference. In a strategy comparison the candidate (A or
+B) takes the first player slot and the field the others; the rotations move every player
+through every seat. The observation of a block is ``metric(B) - metric(A)`` over its games; the SPRT
 (:mod:`pipelines.sprt`) looks only after complete batches of blocks and stops as soon as it
 can decide, or at ``max_games``.
 
 Metrics: ``first-seat`` (win share of the first seat, i.e. first-seat advantage + 1/n),
-``turns`` (game length), ``win:STRATEGY`` (win share of one strategy).
+``turns`` (game length), ``win:STRATEGY`` (win share of one strategy), ``candidate`` (win
+share of the candidate, the metric of strategy comparisons).
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ class CompareSpec:
     factories: tuple[StrategyFactory, ...]
     rules_a: TobagoRules
     rules_b: TobagoRules
+    factories_b: tuple[StrategyFactory, ...] | None
     metric: str
     theta0: float
     theta1: float
@@ -46,7 +51,7 @@ class CompareSpec:
 
 def check_metric(metric: str, labels: tuple[str, ...]) -> None:
     """``InputError`` unless ``metric`` is known (and names a player of the field)."""
-    if metric in ("first-seat", "turns"):
+    if metric in ("first-seat", "turns", "candidate"):
         return
     if metric.startswith("win:") and metric[4:] in labels:
         return
@@ -56,18 +61,22 @@ def check_metric(metric: str, labels: tuple[str, ...]) -> None:
     )
 
 
-def _value(spec: CompareSpec, rules: TobagoRules, block: int) -> float:
-    """The metric over one block's rotations under ``rules``."""
+def _value(
+    spec: CompareSpec, rules: TobagoRules, factories: tuple[StrategyFactory, ...], block: int
+) -> float:
+    """The metric over one block's rotations under ``rules`` with ``factories``."""
     n = len(spec.labels)
     total = 0.0
     for rotation in range(n):
         plan = plan_game(block * n + rotation, spec.seed, n, "rotate", spec.islands)
-        seats = [spec.factories[p] for p in plan.order]
+        seats = [factories[p] for p in plan.order]
         result = TobagoGame(rules, resolve_board(plan.island), seats, plan.seed).play()
         if spec.metric == "first-seat":
             total += result.win_shares[0]
         elif spec.metric == "turns":
             total += result.turns
+        elif spec.metric == "candidate":
+            total += result.win_shares[plan.order.index(0)]
         else:
             name = spec.metric[4:]
             total += sum(
@@ -81,7 +90,8 @@ def _value(spec: CompareSpec, rules: TobagoRules, block: int) -> float:
 def block_difference(args: tuple[CompareSpec, int]) -> float:
     """``metric(B) - metric(A)`` for one block (a pure function of the spec and the block)."""
     spec, block = args
-    return _value(spec, spec.rules_b, block) - _value(spec, spec.rules_a, block)
+    b = _value(spec, spec.rules_b, spec.factories_b or spec.factories, block)
+    return b - _value(spec, spec.rules_a, spec.factories, block)
 
 
 def _differences(spec: CompareSpec, blocks: range, pool: Any) -> list[float]:

@@ -66,3 +66,32 @@ def test_bad_arguments() -> None:
         result = runner.invoke(app, ["compare", *args])
         assert result.exit_code == 2, args
         assert message in result.stderr
+
+
+def test_ablation_is_the_same_rules_without_curses(tmp_path: Path) -> None:
+    no_curses = tmp_path / "nc.toml"
+    no_curses.write_text("curse_count = 0\n")
+    args = ["--max-games", "160", "--workers", "1", "--metric", "turns"]
+    assert run_json(["--ablate", "curses", *args]) == run_json(["--b-rules", str(no_curses), *args])
+
+
+def test_strategy_comparison_against_a_field() -> None:
+    same = run_json(
+        ["--a-strategy", "hunter", "--b-strategy", "hunter", "--players", "cautious,collector",
+         "--max-games", "120", "--workers", "1"]
+    )  # fmt: skip
+    assert same["metric"] == "candidate" and same["difference"] == 0.0
+    assert same["games"] == 120 and same["blocks"] == 20  # 3 rotations x 2 candidates a block
+    better = run_json(
+        ["--a-strategy", "random", "--b-strategy", "cautious", "--players", "hunter,collector",
+         "--bounds", "0,0.1", "--max-games", "3000", "--batch-blocks", "20", "--workers", "1"]
+    )  # fmt: skip
+    assert better["decision"] == "H1" and better["difference"] > 0.1
+
+
+def test_exactly_one_b_is_required() -> None:
+    for args in ([], ["--b-rules", "bga", "--ablate", "curses"], ["--a-strategy", "hunter"]):
+        result = runner.invoke(app, ["compare", *args])
+        assert result.exit_code == 2
+    result = runner.invoke(app, ["compare", "--ablate", "luck"])
+    assert "--ablate 'luck' is not allowed (curses or amulets)" in result.stderr
