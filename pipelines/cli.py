@@ -18,6 +18,14 @@ import typer
 from pipelines.board_bench import measure_board_setup
 from pipelines.compare import CompareSpec, check_metric, compare, plan
 from pipelines.play import bench, check_game, game_json_rows, game_text, parse_players, play_game
+from pipelines.regress import (
+    compare_to_baseline,
+    junit_xml,
+    read_baseline,
+    read_suite,
+    run_case,
+    write_baseline,
+)
 from pipelines.report import FORMATS as REPORT_FORMATS
 from pipelines.report import build_report
 from pipelines.run_bench import bench_runner
@@ -505,6 +513,46 @@ def compare_cmd(
         f"{result['blocks']} blocks ({result['games']} games); "
         f"SPRT H0={theta0} vs H1={theta1}: {result['decision']} (LLR {result['llr']:+.2f})"
     )
+
+
+@command(app, "regress")
+def regress_cmd(
+    suite: Annotated[Path, typer.Argument(help="The suite TOML (see ci/nightly.toml).")],
+    baseline: Annotated[Path, typer.Option("--baseline", help="The stored baseline JSON.")],
+    update_baseline: Annotated[
+        bool, typer.Option("--update-baseline", help="Write a new baseline and stop.")
+    ] = False,
+    out: Annotated[Path, typer.Option("--out", help="Where report.json and junit.xml go.")] = Path(
+        "regress-out"
+    ),
+    workers: Annotated[int, typer.Option("--workers", min=1)] = 2,
+) -> None:
+    """Run a fixed suite against a baseline: exit 0 unchanged, 1 regression, 2 error."""
+    cases = read_suite(suite)
+    current = {case.name: run_case(case, workers) for case in cases}
+    if update_baseline:
+        write_baseline(baseline, current)
+        typer.echo(f"baseline written: {baseline} ({len(current)} cases)")
+        return
+    checks = compare_to_baseline(current, read_baseline(baseline))
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "report.json").write_text(
+        json.dumps({"suite": str(suite), "baseline": str(baseline), "checks": checks},
+                   indent=1, default=str) + "\n"
+    )  # fmt: skip
+    (out / "junit.xml").write_text(junit_xml(checks))
+    typer.echo(f"{'case':<16} {'check':<24} {'baseline':>10} {'current':>10} {'z':>7}  verdict")
+    for c in checks:
+        if c["check"] == "golden_games":
+            base, cur, z = c["baseline"][:8], c["current"][:8], ""
+        else:
+            base, cur, z = f"{c['baseline']:.4f}", f"{c['current']:.4f}", f"{c['z']:+.2f}"
+        verdict = "CHANGED" if c["failed"] else "ok"
+        typer.echo(f"{c['case']:<16} {c['check']:<24} {base:>10} {cur:>10} {z:>7}  {verdict}")
+    failed = sum(1 for c in checks if c["failed"])
+    typer.echo(f"{failed} of {len(checks)} checks changed; report: {out / 'report.json'}")
+    if failed:
+        raise typer.Exit(1)
 
 
 def main() -> None:

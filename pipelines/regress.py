@@ -1,0 +1,237 @@
+"""``tourney regress``: a fixed suite of seeded cases compared with a stored baseline.
+
+Each case of the suite (TOML, ``ci/nightly.toml``) plays its games (seeded, rotated seating)
+and summarises them: every strategy's win share, the first seat's win share and the mean game
+length, each with its standard deviation, plus a hash of the move logs of its first few
+"golden" games. Against the baseline every statistic gets a two-sample z-test (Bonferroni
+over the suite's statistics, family-wise alpha 0.05); the golden hashes must match exactly.
+
+Exit codes: 0 no significant change, 1 a significant change or changed golden games, 2 error.
+Outputs: a table on stdout, ``report.json`` and JUnit XML in ``--out``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import multiprocessing
+from dataclasses import dataclass
+from pathlib import Path
+from statistics import NormalDist
+from typing import Any
+from xml.sax.saxutils import escape, quoteattr
+
+from pipelines.simulate import parse_islands
+from sim.errors import InputError
+from sim.runner.schedule import plan_game
+from sim.tobago.catalog import resolve_board
+from sim.tobago.engine import StrategyFactory, TobagoGame
+from sim.tobago.rules import TobagoRules, load_rules
+from sim.toml_files import read_toml
+from strategies.registry import parse_strategy
+
+CASE_KEYS = ("name", "players", "games", "seed", "islands", "rules", "golden_games")
+BASELINE_VERSION = 1
+
+
+@dataclass(frozen=True)
+class Case:
+    """One case of the suite, resolved."""
+
+    name: str
+    labels: tuple[str, ...]
+    factories: tuple[StrategyFactory, ...]
+    games: int
+    seed: int
+    islands: tuple[str, ...]
+    rules_source: str
+    rules: TobagoRules
+    golden_games: int
+
+    def spec(self) -> dict[str, Any]:
+        """What defines the case (stored with the baseline)."""
+        return {
+            "players": list(self.labels),
+            "games": self.games,
+            "seed": self.seed,
+            "islands": list(self.islands),
+            "rules": self.rules_source,
+            "golden_games": self.golden_games,
+        }
+
+
+def read_suite(path: Path) -> list[Case]:
+    """The cases of a suite file, validated."""
+    raw = read_toml(path, "suite file")
+    cases_raw = raw.get("case")
+    if not isinstance(cases_raw, list) or not cases_raw:
+        raise InputError(f"{path}: needs one or more [[case]] tables")
+    cases = []
+    seen: set[str] = set()
+    for k, c in enumerate(cases_raw):
+        where = f"{path}: case[{k}]"
+        unknown = sorted(set(c) - set(CASE_KEYS))
+        if unknown:
+            raise InputError(
+                f"{where}: unknown key {unknown[0]!r} (allowed: {', '.join(CASE_KEYS)})"
+            )
+        name = c.get("name")
+        if not isinstance(name, str) or not name or name in seen:
+            raise InputError(f"{where}: 'name' must be a unique non-empty string")
+        seen.add(name)
+        players = c.get("players")
+        if not isinstance(players, list) or not 2 <= len(players) <= 4:
+            raise InputError(f"{where}: 'players' must list 2 to 4 strategies")
+        specs = [parse_strategy(str(p)) for p in players]
+        games = c.get("games", 1000)
+        seed = c.get("seed", 1)
+        golden = c.get("golden_games", 3)
+        for key, value, low in (
+            ("games", games, 1),
+            ("seed", seed, 0),
+            ("golden_games", golden, 0),
+        ):
+            if isinstance(value, bool) or not isinstance(value, int) or value < low:
+                raise InputError(f"{where}: {key} = {value!r} is not allowed (an integer >= {low})")
+        rules_source = str(c.get("rules", "rulebook"))
+        if rules_source.endswith(".toml") and not Path(rules_source).is_absolute():
+            rules_source = str(path.parent / rules_source)
+        cases.append(
+            Case(
+                name=name,
+                labels=tuple(s.label for s in specs),
+                factories=tuple(s.factory() for s in specs),
+                games=games,
+                seed=seed,
+                islands=parse_islands(c.get("islands", "all"), where),
+                rules_source=rules_source,
+                rules=load_rules(rules_source),
+                golden_games=min(golden, games),
+            )
+        )
+    return cases
+
+
+def _play_range(args: tuple[Case, int, int]) -> tuple[list[tuple[Any, ...]], str]:
+    """Per game ``(player win shares..., first-seat share, turns)`` and the golden hash part."""
+    case, first, last = args
+    n = len(case.labels)
+    rows: list[tuple[Any, ...]] = []
+    digest = hashlib.sha256()
+    for game_id in range(first, last):
+        plan = plan_game(game_id, case.seed, n, "rotate", case.islands)
+        seats = [case.factories[p] for p in plan.order]
+        game = TobagoGame(case.rules, resolve_board(plan.island), seats, plan.seed)
+        result = game.play()
+        by_player = [0.0] * n
+        for seat, share in enumerate(result.win_shares):
+            by_player[plan.order[seat]] += share
+        rows.append((*by_player, result.win_shares[0], result.turns))
+        if game_id < case.golden_games:
+            digest.update(json.dumps(game.state.log.flat).encode())
+    return rows, digest.hexdigest() if first < case.golden_games else ""
+
+
+def run_case(case: Case, workers: int) -> dict[str, Any]:
+    """Play a case and summarise it."""
+    chunk = max(1, case.games // (4 * max(1, workers)))
+    ranges = [(case, a, min(case.games, a + chunk)) for a in range(0, case.games, chunk)]
+    if workers > 1:
+        with multiprocessing.get_context("spawn").Pool(workers) as pool:
+            parts = pool.map(_play_range, ranges)
+    else:
+        parts = [_play_range(r) for r in ranges]
+    rows = [row for part, _ in parts for row in part]
+    golden = hashlib.sha256("".join(h for _, h in parts).encode()).hexdigest()
+    names = [f"win:{label}" for label in case.labels] + ["first_seat", "turns"]
+    stats = {}
+    for k, name in enumerate(names):
+        values = [r[k] for r in rows]
+        # Players sharing a label (two copies of one strategy) pool into one statistic.
+        mean = sum(values) / len(values)
+        sd = (
+            math.sqrt(sum((v - mean) ** 2 for v in values) / (len(values) - 1))
+            if len(values) > 1
+            else 0.0
+        )
+        stats[name] = {"mean": mean, "sd": sd, "n": len(values)}
+    return {"spec": case.spec(), "rules_hash": case.rules.hash, "stats": stats, "golden": golden}
+
+
+def compare_to_baseline(
+    current: dict[str, dict[str, Any]], baseline: dict[str, Any], alpha: float = 0.05
+) -> list[dict[str, Any]]:
+    """One check per case statistic and per golden hash, with its verdict."""
+    cases = baseline.get("cases", {})
+    n_tests = sum(len(c["stats"]) for c in current.values()) or 1
+    z_crit = NormalDist().inv_cdf(1 - alpha / (2 * n_tests))
+    checks = []
+    for name, now in current.items():
+        base = cases.get(name)
+        if base is None:
+            raise InputError(f"baseline has no case {name!r}: run with --update-baseline")
+        if base["spec"] != now["spec"]:
+            raise InputError(
+                f"case {name!r} differs from the baseline's definition: run with --update-baseline"
+            )
+        for stat, cur in now["stats"].items():
+            old = base["stats"].get(stat)
+            if old is None:
+                continue
+            se = math.sqrt(old["sd"] ** 2 / old["n"] + cur["sd"] ** 2 / cur["n"])
+            diff = cur["mean"] - old["mean"]
+            z = diff / se if se > 0 else (0.0 if diff == 0 else math.inf)
+            checks.append(
+                {
+                    "case": name, "check": stat, "baseline": old["mean"], "current": cur["mean"],
+                    "difference": diff, "z": z, "failed": abs(z) > z_crit,
+                }
+            )  # fmt: skip
+        checks.append(
+            {
+                "case": name, "check": "golden_games", "baseline": base["golden"],
+                "current": now["golden"], "difference": None, "z": None,
+                "failed": base["golden"] != now["golden"],
+            }
+        )  # fmt: skip
+    return checks
+
+
+def junit_xml(checks: list[dict[str, Any]]) -> str:
+    """The checks as a JUnit XML test suite (one test case per check)."""
+    failures = sum(1 for c in checks if c["failed"])
+    cases = []
+    for c in checks:
+        name = quoteattr(f"{c['case']}.{c['check']}")
+        body = ""
+        if c["failed"]:
+            message = quoteattr(f"baseline {c['baseline']} current {c['current']} z {c['z']}")
+            body = f"<failure message={message}>{escape(json.dumps(c, default=str))}</failure>"
+        cases.append(f'<testcase classname="tourney.regress" name={name}>{body}</testcase>')
+    return (
+        '<?xml version="1.0" encoding="utf-8"?>\n'
+        f'<testsuite name="tourney-regress" tests="{len(checks)}" failures="{failures}">'
+        + "".join(cases)
+        + "</testsuite>\n"
+    )
+
+
+def read_baseline(path: Path) -> dict[str, Any]:
+    """A stored baseline."""
+    try:
+        obj = json.loads(path.read_text())
+    except FileNotFoundError:
+        raise InputError(f"{path}: baseline not found (make one with --update-baseline)") from None
+    except (OSError, json.JSONDecodeError) as exc:
+        raise InputError(f"{path}: not a readable baseline ({exc})") from None
+    if not isinstance(obj, dict) or obj.get("version") != BASELINE_VERSION or "cases" not in obj:
+        raise InputError(f"{path}: not a tourney baseline (version {BASELINE_VERSION})")
+    return obj
+
+
+def write_baseline(path: Path, current: dict[str, dict[str, Any]]) -> None:
+    """Store the current results as the baseline."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    obj = {"version": BASELINE_VERSION, "cases": current}
+    path.write_text(json.dumps(obj, indent=1, sort_keys=True) + "\n")

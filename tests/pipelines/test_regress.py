@@ -1,0 +1,76 @@
+"""``tourney regress``: passes an unchanged engine, catches a changed rule, errors exit 2."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from pipelines.cli import app
+
+runner = CliRunner()
+
+
+def make_suite(tmp_path: Path, hand_size: int) -> Path:
+    (tmp_path / "rules.toml").write_text(f"hand_size = {hand_size}\n")
+    suite = tmp_path / "suite.toml"
+    suite.write_text(
+        """
+[[case]]
+name = "small"
+players = ["hunter", "cartographer", "collector", "cautious"]
+games = 400
+seed = 11
+islands = "abc-1,ABC-2"
+rules = "rules.toml"
+golden_games = 2
+"""
+    )
+    return suite
+
+
+def regress(suite: Path, baseline: Path, out: Path, *extra: str) -> tuple[int, str, str]:
+    args = ["regress", str(suite), "--baseline", str(baseline), "--out", str(out), "--workers", "1"]
+    result = runner.invoke(app, [*args, *extra])
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_unchanged_engine_passes_and_changed_rule_is_caught(tmp_path: Path) -> None:
+    suite = make_suite(tmp_path, 4)
+    baseline = tmp_path / "baseline.json"
+    assert regress(suite, baseline, tmp_path / "o", "--update-baseline")[0] == 0
+    code, out, _ = regress(suite, baseline, tmp_path / "o")
+    assert code == 0, out
+    assert "0 of 7 checks changed" in out
+    junit = (tmp_path / "o" / "junit.xml").read_text()
+    assert 'tests="7" failures="0"' in junit
+
+    make_suite(tmp_path, 6)  # the same suite, but the rules file now deals 6 cards
+    code, out, _ = regress(suite, baseline, tmp_path / "o2")
+    assert code == 1, out
+    report = json.loads((tmp_path / "o2" / "report.json").read_text())
+    failed = {c["check"] for c in report["checks"] if c["failed"]}
+    assert "golden_games" in failed and "turns" in failed
+    assert 'failures="0"' not in (tmp_path / "o2" / "junit.xml").read_text()
+
+
+def test_errors_exit_2(tmp_path: Path) -> None:
+    suite = make_suite(tmp_path, 4)
+    code, _, err = regress(suite, tmp_path / "missing.json", tmp_path / "o")
+    assert code == 2 and "baseline not found" in err
+    baseline = tmp_path / "baseline.json"
+    regress(suite, baseline, tmp_path / "o", "--update-baseline")
+    suite.write_text(suite.read_text().replace("games = 400", "games = 300"))
+    code, _, err = regress(suite, baseline, tmp_path / "o")
+    assert code == 2 and "differs from the baseline's definition" in err
+    bad = tmp_path / "bad.toml"
+    bad.write_text('[[case]]\nname = "x"\nplayers = ["hunter"]\n')
+    code, _, err = regress(bad, baseline, tmp_path / "o")
+    assert code == 2 and "'players' must list 2 to 4 strategies" in err
+
+
+def test_checked_in_suite_matches_its_baseline_definition() -> None:
+    root = Path(__file__).parents[2]
+    baseline = json.loads((root / "ci" / "baseline.json").read_text())
+    assert set(baseline["cases"]) == {"scripted-4p", "bga-3p"}
