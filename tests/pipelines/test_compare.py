@@ -95,3 +95,35 @@ def test_exactly_one_b_is_required() -> None:
         assert result.exit_code == 2
     result = runner.invoke(app, ["compare", "--ablate", "luck"])
     assert "--ablate 'luck' is not allowed (curses or amulets)" in result.stderr
+
+
+def test_paired_design_has_lower_variance_than_unpaired() -> None:
+    """The same games, differenced by seed block (paired) or across blocks (unpaired)."""
+    from statistics import variance
+
+    from pipelines.compare import CompareSpec, _value
+    from sim.tobago.modular import island_names
+    from sim.tobago.rules import preset, with_overrides
+    from strategies.registry import parse_strategy
+
+    specs = [parse_strategy(x) for x in ("hunter", "cartographer", "collector", "cautious")]
+    rules_a = preset("rulebook")
+    rules_b = with_overrides(rules_a, {"hand_size": 5}, "test")
+    spec = CompareSpec(
+        labels=tuple(s.label for s in specs),
+        factories=tuple(s.factory() for s in specs),
+        rules_a=rules_a,
+        rules_b=rules_b,
+        factories_b=None,
+        metric="turns",
+        theta0=0.0,
+        theta1=1.0,
+        seed=5,
+        islands=tuple(island_names()),
+        max_games=0,
+    )
+    a = [_value(spec, rules_a, spec.factories, b) for b in range(40)]
+    b = [_value(spec, rules_b, spec.factories, b) for b in range(40)]
+    paired = [y - x for x, y in zip(a, b, strict=True)]
+    unpaired = [y - x for x, y in zip(a, b[1:] + b[:1], strict=True)]
+    assert variance(paired) < 0.8 * variance(unpaired)
