@@ -30,7 +30,9 @@ from pipelines.report import FORMATS as REPORT_FORMATS
 from pipelines.report import build_report
 from pipelines.run_bench import bench_runner
 from pipelines.simulate import Progress, parse_islands, read_spec, resolve, simulate
+from pipelines.sweep import SweepSpec, parse_param, sweep
 from pipelines.win_table import format_win_table, win_table
+from reports import figures
 from sim.errors import InputError
 from sim.runner.compaction import shards_written
 from sim.seeding import stream
@@ -553,6 +555,69 @@ def regress_cmd(
     typer.echo(f"{failed} of {len(checks)} checks changed; report: {out / 'report.json'}")
     if failed:
         raise typer.Exit(1)
+
+
+@command(app, "sweep")
+def sweep_cmd(
+    param: Annotated[list[str], typer.Option("--param", help="KEY=V1,V2,... (give one or two).")],
+    players: PlayersOpt = None,
+    rules: RulesOpt = "rulebook",
+    games: Annotated[int, typer.Option("--games", min=2, help="Games per grid point.")] = 2000,
+    seed: Annotated[int, typer.Option("--seed", min=0)] = 1,
+    islands: Annotated[str, typer.Option("--islands")] = "all",
+    workers: Annotated[int, typer.Option("--workers", min=1)] = 2,
+    out: Annotated[Path, typer.Option("--out", help="Where sweep.csv/json/png go.")] = Path(
+        "sweep-out"
+    ),
+    as_json: Annotated[bool, typer.Option("--json", help="Print the rows as JSON.")] = False,
+) -> None:
+    """Sweep one or two rule parameters on common seeds: fairness, length, curses, spread."""
+    if not 1 <= len(param) <= 2:
+        raise InputError(f"--param: give one or two parameters, got {len(param)}")
+    params = tuple((k, tuple(v)) for k, v in (parse_param(p) for p in param))
+    specs = parse_players(players)
+    spec = SweepSpec(
+        labels=tuple(p.label for p in specs),
+        factories=tuple(p.factory() for p in specs),
+        base=load_rules(rules),
+        params=params,
+        games=games,
+        seed=seed,
+        islands=parse_islands(islands, "--islands"),
+        workers=workers,
+    )
+    rows = sweep(spec)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "sweep.json").write_text(json.dumps(rows, indent=1) + "\n")
+    header = list(rows[0])
+    lines = [",".join(header)] + [",".join(str(r[h]) for h in header) for r in rows]
+    (out / "sweep.csv").write_text("\n".join(lines) + "\n")
+    x = params[0][0]
+    hue = params[1][0] if len(params) == 2 else None
+    (out / "first_seat.png").write_bytes(
+        figures.sweep_lines(
+            rows, x, hue, "first_seat_advantage", "first_seat_low", "first_seat_high"
+        )
+    )
+    (out / "turns.png").write_bytes(
+        figures.sweep_lines(rows, x, hue, "mean_turns", "turns_low", "turns_high")
+    )
+    if as_json:
+        _echo_json(rows)
+        return
+    keys = [k for k, _ in params]
+    typer.echo(
+        " ".join(f"{k:>10}" for k in keys)
+        + f" {'1st seat':>9} {'interval':>17} {'turns':>6} {'hits/g':>7} {'spread':>7}"
+    )
+    for r in rows:
+        typer.echo(
+            " ".join(f"{r[k]!s:>10}" for k in keys)
+            + f" {r['first_seat_advantage']:+9.3f} [{r['first_seat_low']:+.3f}, "
+            f"{r['first_seat_high']:+.3f}] {r['mean_turns']:6.1f} "
+            f"{r['curse_hits_per_game']:7.2f} {r['strategy_spread']:7.3f}"
+        )
+    typer.echo(f"tables and plots: {out}")
 
 
 def main() -> None:

@@ -78,6 +78,26 @@ def score_distribution(rows: Rows) -> bytes:
     return _png(fig)
 
 
+def sweep_lines(rows: Rows, x: str, hue: str | None, y: str, low: str, high: str) -> bytes:
+    """A metric over a swept parameter, with its interval band (one line per ``hue``)."""
+    sns.set_theme(style="whitegrid")
+    fig, ax = plt.subplots(figsize=(6, 3.5))
+    groups: dict[object, list[dict[str, Any]]] = {}
+    for r in rows:
+        groups.setdefault(r[hue] if hue else "", []).append(r)
+    for key, group in groups.items():
+        items = sorted(group, key=lambda r: r[x])
+        xs = [r[x] for r in items]
+        label = f"{hue}={key}" if hue else None
+        ax.plot(xs, [r[y] for r in items], marker="o", label=label)
+        ax.fill_between(xs, [r[low] for r in items], [r[high] for r in items], alpha=0.2)
+    ax.set_xlabel(x)
+    ax.set_ylabel(y.replace("_", " "))
+    if hue:
+        ax.legend()
+    return _png(fig)
+
+
 def hex_heat(cells: Rows, values: dict[int, float], title: str) -> bytes:
     """A hex map of one island (pointy-top axial cells) shaded by ``values`` per cell id."""
     fig, ax = plt.subplots(figsize=(5, 5))
