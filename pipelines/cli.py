@@ -29,7 +29,14 @@ from pipelines.regress import (
 from pipelines.report import FORMATS as REPORT_FORMATS
 from pipelines.report import build_report
 from pipelines.run_bench import bench_runner
-from pipelines.simulate import Progress, parse_islands, read_spec, resolve, simulate
+from pipelines.simulate import (
+    ABLATIONS,
+    Progress,
+    parse_islands,
+    read_spec,
+    resolve,
+    simulate,
+)
 from pipelines.sweep import SweepSpec, parse_param, sweep
 from pipelines.win_table import format_win_table, win_table
 from reports import figures
@@ -188,11 +195,6 @@ def board_bench(
     typer.echo(f"({result['islands']} islands x {result['rounds']} rounds)")
 
 
-ABLATIONS: dict[str, dict[str, int]] = {
-    "curses": {"curse_count": 0},
-    "amulets": {"amulet_count": 0},
-}
-
 GameOpt = Annotated[str, typer.Option("--game", help="The game (tobago).")]
 PlayersOpt = Annotated[
     str | None,
@@ -294,6 +296,10 @@ def simulate_cmd(
     out: Annotated[
         Path | None, typer.Option("--out", help="Run directory (default data/runs/<id>).")
     ] = None,
+    ablate: Annotated[
+        str | None,
+        typer.Option("--ablate", help="The same seeds without: curses or amulets."),
+    ] = None,
 ) -> None:
     """Run a tournament: seeded games in shards, Parquet tables, resumable."""
     file_values = read_spec(spec) if spec is not None else {}
@@ -311,6 +317,7 @@ def simulate_cmd(
         "shard_size": shard_size,
         "address": address,
         "out": str(out) if out is not None else None,
+        "ablate": ablate,
     }
     config = resolve(file_values, flags, source)
     written = shards_written(config.run_dir) if config.run_dir.exists() else set()

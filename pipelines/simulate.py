@@ -18,7 +18,7 @@ from sim.runner.run import RunConfig, RunReport, run
 from sim.runner.shard import ShardSummary
 from sim.tobago.catalog import resolve_board
 from sim.tobago.modular import island_names
-from sim.tobago.rules import load_rules
+from sim.tobago.rules import load_rules, with_overrides
 from sim.toml_files import read_toml
 from strategies.registry import SCRIPTED, parse_strategy, split_specs
 
@@ -35,6 +35,7 @@ SPEC_KEYS = (
     "workers",
     "address",
     "out",
+    "ablate",
 )
 DEFAULTS: dict[str, Any] = {
     "game": "tobago",
@@ -49,6 +50,12 @@ DEFAULTS: dict[str, Any] = {
     "workers": 2,
     "address": None,
     "out": None,
+    "ablate": None,
+}
+#: Counterfactual variants on the same seeds: the rules without curses, or without amulets.
+ABLATIONS: dict[str, dict[str, int]] = {
+    "curses": {"curse_count": 0},
+    "amulets": {"amulet_count": 0},
 }
 
 
@@ -120,6 +127,12 @@ def resolve(file_values: dict[str, Any], flags: dict[str, Any], source: str) -> 
         raise InputError(f"{source}: backend = {backend!r} is not allowed ({allowed})")
     rules_source = str(values["rules"])
     rules = load_rules(rules_source)
+    ablate = values.get("ablate")
+    if ablate:
+        if ablate not in ABLATIONS:
+            raise InputError(f"{source}: ablate = {ablate!r} is not allowed (curses or amulets)")
+        rules = with_overrides(rules, ABLATIONS[ablate], f"{source}: ablate")
+        rules_source = f"{rules_source} without {ablate}"
     islands = parse_islands(values["islands"], source)
     out = values["out"]
     run_dir = Path(out) if out else Path("data") / "runs" / _run_id(values, labels)
@@ -148,7 +161,7 @@ def _run_id(values: dict[str, Any], labels: list[str]) -> str:
     import json
 
     key = json.dumps(
-        {k: values[k] for k in ("game", "games", "seed", "seating", "islands", "rules")}
+        {k: values[k] for k in ("game", "games", "seed", "seating", "islands", "rules", "ablate")}
         | {"players": labels, "shard_size": values["shard_size"]},
         sort_keys=True,
         default=str,

@@ -81,3 +81,22 @@ def test_missing_part_file_is_named(small_run: Path, tmp_path: Path) -> None:
     assert "moves/part-000001.parquet: missing part file (shard 1 has games but no moves)" in (
         result.stderr
     )
+
+
+def test_ablated_run_gives_the_paired_curse_effect(tmp_path: Path) -> None:
+    common = ["simulate", "--backend", "serial", "--games", "40", "--shard-size", "20",
+              "--seed", "9", "--islands", "abc-1,ABC-2"]  # fmt: skip
+    base, ablated = tmp_path / "base", tmp_path / "nocurse"
+    assert runner.invoke(app, [*common, "--out", str(base)]).exit_code == 0
+    result = runner.invoke(app, [*common, "--ablate", "curses", "--out", str(ablated)])
+    assert result.exit_code == 0, result.output
+    manifest = json.loads((ablated / "manifest.json").read_text())
+    assert manifest["spec"]["resolved_rules"]["curse_count"] == 0
+    assert manifest["spec"]["rules"] == "rulebook without curses"
+    out = tmp_path / "rep"
+    assert runner.invoke(app, ["report", str(base), str(ablated), "--out", str(out)]).exit_code == 0
+    obj = json.loads((out / "report.json").read_text())
+    paired = obj["curse_impact"]["paired_difference"]
+    assert {r["strategy"] for r in paired} == {"hunter", "cartographer", "collector", "cautious"}
+    assert all(r["pairs"] == 40 for r in paired)
+    assert abs(sum(r["win_share_diff"] for r in paired)) < 1e-9  # one win per game either way
