@@ -1,0 +1,263 @@
+"""``tourney compare``, ``sweep`` and ``regress``: statistics between variants."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from pipelines.cli_app import (
+    GameOpt,
+    PlayersOpt,
+    RulesOpt,
+    app,
+    command,
+    echo_json,
+)
+from pipelines.compare import CompareSpec, check_metric, compare, plan
+from pipelines.play import check_game, parse_players
+from pipelines.regress import (
+    compare_to_baseline,
+    junit_xml,
+    read_baseline,
+    read_suite,
+    run_case,
+    write_baseline,
+)
+from pipelines.simulate import (
+    ABLATIONS,
+    parse_islands,
+)
+from pipelines.sweep import SweepSpec, parse_param, sweep
+from reports import figures
+from sim.errors import InputError
+from sim.tobago.rules import load_rules, with_overrides
+from strategies.registry import parse_strategy, split_specs
+
+
+@command(app, "compare")
+def compare_cmd(
+    b_rules: Annotated[
+        str | None, typer.Option("--b-rules", help="Variant B: preset or TOML file.")
+    ] = None,
+    a_rules: Annotated[
+        str, typer.Option("--a-rules", help="Variant A (the base): preset or TOML file.")
+    ] = "rulebook",
+    ablate: Annotated[
+        str | None, typer.Option("--ablate", help="B = A without: curses or amulets.")
+    ] = None,
+    a_strategy: Annotated[
+        str | None, typer.Option("--a-strategy", help="Candidate A against the field.")
+    ] = None,
+    b_strategy: Annotated[
+        str | None, typer.Option("--b-strategy", help="Candidate B against the field.")
+    ] = None,
+    game: GameOpt = "tobago",
+    players: PlayersOpt = None,
+    metric: Annotated[
+        str | None,
+        typer.Option(
+            "--metric",
+            help="first-seat, turns, win:STRATEGY (default first-seat; "
+            "candidate for strategy comparisons).",
+        ),
+    ] = None,
+    bounds: Annotated[
+        str,
+        typer.Option("--bounds", help="H0,H1: the B-A difference under each hypothesis."),
+    ] = "0,0.02",
+    max_games: Annotated[int, typer.Option("--max-games", min=1)] = 20_000,
+    seed: Annotated[int, typer.Option("--seed", min=0)] = 1,
+    islands: Annotated[str, typer.Option("--islands")] = "all",
+    workers: Annotated[int, typer.Option("--workers", min=1)] = 2,
+    batch_blocks: Annotated[
+        int, typer.Option("--batch-blocks", min=1, help="Blocks between looks.")
+    ] = 50,
+    plan_effect: Annotated[
+        float | None,
+        typer.Option("--plan", help="Only estimate the games a fixed test needs for EFFECT."),
+    ] = None,
+    pilot_blocks: Annotated[int, typer.Option("--pilot-blocks", min=2)] = 100,
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON object.")] = False,
+) -> None:
+    """Compare A and B on common seeds (rules, an ablation, or strategies): an SPRT."""
+    check_game(game)
+    strategy_mode = a_strategy is not None or b_strategy is not None
+    modes = sum((b_rules is not None, ablate is not None, strategy_mode))
+    if modes != 1:
+        raise InputError(
+            "compare needs exactly one B: --b-rules FILE, --ablate curses|amulets, "
+            "or --a-strategy X --b-strategy Y"
+        )
+    rules_a = load_rules(a_rules)
+    rules_b = rules_a
+    factories_b = None
+    if strategy_mode:
+        if a_strategy is None or b_strategy is None:
+            raise InputError("a strategy comparison needs both --a-strategy and --b-strategy")
+        field = (
+            [parse_strategy(x) for x in split_specs(players)]
+            if players
+            else [parse_strategy(x) for x in ("hunter", "cartographer", "collector")]
+        )
+        cand_a, cand_b = parse_strategy(a_strategy), parse_strategy(b_strategy)
+        specs = [cand_a, *field]
+        if not 2 <= len(specs) <= 4:
+            raise InputError(f"--players: a field of 1 to 3 opponents, got {len(field)}")
+        factories_b = (cand_b.factory(), *(p.factory() for p in field))
+        metric = metric or "candidate"
+    else:
+        specs = parse_players(players)
+        metric = metric or "first-seat"
+        if ablate is not None:
+            if ablate not in ABLATIONS:
+                raise InputError(f"--ablate {ablate!r} is not allowed (curses or amulets)")
+            rules_b = with_overrides(rules_a, ABLATIONS[ablate], f"--ablate {ablate}")
+        else:
+            assert b_rules is not None
+            rules_b = load_rules(b_rules)
+    labels = tuple(p.label for p in specs)
+    check_metric(metric, labels)
+    try:
+        theta0, theta1 = (float(x) for x in bounds.split(","))
+    except ValueError:
+        raise InputError(f"--bounds {bounds!r}: give two numbers, H0,H1") from None
+    if theta0 == theta1:
+        raise InputError(f"--bounds {bounds!r}: H0 and H1 must differ")
+    spec = CompareSpec(
+        labels=labels,
+        factories=tuple(p.factory() for p in specs),
+        rules_a=rules_a,
+        rules_b=rules_b,
+        factories_b=factories_b,
+        metric=metric,
+        theta0=theta0,
+        theta1=theta1,
+        seed=seed,
+        islands=parse_islands(islands, "--islands"),
+        max_games=max_games,
+        batch_blocks=batch_blocks,
+        workers=workers,
+    )
+    result = plan(spec, pilot_blocks, plan_effect) if plan_effect is not None else compare(spec)
+    if as_json:
+        echo_json(result)
+        return
+    if plan_effect is not None:
+        typer.echo(
+            f"{metric}: sd {result['sd_per_block']:.4f} per block over {pilot_blocks} pilot "
+            f"blocks; a fixed test for a difference of {plan_effect} needs {result['blocks']} "
+            f"blocks = {result['games']} games"
+        )
+        return
+    low, high = result["interval"]
+    typer.echo(
+        f"{metric} (B - A): {result['difference']:+.4f} [{low:+.4f}, {high:+.4f}] over "
+        f"{result['blocks']} blocks ({result['games']} games); "
+        f"SPRT H0={theta0} vs H1={theta1}: {result['decision']} (LLR {result['llr']:+.2f})"
+    )
+
+
+@command(app, "regress")
+def regress_cmd(
+    suite: Annotated[Path, typer.Argument(help="The suite TOML (see ci/nightly.toml).")],
+    baseline: Annotated[Path, typer.Option("--baseline", help="The stored baseline JSON.")],
+    update_baseline: Annotated[
+        bool, typer.Option("--update-baseline", help="Write a new baseline and stop.")
+    ] = False,
+    out: Annotated[Path, typer.Option("--out", help="Where report.json and junit.xml go.")] = Path(
+        "regress-out"
+    ),
+    workers: Annotated[int, typer.Option("--workers", min=1)] = 2,
+) -> None:
+    """Run a fixed suite against a baseline: exit 0 unchanged, 1 regression, 2 error."""
+    cases = read_suite(suite)
+    current = {case.name: run_case(case, workers) for case in cases}
+    if update_baseline:
+        write_baseline(baseline, current)
+        typer.echo(f"baseline written: {baseline} ({len(current)} cases)")
+        return
+    checks = compare_to_baseline(current, read_baseline(baseline))
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "report.json").write_text(
+        json.dumps({"suite": str(suite), "baseline": str(baseline), "checks": checks},
+                   indent=1, default=str) + "\n"
+    )  # fmt: skip
+    (out / "junit.xml").write_text(junit_xml(checks))
+    typer.echo(f"{'case':<16} {'check':<24} {'baseline':>10} {'current':>10} {'z':>7}  verdict")
+    for c in checks:
+        if c["check"] == "golden_games":
+            base, cur, z = c["baseline"][:8], c["current"][:8], ""
+        else:
+            base, cur, z = f"{c['baseline']:.4f}", f"{c['current']:.4f}", f"{c['z']:+.2f}"
+        verdict = "CHANGED" if c["failed"] else "ok"
+        typer.echo(f"{c['case']:<16} {c['check']:<24} {base:>10} {cur:>10} {z:>7}  {verdict}")
+    failed = sum(1 for c in checks if c["failed"])
+    typer.echo(f"{failed} of {len(checks)} checks changed; report: {out / 'report.json'}")
+    if failed:
+        raise typer.Exit(1)
+
+
+@command(app, "sweep")
+def sweep_cmd(
+    param: Annotated[list[str], typer.Option("--param", help="KEY=V1,V2,... (give one or two).")],
+    players: PlayersOpt = None,
+    rules: RulesOpt = "rulebook",
+    games: Annotated[int, typer.Option("--games", min=2, help="Games per grid point.")] = 2000,
+    seed: Annotated[int, typer.Option("--seed", min=0)] = 1,
+    islands: Annotated[str, typer.Option("--islands")] = "all",
+    workers: Annotated[int, typer.Option("--workers", min=1)] = 2,
+    out: Annotated[Path, typer.Option("--out", help="Where sweep.csv/json/png go.")] = Path(
+        "sweep-out"
+    ),
+    as_json: Annotated[bool, typer.Option("--json", help="Print the rows as JSON.")] = False,
+) -> None:
+    """Sweep one or two rule parameters on common seeds: fairness, length, curses, spread."""
+    if not 1 <= len(param) <= 2:
+        raise InputError(f"--param: give one or two parameters, got {len(param)}")
+    params = tuple((k, tuple(v)) for k, v in (parse_param(p) for p in param))
+    specs = parse_players(players)
+    spec = SweepSpec(
+        labels=tuple(p.label for p in specs),
+        factories=tuple(p.factory() for p in specs),
+        base=load_rules(rules),
+        params=params,
+        games=games,
+        seed=seed,
+        islands=parse_islands(islands, "--islands"),
+        workers=workers,
+    )
+    rows = sweep(spec)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "sweep.json").write_text(json.dumps(rows, indent=1) + "\n")
+    header = list(rows[0])
+    lines = [",".join(header)] + [",".join(str(r[h]) for h in header) for r in rows]
+    (out / "sweep.csv").write_text("\n".join(lines) + "\n")
+    x = params[0][0]
+    hue = params[1][0] if len(params) == 2 else None
+    (out / "first_seat.png").write_bytes(
+        figures.sweep_lines(
+            rows, x, hue, "first_seat_advantage", "first_seat_low", "first_seat_high"
+        )
+    )
+    (out / "turns.png").write_bytes(
+        figures.sweep_lines(rows, x, hue, "mean_turns", "turns_low", "turns_high")
+    )
+    if as_json:
+        echo_json(rows)
+        return
+    keys = [k for k, _ in params]
+    typer.echo(
+        " ".join(f"{k:>10}" for k in keys)
+        + f" {'1st seat':>9} {'interval':>17} {'turns':>6} {'hits/g':>7} {'spread':>7}"
+    )
+    for r in rows:
+        typer.echo(
+            " ".join(f"{r[k]!s:>10}" for k in keys)
+            + f" {r['first_seat_advantage']:+9.3f} [{r['first_seat_low']:+.3f}, "
+            f"{r['first_seat_high']:+.3f}] {r['mean_turns']:6.1f} "
+            f"{r['curse_hits_per_game']:7.2f} {r['strategy_spread']:7.3f}"
+        )
+    typer.echo(f"tables and plots: {out}")

@@ -1,0 +1,222 @@
+"""``tourney play``, ``bench``, ``simulate``, ``bench-runner`` and ``report``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from pipelines.cli_app import (
+    GameOpt,
+    PlayersOpt,
+    RulesOpt,
+    app,
+    command,
+    echo_json,
+)
+from pipelines.play import bench, check_game, game_json_rows, game_text, parse_players, play_game
+from pipelines.report import FORMATS as REPORT_FORMATS
+from pipelines.report import build_report
+from pipelines.run_bench import bench_runner
+from pipelines.simulate import (
+    Progress,
+    read_spec,
+    resolve,
+    simulate,
+)
+from pipelines.win_table import format_win_table, win_table
+from sim.errors import InputError
+from sim.runner.compaction import shards_written
+
+
+@command(app, "play")
+def play(
+    game: GameOpt = "tobago",
+    players: PlayersOpt = None,
+    seed: Annotated[int, typer.Option("--seed", min=0, help="The game seed.")] = 0,
+    island: Annotated[
+        str, typer.Option("--island", help="Built-in name, generated:SEED or a file.")
+    ] = "aBc-2",
+    rules: RulesOpt = "rulebook",
+    as_json: Annotated[
+        bool, typer.Option("--json", help="JSON lines: one per event, then the result.")
+    ] = False,
+) -> None:
+    """Play one seeded game and print it, ending with the scores and the winner(s)."""
+    check_game(game)
+    played = play_game(seed, parse_players(players), island, rules)
+    if as_json:
+        for row in game_json_rows(played):
+            typer.echo(json.dumps(row, separators=(",", ":")))
+        return
+    for line in game_text(played):
+        typer.echo(line)
+
+
+@command(app, "bench")
+def bench_cmd(
+    game: GameOpt = "tobago",
+    games: Annotated[int, typer.Option("--games", min=1, help="Games to play.")] = 2000,
+    players: PlayersOpt = None,
+    rules: RulesOpt = "rulebook",
+    chess_seconds: Annotated[
+        float,
+        typer.Option(
+            "--chess-seconds", min=0, help="Time for the python-chess yardstick (0: skip)."
+        ),
+    ] = 3.0,
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON object.")] = False,
+) -> None:
+    """Play games on one core and print games/s and decisions/s."""
+    check_game(game)
+    result = bench(games, parse_players(players), rules, chess_seconds)
+    if as_json:
+        echo_json(result)
+        return
+    typer.echo(
+        f"{result['games']} games in {result['seconds']:.2f} s: "
+        f"{result['games_per_s']:.1f} games/s, {result['decisions_per_s']:.0f} decisions/s"
+    )
+    if "chess_random_games_per_s" in result:
+        typer.echo(
+            f"python-chess random games: {result['chess_random_games_per_s']:.1f}/s "
+            f"(ratio {result['ratio_to_chess']:.1f}x)"
+        )
+
+
+@command(app, "simulate")
+def simulate_cmd(
+    spec: Annotated[
+        Path | None, typer.Argument(help="A spec TOML file (see data/specs/demo.toml).")
+    ] = None,
+    game: Annotated[str | None, typer.Option("--game", help="The game (tobago).")] = None,
+    players: PlayersOpt = None,
+    games: Annotated[int | None, typer.Option("--games", help="Games to play.")] = None,
+    seed: Annotated[int | None, typer.Option("--seed", help="The root seed.")] = None,
+    seating: Annotated[
+        str | None, typer.Option("--seating", help="rotate (duplicate format) or random.")
+    ] = None,
+    islands: Annotated[
+        str | None,
+        typer.Option("--islands", help="A name, a comma list, all, or generated:N."),
+    ] = None,
+    rules: Annotated[
+        str | None, typer.Option("--rules", help="A rules preset or TOML file.")
+    ] = None,
+    backend: Annotated[
+        str | None, typer.Option("--backend", help="ray (default), process or serial.")
+    ] = None,
+    workers: Annotated[int | None, typer.Option("--workers", help="Worker processes.")] = None,
+    shard_size: Annotated[
+        int | None, typer.Option("--shard-size", help="Games per task (default 1000).")
+    ] = None,
+    address: Annotated[
+        str | None, typer.Option("--address", help="Join an existing Ray cluster.")
+    ] = None,
+    out: Annotated[
+        Path | None, typer.Option("--out", help="Run directory (default data/runs/<id>).")
+    ] = None,
+    ablate: Annotated[
+        str | None,
+        typer.Option("--ablate", help="The same seeds without: curses or amulets."),
+    ] = None,
+) -> None:
+    """Run a tournament: seeded games in shards, Parquet tables, resumable."""
+    file_values = read_spec(spec) if spec is not None else {}
+    source = str(spec) if spec is not None else "command line"
+    flags = {
+        "game": game,
+        "players": players,
+        "games": games,
+        "seed": seed,
+        "seating": seating,
+        "islands": islands,
+        "rules": rules,
+        "backend": backend,
+        "workers": workers,
+        "shard_size": shard_size,
+        "address": address,
+        "out": str(out) if out is not None else None,
+        "ablate": ablate,
+    }
+    config = resolve(file_values, flags, source)
+    written = shards_written(config.run_dir) if config.run_dir.exists() else set()
+    missing = sum(
+        min(config.shard_size, config.games - k * config.shard_size)
+        for k in range(config.n_shards())
+        if k not in written
+    )
+    typer.echo(
+        f"run {config.run_dir}: {config.games} games ({missing} to play) of "
+        f"{', '.join(config.labels)} on {len(config.islands)} islands, backend {config.backend}"
+    )
+    try:
+        report = simulate(config, Progress(missing))
+    except KeyboardInterrupt:
+        typer.echo(
+            "interrupted: finished shards are kept; run the same command to resume", err=True
+        )
+        raise typer.Exit(130) from None
+    typer.echo(
+        f"played {report.games_played} games in {report.seconds:.1f} s "
+        f"({report.shards_skipped} shards already done)"
+    )
+    for line in format_win_table(win_table(config.run_dir)):
+        typer.echo(line)
+    typer.echo(f"tables: {config.run_dir}/{{games,seats,moves,treasures}}/*.parquet")
+
+
+@command(app, "bench-runner")
+def bench_runner_cmd(
+    games: Annotated[int, typer.Option("--games", min=1, help="Games per run.")] = 20_000,
+    workers: Annotated[int, typer.Option("--workers", min=1, help="Ray workers.")] = 2,
+    shard_size: Annotated[int, typer.Option("--shard-size", min=1)] = 1000,
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON object.")] = False,
+) -> None:
+    """Time the runner: one serial worker against Ray workers on the same games."""
+    base = resolve({}, {"games": games, "shard_size": shard_size, "out": "unused"}, "bench")
+    result = bench_runner(base, workers)
+    if as_json:
+        echo_json(result)
+        return
+    for name in ("serial", "ray"):
+        row = result[name]
+        typer.echo(
+            f"{name:<6} {row['workers']} worker(s): {row['seconds']:.1f} s, "
+            f"{row['games_per_s']:.0f} games/s, logs {100 * row['log_share_of_engine']:.0f}% "
+            f"of engine time, peak worker RSS {row['peak_worker_rss_mb']:.0f} MB"
+        )
+    typer.echo(
+        f"Ray speedup {result['ray_speedup']:.2f}x wall clock, "
+        f"{result['ray_speedup_after_startup']:.2f}x after Ray's start-up "
+        f"({result['ray']['startup_seconds']:.1f} s); moves "
+        f"{result['moves_mib_per_million_rows']:.2f} MiB per million rows"
+    )
+
+
+@command(app, "report")
+def report_cmd(
+    runs: Annotated[list[Path], typer.Argument(help="One or more run directories.")],
+    out: Annotated[
+        Path | None, typer.Option("--out", help="Output directory (default <run>/report).")
+    ] = None,
+    formats: Annotated[
+        str, typer.Option("--format", help="Comma-separated: html, md, json.")
+    ] = "html,md,json",
+) -> None:
+    """Write the win-rate, curse-impact and board-fairness report of one or more runs."""
+    chosen = {f.strip() for f in formats.split(",") if f.strip()}
+    unknown = sorted(chosen - set(REPORT_FORMATS))
+    if unknown or not chosen:
+        raise InputError(
+            f"--format {formats!r}: unknown format {unknown[0] if unknown else ''!r} "
+            f"(allowed: {', '.join(REPORT_FORMATS)})"
+        )
+    result = build_report(list(runs), out, chosen)
+    if not result.complete:
+        typer.echo("note: unfinished run, reported for the games it has", err=True)
+    typer.echo(f"report of {result.games} games: {result.out_dir}")
+    if "html" in chosen:
+        typer.echo(f"open {result.out_dir / 'index.html'}")
