@@ -26,14 +26,11 @@ from pipelines.regress import (
     run_case,
     write_baseline,
 )
-from pipelines.simulate import (
-    ABLATIONS,
-    parse_islands,
-)
+from pipelines.simulate import ablated, parse_islands
 from pipelines.sweep import SweepSpec, parse_param, sweep
 from reports import figures
 from sim.errors import InputError
-from sim.tobago.rules import load_rules, with_overrides
+from sim.tobago.rules import load_rules
 from strategies.registry import parse_strategy, split_specs
 
 
@@ -112,9 +109,7 @@ def compare_cmd(
         specs = parse_players(players)
         metric = metric or "first-seat"
         if ablate is not None:
-            if ablate not in ABLATIONS:
-                raise InputError(f"--ablate {ablate!r} is not allowed (curses or amulets)")
-            rules_b = with_overrides(rules_a, ABLATIONS[ablate], f"--ablate {ablate}")
+            rules_b = ablated(rules_a, ablate, "--ablate")
         else:
             assert b_rules is not None
             rules_b = load_rules(b_rules)

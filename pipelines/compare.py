@@ -23,8 +23,8 @@ from typing import Any
 from pipelines.sprt import CONTINUE, Sprt, fixed_size
 from sim.errors import InputError
 from sim.runner.schedule import plan_game
-from sim.tobago.catalog import resolve_board
-from sim.tobago.engine import StrategyFactory, TobagoGame
+from sim.runner.shard import play_planned
+from sim.tobago.engine import StrategyFactory
 from sim.tobago.rules import TobagoRules
 
 
@@ -69,8 +69,8 @@ def _value(
     total = 0.0
     for rotation in range(n):
         plan = plan_game(block * n + rotation, spec.seed, n, "rotate", spec.islands)
-        seats = [factories[p] for p in plan.order]
-        result = TobagoGame(rules, resolve_board(plan.island), seats, plan.seed).play()
+        result = play_planned(plan, rules, factories).result
+        assert result is not None
         if spec.metric == "first-seat":
             total += result.win_shares[0]
         elif spec.metric == "turns":

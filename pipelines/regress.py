@@ -25,8 +25,8 @@ from xml.sax.saxutils import escape, quoteattr
 from pipelines.simulate import parse_islands
 from sim.errors import InputError
 from sim.runner.schedule import plan_game
-from sim.tobago.catalog import resolve_board
-from sim.tobago.engine import StrategyFactory, TobagoGame
+from sim.runner.shard import play_planned
+from sim.tobago.engine import StrategyFactory
 from sim.tobago.rules import TobagoRules, load_rules
 from sim.toml_files import read_toml
 from strategies.registry import parse_strategy
@@ -121,9 +121,9 @@ def _play_range(args: tuple[Case, int, int]) -> tuple[list[tuple[Any, ...]], str
     digest = hashlib.sha256()
     for game_id in range(first, last):
         plan = plan_game(game_id, case.seed, n, "rotate", case.islands)
-        seats = [case.factories[p] for p in plan.order]
-        game = TobagoGame(case.rules, resolve_board(plan.island), seats, plan.seed)
-        result = game.play()
+        game = play_planned(plan, case.rules, case.factories)
+        result = game.result
+        assert result is not None
         by_player = [0.0] * n
         for seat, share in enumerate(result.win_shares):
             by_player[plan.order[seat]] += share

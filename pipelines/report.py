@@ -18,11 +18,11 @@ from typing import Any
 
 import pyarrow as pa
 import pyarrow.csv as pacsv
-import pyarrow.parquet as pq
 
 from pipelines.metrics import cells, curses, fairness, rating, win_rate
 from pipelines.metrics.source import RunInfo, connect, open_run
 from reports import documents, figures
+from sim.runner.shard import write_part
 
 FORMATS = ("html", "md", "json")
 JSON_KEYS = ("report", "runs", "complete", "games", "win_rate", "curse_impact", "board_fairness")
@@ -85,11 +85,11 @@ def compute(runs: list[RunInfo]) -> dict[str, pa.Table]:
 
 
 def _write_table(table: pa.Table, path: Path) -> None:
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     if path.suffix == ".parquet":
-        pq.write_table(table, tmp, compression="zstd")
-    else:
-        pacsv.write_csv(table, tmp)
+        write_part(table, path)
+        return
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    pacsv.write_csv(table, tmp)
     os.replace(tmp, path)
 
 

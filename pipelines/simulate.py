@@ -18,7 +18,7 @@ from sim.runner.run import RunConfig, RunReport, run
 from sim.runner.shard import ShardSummary
 from sim.tobago.catalog import resolve_board
 from sim.tobago.modular import island_names
-from sim.tobago.rules import load_rules, with_overrides
+from sim.tobago.rules import TobagoRules, load_rules, with_overrides
 from sim.toml_files import read_toml
 from strategies.registry import SCRIPTED, parse_strategy, split_specs
 
@@ -57,6 +57,13 @@ ABLATIONS: dict[str, dict[str, int]] = {
     "curses": {"curse_count": 0},
     "amulets": {"amulet_count": 0},
 }
+
+
+def ablated(rules: TobagoRules, name: str, label: str) -> TobagoRules:
+    """``rules`` without curses or without amulets; ``label`` starts the error message."""
+    if name not in ABLATIONS:
+        raise InputError(f"{label} {name!r} is not allowed (curses or amulets)")
+    return with_overrides(rules, ABLATIONS[name], f"{label} {name}")
 
 
 def read_spec(path: Path) -> dict[str, Any]:
@@ -129,9 +136,7 @@ def resolve(file_values: dict[str, Any], flags: dict[str, Any], source: str) -> 
     rules = load_rules(rules_source)
     ablate = values.get("ablate")
     if ablate:
-        if ablate not in ABLATIONS:
-            raise InputError(f"{source}: ablate = {ablate!r} is not allowed (curses or amulets)")
-        rules = with_overrides(rules, ABLATIONS[ablate], f"{source}: ablate")
+        rules = ablated(rules, ablate, f"{source}: ablate =")
         rules_source = f"{rules_source} without {ablate}"
     islands = parse_islands(values["islands"], source)
     out = values["out"]

@@ -17,8 +17,8 @@ from typing import Any
 from pipelines.stats import Z95, wilson
 from sim.errors import InputError
 from sim.runner.schedule import plan_game
-from sim.tobago.catalog import resolve_board
-from sim.tobago.engine import StrategyFactory, TobagoGame
+from sim.runner.shard import play_planned
+from sim.tobago.engine import StrategyFactory
 from sim.tobago.rules import KEYS, TobagoRules, with_overrides
 
 
@@ -82,10 +82,9 @@ def _play_point(args: tuple[SweepSpec, dict[str, Any]]) -> dict[str, Any]:
     by_player = [0.0] * n
     for game_id in range(spec.games):
         plan = plan_game(game_id, spec.seed, n, "rotate", spec.islands)
-        game = TobagoGame(
-            rules, resolve_board(plan.island), [spec.factories[p] for p in plan.order], plan.seed
-        )
-        result = game.play()
+        game = play_planned(plan, rules, spec.factories)
+        result = game.result
+        assert result is not None
         first += result.win_shares[0]
         turns.append(result.turns)
         hits += sum(game.state.curse_hits)

@@ -19,7 +19,7 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from sim.runner.schedule import plan_game
+from sim.runner.schedule import GamePlan, plan_game
 from sim.runner.tables import TableBuilder
 from sim.tobago.board import Board
 from sim.tobago.catalog import resolve_board
@@ -71,6 +71,16 @@ def _board(name: str) -> Board:
     return resolve_board(name)
 
 
+def play_planned(
+    plan: GamePlan, rules: TobagoRules, factories: tuple[StrategyFactory, ...]
+) -> TobagoGame:
+    """Play the scheduled game ``plan`` with the players' factories in its seat order."""
+    board = _board(plan.island)
+    game = TobagoGame(rules, board, [factories[p] for p in plan.order], plan.seed)
+    game.play()
+    return game
+
+
 def write_part(table: pa.Table, path: Path) -> None:
     """Write a Parquet file atomically: a temporary name, then a rename."""
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -91,14 +101,13 @@ def run_shard(task: ShardTask) -> ShardSummary:
     for game_id in range(task.first_game, task.first_game + task.n_games):
         t0 = clock()
         plan = plan_game(game_id, task.root_seed, n_players, task.seating, task.islands)
-        board = _board(plan.island)
-        seats = [task.factories[p] for p in plan.order]
-        game = TobagoGame(task.rules, board, seats, plan.seed)
-        result = game.play()
+        game = play_planned(plan, task.rules, task.factories)
+        result = game.result
+        assert result is not None
         t1 = clock()
         truncated += result.truncated
         violations += len(game.violations)
-        builder.add(plan, game, board.name)
+        builder.add(plan, game, game.state.island.name)
         play += t1 - t0
         log += clock() - t1
     t2 = clock()

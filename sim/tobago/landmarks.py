@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from sim.tobago.hexgrid import disc_offsets, distance
-from sim.tobago.island import Island
+from sim.tobago.island import Island, bits_of
 
 HUT = "hut"
 PALM = "palm"
@@ -163,12 +163,7 @@ def _enumerate_spread(pool: tuple[int, ...], k: int, conflict: tuple[int, ...]) 
 
 
 def _cells(mask: int) -> tuple[int, ...]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return tuple(out)
+    return tuple(bits_of(mask))
 
 
 def place_landmarks(
