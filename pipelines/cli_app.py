@@ -71,15 +71,21 @@ def echo_json(obj: object) -> None:
     typer.echo(json.dumps(obj, indent=None, separators=(",", ":")))
 
 
-GameOpt = Annotated[str, typer.Option("--game", help="The game (tobago).")]
+GameOpt = Annotated[str, typer.Option("--game", help="The game: tobago or treasure-island.")]
 PlayersOpt = Annotated[
     str | None,
     typer.Option(
         "--players",
         help="Comma-separated strategies, e.g. hunter,cautious(take_at=4),pkg.mod:Class "
-        "(default: hunter,cartographer,collector,cautious).",
+        "(default: hunter,cartographer,collector,cautious; for treasure-island "
+        "expected-value,bust-threshold,stop-at,random).",
     ),
 ]
 RulesOpt = Annotated[
-    str, typer.Option("--rules", help="A rules preset (rulebook, bga) or a TOML file.")
+    str | None,
+    typer.Option(
+        "--rules",
+        help="A rules preset (tobago: rulebook, bga; treasure-island: standard, characters) "
+        "or a TOML file.",
+    ),
 ]

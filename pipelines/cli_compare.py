@@ -17,7 +17,7 @@ from pipelines.cli_app import (
     echo_json,
 )
 from pipelines.compare import CompareSpec, check_metric, compare, plan
-from pipelines.play import check_game, parse_players
+from pipelines.play import DEFAULT_RULES, check_game, parse_players
 from pipelines.regress import (
     compare_to_baseline,
     junit_xml,
@@ -30,8 +30,18 @@ from pipelines.simulate import ablated, parse_islands
 from pipelines.sweep import SweepSpec, parse_param, sweep
 from reports import figures
 from sim.errors import InputError
+from sim.runner.games import NO_ISLAND, GameKind, game_kind
 from sim.tobago.rules import load_rules
-from strategies.registry import parse_strategy, split_specs
+from strategies.registry import DEFAULT_PLAYERS, parse_strategy, split_specs
+
+
+def board_list(kind: GameKind, islands: str | None) -> tuple[str, ...]:
+    """The islands of ``--islands`` for a game on islands (default all), none otherwise."""
+    if kind.boards:
+        return parse_islands(islands or "all", "--islands")
+    if islands is not None:
+        raise InputError(f"--islands: {kind.title} is not played on islands")
+    return (NO_ISLAND,)
 
 
 @command(app, "compare")
@@ -40,8 +50,9 @@ def compare_cmd(
         str | None, typer.Option("--b-rules", help="Variant B: preset or TOML file.")
     ] = None,
     a_rules: Annotated[
-        str, typer.Option("--a-rules", help="Variant A (the base): preset or TOML file.")
-    ] = "rulebook",
+        str | None,
+        typer.Option("--a-rules", help="Variant A (the base): preset or TOML file."),
+    ] = None,
     ablate: Annotated[
         str | None, typer.Option("--ablate", help="B = A without: curses or amulets.")
     ] = None,
@@ -67,7 +78,9 @@ def compare_cmd(
     ] = "0,0.02",
     max_games: Annotated[int, typer.Option("--max-games", min=1)] = 20_000,
     seed: Annotated[int, typer.Option("--seed", min=0)] = 1,
-    islands: Annotated[str, typer.Option("--islands")] = "all",
+    islands: Annotated[
+        str | None, typer.Option("--islands", help="Tobago islands (default all).")
+    ] = None,
     workers: Annotated[int, typer.Option("--workers", min=1)] = 2,
     batch_blocks: Annotated[
         int, typer.Option("--batch-blocks", min=1, help="Blocks between looks.")
@@ -81,6 +94,7 @@ def compare_cmd(
 ) -> None:
     """Compare A and B on common seeds (rules, an ablation, or strategies): an SPRT."""
     check_game(game)
+    kind = game_kind(game)
     strategy_mode = a_strategy is not None or b_strategy is not None
     modes = sum((b_rules is not None, ablate is not None, strategy_mode))
     if modes != 1:
@@ -88,31 +102,30 @@ def compare_cmd(
             "compare needs exactly one B: --b-rules FILE, --ablate curses|amulets, "
             "or --a-strategy X --b-strategy Y"
         )
-    rules_a = load_rules(a_rules)
+    rules_a = kind.load_rules(a_rules or DEFAULT_RULES[game])
     rules_b = rules_a
     factories_b = None
     if strategy_mode:
         if a_strategy is None or b_strategy is None:
             raise InputError("a strategy comparison needs both --a-strategy and --b-strategy")
-        field = (
-            [parse_strategy(x) for x in split_specs(players)]
-            if players
-            else [parse_strategy(x) for x in ("hunter", "cartographer", "collector")]
-        )
-        cand_a, cand_b = parse_strategy(a_strategy), parse_strategy(b_strategy)
+        field_names = split_specs(players) if players else DEFAULT_PLAYERS[game][:3]
+        field = [parse_strategy(x, game) for x in field_names]
+        cand_a, cand_b = parse_strategy(a_strategy, game), parse_strategy(b_strategy, game)
         specs = [cand_a, *field]
         if not 2 <= len(specs) <= 4:
             raise InputError(f"--players: a field of 1 to 3 opponents, got {len(field)}")
         factories_b = (cand_b.factory(), *(p.factory() for p in field))
         metric = metric or "candidate"
     else:
-        specs = parse_players(players)
+        specs = parse_players(players, game)
         metric = metric or "first-seat"
         if ablate is not None:
+            if game != "tobago":
+                raise InputError(f"--ablate is for Tobago (curses, amulets), not {game}")
             rules_b = ablated(rules_a, ablate, "--ablate")
         else:
             assert b_rules is not None
-            rules_b = load_rules(b_rules)
+            rules_b = kind.load_rules(b_rules)
     labels = tuple(p.label for p in specs)
     check_metric(metric, labels)
     try:
@@ -131,7 +144,7 @@ def compare_cmd(
         theta0=theta0,
         theta1=theta1,
         seed=seed,
-        islands=parse_islands(islands, "--islands"),
+        islands=board_list(kind, islands),
         max_games=max_games,
         batch_blocks=batch_blocks,
         workers=workers,
@@ -199,7 +212,7 @@ def regress_cmd(
 def sweep_cmd(
     param: Annotated[list[str], typer.Option("--param", help="KEY=V1,V2,... (give one or two).")],
     players: PlayersOpt = None,
-    rules: RulesOpt = "rulebook",
+    rules: RulesOpt = None,
     games: Annotated[int, typer.Option("--games", min=2, help="Games per grid point.")] = 2000,
     seed: Annotated[int, typer.Option("--seed", min=0)] = 1,
     islands: Annotated[str, typer.Option("--islands")] = "all",
@@ -217,7 +230,7 @@ def sweep_cmd(
     spec = SweepSpec(
         labels=tuple(p.label for p in specs),
         factories=tuple(p.factory() for p in specs),
-        base=load_rules(rules),
+        base=load_rules(rules or "rulebook"),
         params=params,
         games=games,
         seed=seed,

@@ -39,14 +39,14 @@ def play(
     island: Annotated[
         str, typer.Option("--island", help="Built-in name, generated:SEED or a file.")
     ] = "aBc-2",
-    rules: RulesOpt = "rulebook",
+    rules: RulesOpt = None,
     as_json: Annotated[
         bool, typer.Option("--json", help="JSON lines: one per event, then the result.")
     ] = False,
 ) -> None:
     """Play one seeded game and print it, ending with the scores and the winner(s)."""
     check_game(game)
-    played = play_game(seed, parse_players(players), island, rules)
+    played = play_game(seed, parse_players(players, game), island, rules, game)
     if as_json:
         for row in game_json_rows(played):
             typer.echo(json.dumps(row, separators=(",", ":")))
@@ -60,7 +60,7 @@ def bench_cmd(
     game: GameOpt = "tobago",
     games: Annotated[int, typer.Option("--games", min=1, help="Games to play.")] = 2000,
     players: PlayersOpt = None,
-    rules: RulesOpt = "rulebook",
+    rules: RulesOpt = None,
     chess_seconds: Annotated[
         float,
         typer.Option(
@@ -71,7 +71,7 @@ def bench_cmd(
 ) -> None:
     """Play games on one core and print games/s and decisions/s."""
     check_game(game)
-    result = bench(games, parse_players(players), rules, chess_seconds)
+    result = bench(games, parse_players(players, game), rules, chess_seconds, game)
     if as_json:
         echo_json(result)
         return
@@ -91,7 +91,9 @@ def simulate_cmd(
     spec: Annotated[
         Path | None, typer.Argument(help="A spec TOML file (see data/specs/demo.toml).")
     ] = None,
-    game: Annotated[str | None, typer.Option("--game", help="The game (tobago).")] = None,
+    game: Annotated[
+        str | None, typer.Option("--game", help="The game: tobago or treasure-island.")
+    ] = None,
     players: PlayersOpt = None,
     games: Annotated[int | None, typer.Option("--games", help="Games to play.")] = None,
     seed: Annotated[int | None, typer.Option("--seed", help="The root seed.")] = None,

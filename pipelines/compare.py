@@ -22,10 +22,8 @@ from typing import Any
 
 from pipelines.sprt import CONTINUE, Sprt, fixed_size
 from sim.errors import InputError
+from sim.runner.games import Factory, Rules, play_planned
 from sim.runner.schedule import plan_game
-from sim.runner.shard import play_planned
-from sim.tobago.engine import StrategyFactory
-from sim.tobago.rules import TobagoRules
 
 
 @dataclass(frozen=True)
@@ -33,10 +31,10 @@ class CompareSpec:
     """What to compare and how to decide."""
 
     labels: tuple[str, ...]
-    factories: tuple[StrategyFactory, ...]
-    rules_a: TobagoRules
-    rules_b: TobagoRules
-    factories_b: tuple[StrategyFactory, ...] | None
+    factories: tuple[Factory, ...]
+    rules_a: Rules
+    rules_b: Rules
+    factories_b: tuple[Factory, ...] | None
     metric: str
     theta0: float
     theta1: float
@@ -61,9 +59,7 @@ def check_metric(metric: str, labels: tuple[str, ...]) -> None:
     )
 
 
-def _value(
-    spec: CompareSpec, rules: TobagoRules, factories: tuple[StrategyFactory, ...], block: int
-) -> float:
+def _value(spec: CompareSpec, rules: Rules, factories: tuple[Factory, ...], block: int) -> float:
     """The metric over one block's rotations under ``rules`` with ``factories``."""
     n = len(spec.labels)
     total = 0.0

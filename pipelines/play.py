@@ -1,9 +1,9 @@
-"""Playing single games and benchmarking the engine on one core.
+"""Playing single games and benchmarking the engines on one core.
 
-``play_game`` plays one seeded game and returns its text rendering (or JSON rows);
-``bench`` plays many games in this process and reports games and decisions per second, with
-python-chess random games per second measured in the same run as a yardstick that travels
-between machines.
+``play_game`` plays one seeded game of either game and returns it with what is needed to
+show it as text or JSON rows; ``bench`` plays many games in this process and reports games
+and decisions per second, with python-chess random games per second measured in the same run
+as a yardstick that travels between machines.
 """
 
 from __future__ import annotations
@@ -14,31 +14,32 @@ from dataclasses import dataclass
 from typing import Any
 
 from sim.errors import InputError
+from sim.runner.games import NO_ISLAND, game_kind
+from sim.runner.schedule import GamePlan
 from sim.tobago.catalog import resolve_board
 from sim.tobago.engine import TobagoGame
 from sim.tobago.modular import island_names
 from sim.tobago.movelog import EVENTS, render
-from sim.tobago.rules import TobagoRules, load_rules, rules_hash
-from strategies.registry import SCRIPTED, StrategySpec, parse_strategy, split_specs
+from sim.treasure_island import movelog as ti_movelog
+from sim.treasure_island.engine import TreasureIslandGame
+from strategies.registry import DEFAULT_PLAYERS, StrategySpec, parse_strategy, split_specs
 
-GAMES = ("tobago",)
+#: The default rules preset of each game.
+DEFAULT_RULES: dict[str, str] = {"tobago": "rulebook", "treasure-island": "standard"}
 
 
 def check_game(game: str) -> None:
     """``InputError`` unless ``game`` is a game this build plays."""
-    if game not in GAMES:
-        raise InputError(f"unknown game {game!r} (allowed: {', '.join(GAMES)})")
+    game_kind(game)
 
 
-def parse_players(text: str | None) -> list[StrategySpec]:
-    """Seat strategies from a comma-separated list (default: the four scripted styles)."""
-    specs = (
-        [parse_strategy(x) for x in split_specs(text)]
-        if text
-        else [parse_strategy(x) for x in SCRIPTED]
-    )
+def parse_players(text: str | None, game: str = "tobago") -> list[StrategySpec]:
+    """Seat strategies from a comma-separated list (default: the game's default players)."""
+    names = split_specs(text) if text else list(DEFAULT_PLAYERS[game])
+    specs = [parse_strategy(x, game) for x in names]
     if not 2 <= len(specs) <= 4:
-        raise InputError(f"--players: Tobago takes 2 to 4 players, got {len(specs)}")
+        title = game_kind(game).title
+        raise InputError(f"--players: {title} takes 2 to 4 players, got {len(specs)}")
     return specs
 
 
@@ -46,32 +47,46 @@ def parse_players(text: str | None) -> list[StrategySpec]:
 class PlayedGame:
     """A finished game and what is needed to show it."""
 
-    game: TobagoGame
-    rules: TobagoRules
+    game_name: str
+    game: Any
+    rules: Any
     players: list[StrategySpec]
     island: str
 
 
-def play_game(seed: int, players: list[StrategySpec], island: str, rules_spec: str) -> PlayedGame:
-    """Play one game."""
-    rules = load_rules(rules_spec)
-    board = resolve_board(island)
-    game = TobagoGame(rules, board, [p.factory() for p in players], seed)
-    game.play()
-    return PlayedGame(game, rules, players, board.name)
+def play_game(
+    seed: int,
+    players: list[StrategySpec],
+    island: str,
+    rules_spec: str | None,
+    game: str = "tobago",
+) -> PlayedGame:
+    """Play one game (``island`` matters only to games played on islands)."""
+    kind = game_kind(game)
+    rules = kind.load_rules(rules_spec or DEFAULT_RULES[game])
+    name = resolve_board(island).name if kind.boards else NO_ISLAND
+    plan = GamePlan(0, 0, 0, seed, name, tuple(range(len(players))))
+    played = kind.play(plan, rules, [p.factory() for p in players])
+    return PlayedGame(game, played, rules, players, name)
 
 
 def game_text(played: PlayedGame) -> list[str]:
     """The game as readable lines, ending with the scores and the winner(s)."""
     g = played.game
-    s = g.state
+    kind = game_kind(played.game_name)
+    where = f", island {played.island}" if kind.boards else ""
     head = [
-        f"Tobago, seed {g.seed}, island {played.island}, rules {played.rules.preset} "
-        f"({rules_hash(played.rules)})",
+        f"{kind.title}, seed {g.seed}{where}, rules {played.rules.preset} ({played.rules.hash})",
         "seats: " + ", ".join(f"P{i} {p.label}" for i, p in enumerate(played.players)),
     ]
-    cards = tuple(c.text for c in played.rules.deck.cards)
-    body = render(s.log, s.island, cards)
+    if isinstance(g, TobagoGame):
+        cards = tuple(c.text for c in played.rules.deck.cards)
+        body = render(g.state.log, g.state.island, cards)
+    else:
+        assert isinstance(g, TreasureIslandGame)
+        if any(g.characters):
+            head.append("characters: " + ", ".join(f"P{i} {c}" for i, c in enumerate(g.characters)))
+        body = ti_movelog.render(g.log)
     result = g.result
     assert result is not None
     winners = [f"P{i} {played.players[i].label}" for i, r in enumerate(result.ranks) if r == 1]
@@ -84,22 +99,30 @@ def game_text(played: PlayedGame) -> list[str]:
     return head + body + tail
 
 
+def _log_rows(played: PlayedGame) -> list[tuple[int, ...]]:
+    g = played.game
+    flat: list[int] = g.state.log.flat if isinstance(g, TobagoGame) else g.log
+    return [tuple(flat[i : i + 6]) for i in range(0, len(flat), 6)]
+
+
 def game_json_rows(played: PlayedGame) -> list[dict[str, Any]]:
     """One object per log row, then one ``result`` object."""
     g = played.game
+    events = EVENTS if isinstance(g, TobagoGame) else ti_movelog.EVENTS
     rows: list[dict[str, Any]] = [
-        {"turn": t, "seat": seat, "event": EVENTS[kind][0], "a": a, "b": b, "c": c}
-        for t, seat, kind, a, b, c in g.state.log.rows()
+        {"turn": t, "seat": seat, "event": events[kind][0], "a": a, "b": b, "c": c}
+        for t, seat, kind, a, b, c in _log_rows(played)
     ]
     result = g.result
     assert result is not None
     rows.append(
         {
             "event": "result",
+            "game": played.game_name,
             "seed": g.seed,
             "island": played.island,
             "rules": played.rules.preset,
-            "rules_hash": rules_hash(played.rules),
+            "rules_hash": played.rules.hash,
             "players": [p.label for p in played.players],
             "scores": list(result.scores),
             "ranks": list(result.ranks),
@@ -130,23 +153,31 @@ def chess_games_per_second(seconds: float = 3.0) -> float | None:
 
 
 def bench(
-    games: int, players: list[StrategySpec], rules_spec: str, chess_seconds: float
+    games: int,
+    players: list[StrategySpec],
+    rules_spec: str | None,
+    chess_seconds: float,
+    game: str = "tobago",
 ) -> dict[str, Any]:
-    """Play ``games`` games on the 32 built-in islands in turn; return the figures."""
-    rules = load_rules(rules_spec)
-    boards = [resolve_board(name) for name in island_names()]
+    """Play ``games`` games (Tobago: on the 32 built-in islands in turn); return the figures."""
+    kind = game_kind(game)
+    rules = kind.load_rules(rules_spec or DEFAULT_RULES[game])
+    boards = list(island_names()) if kind.boards else [NO_ISLAND]
     factories = [p.factory() for p in players]
+    order = tuple(range(len(players)))
+
+    def plan(seed: int) -> GamePlan:
+        return GamePlan(seed, seed, 0, seed, boards[seed % len(boards)], order)
+
     for warm in range(min(64, games)):  # two games per island: per-island caches warm
-        TobagoGame(rules, boards[warm % 32], factories, 10**9 + warm).play()
+        kind.play(plan(10**9 + warm), rules, factories)
     decisions = 0
     start = time.perf_counter()
     for seed in range(games):
-        game = TobagoGame(rules, boards[seed % 32], factories, seed)
-        game.play()
-        decisions += game.decisions
+        decisions += kind.play(plan(seed), rules, factories).decisions
     seconds = time.perf_counter() - start
     out: dict[str, Any] = {
-        "game": "tobago",
+        "game": game,
         "players": [p.label for p in players],
         "games": games,
         "seconds": round(seconds, 4),

@@ -22,16 +22,16 @@ from statistics import NormalDist
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
+from pipelines.play import DEFAULT_RULES
 from pipelines.simulate import parse_islands
 from sim.errors import InputError
+from sim.runner.games import GAMES, NO_ISLAND, Factory, GameKind, Rules, play_planned
 from sim.runner.schedule import plan_game
-from sim.runner.shard import play_planned
-from sim.tobago.engine import StrategyFactory
-from sim.tobago.rules import TobagoRules, load_rules
 from sim.toml_files import read_toml
+from sim.treasure_island.engine import TreasureIslandGame
 from strategies.registry import parse_strategy
 
-CASE_KEYS = ("name", "players", "games", "seed", "islands", "rules", "golden_games")
+CASE_KEYS = ("name", "game", "players", "games", "seed", "islands", "rules", "golden_games")
 BASELINE_VERSION = 1
 
 
@@ -40,18 +40,20 @@ class Case:
     """One case of the suite, resolved."""
 
     name: str
+    game: str
     labels: tuple[str, ...]
-    factories: tuple[StrategyFactory, ...]
+    factories: tuple[Factory, ...]
     games: int
     seed: int
     islands: tuple[str, ...]
     rules_source: str
-    rules: TobagoRules
+    rules: Rules
     golden_games: int
 
     def spec(self) -> dict[str, Any]:
         """What defines the case (stored with the baseline)."""
         return {
+            "game": self.game,
             "players": list(self.labels),
             "games": self.games,
             "seed": self.seed,
@@ -59,6 +61,15 @@ class Case:
             "rules": self.rules_source,
             "golden_games": self.golden_games,
         }
+
+
+def case_islands(kind: GameKind, value: Any, where: str) -> tuple[str, ...]:
+    """A case's islands: Tobago's list (default all); none for a game without islands."""
+    if kind.boards:
+        return parse_islands("all" if value is None else value, where)
+    if value is not None:
+        raise InputError(f"{where}: islands: {kind.title} is not played on islands")
+    return (NO_ISLAND,)
 
 
 def read_suite(path: Path) -> list[Case]:
@@ -83,7 +94,11 @@ def read_suite(path: Path) -> list[Case]:
         players = c.get("players")
         if not isinstance(players, list) or not 2 <= len(players) <= 4:
             raise InputError(f"{where}: 'players' must list 2 to 4 strategies")
-        specs = [parse_strategy(str(p)) for p in players]
+        game = c.get("game", "tobago")
+        if game not in GAMES:
+            raise InputError(f"{where}: game = {game!r} is not allowed ({', '.join(GAMES)})")
+        kind = GAMES[game]
+        specs = [parse_strategy(str(p), game) for p in players]
         games = c.get("games", 1000)
         seed = c.get("seed", 1)
         golden = c.get("golden_games", 3)
@@ -94,19 +109,20 @@ def read_suite(path: Path) -> list[Case]:
         ):
             if isinstance(value, bool) or not isinstance(value, int) or value < low:
                 raise InputError(f"{where}: {key} = {value!r} is not allowed (an integer >= {low})")
-        rules_source = str(c.get("rules", "rulebook"))
+        rules_source = str(c.get("rules", DEFAULT_RULES[game]))
         if rules_source.endswith(".toml") and not Path(rules_source).is_absolute():
             rules_source = str(path.parent / rules_source)
         cases.append(
             Case(
                 name=name,
+                game=game,
                 labels=tuple(s.label for s in specs),
                 factories=tuple(s.factory() for s in specs),
                 games=games,
                 seed=seed,
-                islands=parse_islands(c.get("islands", "all"), where),
+                islands=case_islands(kind, c.get("islands"), where),
                 rules_source=rules_source,
-                rules=load_rules(rules_source),
+                rules=kind.load_rules(rules_source),
                 golden_games=min(golden, games),
             )
         )
@@ -129,7 +145,8 @@ def _play_range(args: tuple[Case, int, int]) -> tuple[list[tuple[Any, ...]], str
             by_player[plan.order[seat]] += share
         rows.append((*by_player, result.win_shares[0], result.turns))
         if game_id < case.golden_games:
-            digest.update(json.dumps(game.state.log.flat).encode())
+            log = game.log if isinstance(game, TreasureIslandGame) else game.state.log.flat
+            digest.update(json.dumps(log).encode())
     return rows, digest.hexdigest() if first < case.golden_games else ""
 
 

@@ -12,15 +12,17 @@ import time
 from pathlib import Path
 from typing import Any, TextIO
 
+from pipelines.play import DEFAULT_RULES
 from sim.errors import InputError
 from sim.runner.backends import BACKENDS
+from sim.runner.games import GAMES, NO_ISLAND
 from sim.runner.run import RunConfig, RunReport, run
 from sim.runner.shard import ShardSummary
 from sim.tobago.catalog import resolve_board
 from sim.tobago.modular import island_names
-from sim.tobago.rules import TobagoRules, load_rules, with_overrides
+from sim.tobago.rules import TobagoRules, with_overrides
 from sim.toml_files import read_toml
-from strategies.registry import SCRIPTED, parse_strategy, split_specs
+from strategies.registry import DEFAULT_PLAYERS, parse_strategy, split_specs
 
 SPEC_KEYS = (
     "game",
@@ -39,12 +41,12 @@ SPEC_KEYS = (
 )
 DEFAULTS: dict[str, Any] = {
     "game": "tobago",
-    "players": list(SCRIPTED),
+    "players": None,  # the game's default players
     "games": 20_000,
     "seed": 1,
     "seating": "rotate",
-    "islands": "all",
-    "rules": "rulebook",
+    "islands": None,  # Tobago: all 32 built-in islands; games without islands: none
+    "rules": None,  # the game's default preset
     "shard_size": 1000,
     "backend": "ray",
     "workers": 2,
@@ -112,13 +114,15 @@ def resolve(file_values: dict[str, Any], flags: dict[str, Any], source: str) -> 
     values.update(file_values)
     values.update({k: v for k, v in flags.items() if v is not None})
     game = values["game"]
-    if game != "tobago":
-        raise InputError(f"{source}: game = {game!r} is not allowed (one of tobago)")
-    players = values["players"]
+    if game not in GAMES:
+        allowed = ", ".join(GAMES)
+        raise InputError(f"{source}: game = {game!r} is not allowed (one of {allowed})")
+    kind = GAMES[game]
+    players = values["players"] or list(DEFAULT_PLAYERS[game])
     labels = split_specs(players) if isinstance(players, str) else [str(p) for p in players]
     if not 2 <= len(labels) <= 4:
-        raise InputError(f"{source}: players: Tobago takes 2 to 4 players, got {len(labels)}")
-    specs = [parse_strategy(label) for label in labels]
+        raise InputError(f"{source}: players: {kind.title} takes 2 to 4 players, got {len(labels)}")
+    specs = [parse_strategy(label, game) for label in labels]
     games = _positive(source, "games", values["games"])
     shard_size = _positive(source, "shard_size", values["shard_size"])
     workers = _positive(source, "workers", values["workers"])
@@ -132,13 +136,23 @@ def resolve(file_values: dict[str, Any], flags: dict[str, Any], source: str) -> 
     if backend not in BACKENDS:
         allowed = ", ".join(BACKENDS)
         raise InputError(f"{source}: backend = {backend!r} is not allowed ({allowed})")
+    values["rules"] = values["rules"] or DEFAULT_RULES[game]
+    if kind.boards and values["islands"] is None:
+        values["islands"] = "all"
     rules_source = str(values["rules"])
-    rules = load_rules(rules_source)
+    rules = kind.load_rules(rules_source)
     ablate = values.get("ablate")
     if ablate:
+        if game != "tobago":
+            raise InputError(f"{source}: ablate is for Tobago (curses, amulets), not {game}")
         rules = ablated(rules, ablate, f"{source}: ablate =")
         rules_source = f"{rules_source} without {ablate}"
-    islands = parse_islands(values["islands"], source)
+    if kind.boards:
+        islands = parse_islands(values["islands"], source)
+    elif values["islands"] is not None:
+        raise InputError(f"{source}: islands: {kind.title} is not played on islands")
+    else:
+        islands = (NO_ISLAND,)
     out = values["out"]
     run_dir = Path(out) if out else Path("data") / "runs" / _run_id(values, labels)
     address = values["address"] or None

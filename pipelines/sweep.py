@@ -16,9 +16,8 @@ from typing import Any
 
 from pipelines.stats import Z95, wilson
 from sim.errors import InputError
+from sim.runner.games import Factory, play_planned
 from sim.runner.schedule import plan_game
-from sim.runner.shard import play_planned
-from sim.tobago.engine import StrategyFactory
 from sim.tobago.rules import KEYS, TobagoRules, with_overrides
 
 
@@ -53,7 +52,7 @@ class SweepSpec:
     """The grid and the games each point plays."""
 
     labels: tuple[str, ...]
-    factories: tuple[StrategyFactory, ...]
+    factories: tuple[Factory, ...]
     base: TobagoRules
     params: tuple[tuple[str, tuple[Any, ...]], ...]
     games: int

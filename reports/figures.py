@@ -119,3 +119,37 @@ def hex_heat(cells: Rows, values: dict[int, float], title: str) -> bytes:
     ax.axis("off")
     ax.set_title(title, fontsize=9)
     return _png(fig)
+
+
+def bust_vs_exact(rows: Rows) -> bytes:
+    """Observed bust rate (95% interval) and the exact chance, by kinds in play."""
+    sns.set_theme(style="whitegrid")
+    fig, ax = plt.subplots(figsize=(6, 3.5))
+    used = [r for r in rows if int(r["kinds_in_play"]) > 0]
+    x = [int(r["kinds_in_play"]) for r in used]
+    observed = [float(r["observed"]) for r in used]
+    errors = [
+        [o - float(r["low"]) for o, r in zip(observed, used, strict=True)],
+        [float(r["high"]) - o for o, r in zip(observed, used, strict=True)],
+    ]
+    ax.errorbar(x, observed, yerr=errors, fmt="o", capsize=3, label="observed (95% interval)")
+    ax.plot(x, [float(r["exact"]) for r in used], "-", color="black", label="exact chance")
+    ax.set_xlabel("kinds in the play area before the draw")
+    ax.set_ylabel("bust rate of a blind draw")
+    ax.legend()
+    return _png(fig)
+
+
+def plunder_sizes(rows: Rows) -> bytes:
+    """Share of plunders by cards banked, one bar group per strategy."""
+    sns.set_theme(style="whitegrid")
+    fig, ax = plt.subplots(figsize=(6, 3.5))
+    sns.barplot(
+        x=[int(r["cards"]) for r in rows],
+        y=[float(r["share"]) for r in rows],
+        hue=[str(r["strategy"]) for r in rows],
+        ax=ax,
+    )
+    ax.set_xlabel("cards banked by a plunder")
+    ax.set_ylabel("share of the strategy's plunders")
+    return _png(fig)

@@ -39,3 +39,29 @@ class Stream(random.Random):
         for i in range(len(x) - 1, 0, -1):
             j = int(rnd() * (i + 1))
             x[i], x[j] = x[j], x[i]
+
+
+class LazyStream:
+    """Stands in for ``Stream(seed)`` and builds it on first use.
+
+    Seeding a Mersenne Twister costs microseconds, most scripted strategies never draw a random
+    number, and a game hands one generator to every seat: at thousands of games per second the
+    seeding of unused generators is a measurable share. The first attribute looked up builds
+    the real stream; methods are then cached on this object, so later calls cost what a plain
+    bound method costs. Numbers drawn are exactly those of ``Stream(seed)``.
+    """
+
+    def __init__(self, seed: int) -> None:
+        self._seed = seed
+        self._stream: Stream | None = None
+
+    def __getattr__(self, name: str) -> Any:
+        # Only called for names not found on the object, i.e. before caching.
+        if name.startswith("__") or name in ("_seed", "_stream"):
+            raise AttributeError(name)
+        if self._stream is None:
+            self._stream = Stream(self._seed)
+        value = getattr(self._stream, name)
+        if callable(value):
+            setattr(self, name, value)
+        return value

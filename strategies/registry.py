@@ -10,12 +10,16 @@ from __future__ import annotations
 import functools
 import importlib
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from sim.errors import InputError
-from sim.tobago.engine import StrategyFactory
 from strategies.tobago.random_player import RandomPlayer
 from strategies.tobago.styles import Cartographer, Cautious, Collector, Hunter
+from strategies.treasure_island.optimal import OptimalStopping
+from strategies.treasure_island.random_player import RandomPlayer as TreasureIslandRandom
+from strategies.treasure_island.stopping import BustThreshold, ExpectedValue, StopAt
 
 TOBAGO: dict[str, type] = {
     "random": RandomPlayer,
@@ -26,6 +30,21 @@ TOBAGO: dict[str, type] = {
 }
 #: The four scripted styles of the demo tournament.
 SCRIPTED = ("hunter", "cartographer", "collector", "cautious")
+TREASURE_ISLAND: dict[str, type] = {
+    "random": TreasureIslandRandom,
+    "stop-at": StopAt,
+    "bust-threshold": BustThreshold,
+    "expected-value": ExpectedValue,
+    "optimal": OptimalStopping,
+}
+#: Strategy names by game.
+REGISTRIES: dict[str, dict[str, type]] = {"tobago": TOBAGO, "treasure-island": TREASURE_ISLAND}
+#: The players of a game when none are named: Tobago's four styles; for Treasure Island the
+#: three stopping rules and the random floor (``optimal`` is a slow reference, named on demand).
+DEFAULT_PLAYERS: dict[str, tuple[str, ...]] = {
+    "tobago": SCRIPTED,
+    "treasure-island": ("expected-value", "bust-threshold", "stop-at", "random"),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,10 +55,9 @@ class StrategySpec:
     cls: type
     params: tuple[tuple[str, float | int | bool], ...]
 
-    def factory(self) -> StrategyFactory:
+    def factory(self) -> Callable[[random.Random], Any]:
         """``rng -> strategy``: builds the strategy with its parameters."""
-        built: StrategyFactory = functools.partial(self.cls, **dict(self.params))
-        return built
+        return functools.partial(self.cls, **dict(self.params))
 
 
 def _value(text: str) -> float | int | bool:
@@ -72,15 +90,15 @@ def split_specs(text: str) -> list[str]:
     return out
 
 
-def parse_strategy(text: str, registry: dict[str, type] | None = None) -> StrategySpec:
-    """The strategy named by ``text``; ``InputError`` says what is allowed."""
-    registry = TOBAGO if registry is None else registry
+def parse_strategy(text: str, game: str = "tobago") -> StrategySpec:
+    """The strategy of ``game`` named by ``text``; ``InputError`` says what is allowed."""
+    registry = REGISTRIES[game]
     label = text.strip()
     name, params_text = label, ""
     if "(" in label:
         if not label.endswith(")"):
             raise InputError(
-                f"strategy {label!r}: parameters go in parentheses, like hunter(take_at=3)"
+                f"strategy {label!r}: parameters go in parentheses, like name(key=value)"
             )
         name, params_text = label[:-1].split("(", 1)
     name = name.strip()

@@ -1,7 +1,8 @@
 """Opening one or more run directories for analysis, out of core.
 
-Tables are never loaded whole: a DuckDB connection gets one view per table over the Parquet
-parts of every run given (``games``, ``seats``, ``moves``, ``treasures``), each row tagged with
+Tables are never loaded whole: a DuckDB connection gets one view per table of the game over
+the Parquet parts of every run given (Tobago: ``games``, ``seats``, ``moves``, ``treasures``;
+Treasure Island: ``games``, ``seats``, ``moves``, ``turns``, ``draws``), each row tagged with
 its ``run`` index, so metrics are plain SQL over views. Bad input (not a run, a missing or
 unreadable part, runs of different games) is one :class:`InputError` line naming the file.
 """
@@ -17,9 +18,8 @@ import pyarrow.parquet as pq
 
 from sim.errors import InputError
 from sim.runner.compaction import shard_range
+from sim.runner.games import GAMES
 from sim.runner.run import read_manifest
-
-TABLES = ("games", "seats", "moves", "treasures")
 
 
 @dataclass(frozen=True)
@@ -28,6 +28,16 @@ class RunInfo:
 
     path: Path
     manifest: dict[str, Any]
+
+    @property
+    def game(self) -> str:
+        """The game the run played."""
+        return str(self.manifest["spec"].get("game", "tobago"))
+
+    @property
+    def tables(self) -> tuple[str, ...]:
+        """The run's tables."""
+        return GAMES[self.game].tables
 
     @property
     def complete(self) -> bool:
@@ -40,8 +50,12 @@ def open_run(path: Path) -> RunInfo:
     manifest = read_manifest(path) if path.is_dir() else None
     if manifest is None:
         raise InputError(f"{path}: not a run directory (no manifest.json)")
+    game = manifest["spec"].get("game", "tobago")
+    if game not in GAMES:
+        raise InputError(f"{path}: a run of an unknown game {game!r}")
+    tables = GAMES[game].tables
     coverage: dict[str, set[int]] = {}
-    for table in TABLES:
+    for table in tables:
         parts = sorted((path / table).glob("*.parquet"))
         if not parts:
             raise InputError(f"{path / table}: no Parquet part files (the run has no games yet)")
@@ -55,7 +69,7 @@ def open_run(path: Path) -> RunInfo:
             if span is not None:
                 covered.update(range(span[0], span[1] + 1))
         coverage[table] = covered
-    for table in TABLES:
+    for table in tables:
         missing = sorted(coverage["games"] - coverage[table])
         if missing:
             lost = path / table / f"part-{missing[0]:06d}.parquet"
@@ -73,7 +87,7 @@ def connect(runs: list[RunInfo]) -> duckdb.DuckDBPyConnection:
         listed = ", ".join(f"{r.path} ({r.manifest['spec'].get('game')})" for r in runs)
         raise InputError(f"runs of different games cannot be reported together: {listed}")
     con = duckdb.connect()
-    for table in TABLES:
+    for table in runs[0].tables:
         selects = [
             f"SELECT {k} AS run, * FROM read_parquet('{_sql_path(r.path / table)}/*.parquet')"
             for k, r in enumerate(runs)

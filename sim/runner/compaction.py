@@ -17,8 +17,6 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 
-from sim.runner.shard import TABLES
-
 _SINGLE = re.compile(r"^part-(\d{6})\.parquet$")
 _RANGE = re.compile(r"^part-(\d{6})-(\d{6})\.parquet$")
 
@@ -43,10 +41,15 @@ def shards_written(run_dir: Path) -> set[int]:
     return done
 
 
+def table_names(run_dir: Path) -> list[str]:
+    """The tables of a run: its sub-directories (one per table, whatever the game)."""
+    return sorted(p.name for p in run_dir.iterdir() if p.is_dir()) if run_dir.is_dir() else []
+
+
 def drop_covered_parts(run_dir: Path) -> int:
     """Delete single-shard parts that a merged file of the same table already holds."""
     removed = 0
-    for table in TABLES:
+    for table in table_names(run_dir):
         folder = run_dir / table
         merged = [
             span for p in folder.glob("part-*-*.parquet") if (span := shard_range(p)) is not None
@@ -65,7 +68,7 @@ def compact(run_dir: Path, max_files: int = 16) -> dict[str, int]:
     """Merge each table's single-shard parts into at most ``max_files`` files (contiguous
     shard ranges); return the number of files per table afterwards."""
     counts = {}
-    for table in TABLES:
+    for table in table_names(run_dir):
         folder = run_dir / table
         singles = sorted(
             (span[0], p)

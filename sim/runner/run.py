@@ -24,10 +24,9 @@ from typing import Any
 from sim.errors import InputError
 from sim.runner.backends import run_process, run_ray, run_serial
 from sim.runner.compaction import compact, drop_covered_parts, shards_written
-from sim.runner.shard import TABLES, ShardSummary, ShardTask
+from sim.runner.games import Factory, Rules, game_kind
+from sim.runner.shard import ShardSummary, ShardTask
 from sim.runner.tables import SCHEMA_VERSION
-from sim.tobago.engine import StrategyFactory
-from sim.tobago.rules import TobagoRules
 
 MANIFEST = "manifest.json"
 _LIBRARIES = ("tourney", "ray", "pyarrow", "polars", "duckdb", "numpy")
@@ -40,8 +39,8 @@ class RunConfig:
     run_dir: Path
     game: str
     labels: tuple[str, ...]
-    factories: tuple[StrategyFactory, ...]
-    rules: TobagoRules
+    factories: tuple[Factory, ...]
+    rules: Rules
     rules_source: str
     games: int
     seed: int
@@ -154,7 +153,7 @@ def prepare(config: RunConfig) -> dict[str, Any]:
         raise InputError(f"{run_dir}: exists, is not empty and holds no run; use another --out")
     try:
         run_dir.mkdir(parents=True, exist_ok=True)
-        for table in TABLES:
+        for table in game_kind(config.game).tables:
             (run_dir / table).mkdir(exist_ok=True)
     except OSError as exc:
         raise InputError(f"{run_dir}: cannot create the run directory ({exc.strerror})") from None

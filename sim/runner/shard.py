@@ -9,7 +9,6 @@ whatever a killed attempt left of the others.
 
 from __future__ import annotations
 
-import functools
 import os
 import resource
 import time
@@ -19,14 +18,8 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from sim.runner.schedule import GamePlan, plan_game
-from sim.runner.tables import TableBuilder
-from sim.tobago.board import Board
-from sim.tobago.catalog import resolve_board
-from sim.tobago.engine import StrategyFactory, TobagoGame
-from sim.tobago.rules import TobagoRules
-
-TABLES: tuple[str, ...] = ("treasures", "moves", "seats", "games")  # "games" last: the marker
+from sim.runner.games import Factory, Rules, game_kind, play_planned
+from sim.runner.schedule import plan_game
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,8 +34,8 @@ class ShardTask:
     seating: str
     islands: tuple[str, ...]
     labels: tuple[str, ...]
-    factories: tuple[StrategyFactory, ...]
-    rules: TobagoRules
+    factories: tuple[Factory, ...]
+    rules: Rules
     game: str = "tobago"
 
 
@@ -66,21 +59,6 @@ def part_path(run_dir: str | Path, table: str, shard: int) -> Path:
     return Path(run_dir) / table / f"part-{shard:06d}.parquet"
 
 
-@functools.lru_cache(maxsize=256)
-def _board(name: str) -> Board:
-    return resolve_board(name)
-
-
-def play_planned(
-    plan: GamePlan, rules: TobagoRules, factories: tuple[StrategyFactory, ...]
-) -> TobagoGame:
-    """Play the scheduled game ``plan`` with the players' factories in its seat order."""
-    board = _board(plan.island)
-    game = TobagoGame(rules, board, [factories[p] for p in plan.order], plan.seed)
-    game.play()
-    return game
-
-
 def write_part(table: pa.Table, path: Path) -> None:
     """Write a Parquet file atomically: a temporary name, then a rename."""
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -90,8 +68,9 @@ def write_part(table: pa.Table, path: Path) -> None:
 
 
 def run_shard(task: ShardTask) -> ShardSummary:
-    """Play the shard's games and write its four part files."""
-    builder = TableBuilder(task.game, list(task.labels))
+    """Play the shard's games and write its part files (one per table of the game)."""
+    kind = game_kind(task.game)
+    builder = kind.builder(task.game, list(task.labels))
     n_players = len(task.labels)
     truncated = 0
     violations = 0
@@ -107,13 +86,13 @@ def run_shard(task: ShardTask) -> ShardSummary:
         t1 = clock()
         truncated += result.truncated
         violations += len(game.violations)
-        builder.add(plan, game, game.state.island.name)
+        builder.add(plan, game)
         play += t1 - t0
         log += clock() - t1
     t2 = clock()
     tables = builder.build()
     t3 = clock()
-    for name in TABLES:
+    for name in kind.tables:
         write_part(tables[name], part_path(task.run_dir, name, task.shard))
     t4 = clock()
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024

@@ -135,9 +135,10 @@ class TableBuilder:
         self.move_flat: list[int] = []
         self.move_ids: list[int] = []
 
-    def add(self, plan: GamePlan, game: TobagoGame, island: str) -> None:
+    def add(self, plan: GamePlan, game: TobagoGame) -> None:
         """Record one finished game."""
         s = game.state
+        island = s.island.name
         result = game.result
         assert result is not None
         gid = plan.game_id
@@ -236,35 +237,44 @@ class TableBuilder:
         for name in ("games", "seats", "treasures"):
             cols = self.cols[name]
             schema = SCHEMAS[name]
-            arrays = [_array(cols[f.name], f.type) for f in schema]
+            arrays = [column(cols[f.name], f.type) for f in schema]
             out[name] = pa.Table.from_arrays(arrays, schema=schema)
-        # Moves: numpy turns the flat int list into columns ~10x faster than pa.array on lists.
-        counts = np.array(self.move_ids, dtype=np.int64)
-        grid = np.array(self.move_flat, dtype=np.int32).reshape(-1, 6)
-        game_ids = np.array(self.cols["games"]["game_id"], dtype=np.int64)
-        starts = np.cumsum(counts) - counts
-        plies = np.arange(int(counts.sum()), dtype=np.int32) - np.repeat(starts, counts).astype(
-            np.int32
-        )
-        kinds = pa.array(grid[:, 2].astype(np.int8))
-        events = pa.DictionaryArray.from_arrays(kinds, pa.array(EVENT_NAMES, pa.string()))
-        out["moves"] = pa.Table.from_arrays(
-            [
-                pa.array(np.repeat(game_ids, counts)),
-                pa.array(plies),
-                pa.array(grid[:, 0]),
-                pa.array(grid[:, 1].astype(np.int8)),
-                events,
-                pa.array(grid[:, 3]),
-                pa.array(grid[:, 4]),
-                pa.array(grid[:, 5]),
-            ],
-            schema=MOVES_SCHEMA,
-        )
+        game_ids = self.cols["games"]["game_id"]
+        out["moves"] = moves_table(self.move_flat, self.move_ids, game_ids, EVENT_NAMES)
         return out
 
 
-def _array(values: list[Any], kind: pa.DataType) -> pa.Array:
+def moves_table(
+    flat: list[int], rows_per_game: list[int], game_ids: list[int], event_names: list[str]
+) -> pa.Table:
+    """The ``moves`` table from games' flat logs (six ints a row) laid end to end."""
+    # numpy turns the flat int list into columns ~10x faster than pa.array on lists.
+    counts = np.array(rows_per_game, dtype=np.int64)
+    grid = np.array(flat, dtype=np.int32).reshape(-1, 6)
+    ids = np.array(game_ids, dtype=np.int64)
+    starts = np.cumsum(counts) - counts
+    plies = np.arange(int(counts.sum()), dtype=np.int32) - np.repeat(starts, counts).astype(
+        np.int32
+    )
+    kinds = pa.array(grid[:, 2].astype(np.int8))
+    events = pa.DictionaryArray.from_arrays(kinds, pa.array(event_names, pa.string()))
+    return pa.Table.from_arrays(
+        [
+            pa.array(np.repeat(ids, counts)),
+            pa.array(plies),
+            pa.array(grid[:, 0]),
+            pa.array(grid[:, 1].astype(np.int8)),
+            events,
+            pa.array(grid[:, 3]),
+            pa.array(grid[:, 4]),
+            pa.array(grid[:, 5]),
+        ],
+        schema=MOVES_SCHEMA,
+    )
+
+
+def column(values: list[Any], kind: pa.DataType) -> pa.Array:
+    """An Arrow column of ``kind`` (dictionary types are encoded from strings)."""
     if pa.types.is_dictionary(kind):
         return pa.array(values, pa.string()).dictionary_encode().cast(kind)
     return pa.array(values, kind)

@@ -86,7 +86,3 @@ class Decision:
             return self.actions[0]
         low = self.cells & -self.cells
         return low.bit_length() - 1
-
-
-class StrategyError(RuntimeError):
-    """Raised in strict mode when a strategy fails or answers illegally."""

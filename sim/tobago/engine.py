@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Protocol
 
+from sim.outcome import GameResult, StrategyError, Violation, ranks_and_shares
 from sim.seeding import Stream, derive_seed, stream
 from sim.tobago import decisions as d
 from sim.tobago.board import Board
@@ -47,31 +47,6 @@ class _FallbackPlayer:
 
     def decide(self, view: PlayerView, decision: d.Decision) -> object:
         return decision.fallback()
-
-
-@dataclass(frozen=True, slots=True)
-class Violation:
-    """A strategy failure: where it happened and what came back."""
-
-    turn: int
-    seat: int
-    kind: str
-    answer: str
-    error: str
-
-
-@dataclass(frozen=True, slots=True)
-class GameResult:
-    """The outcome of one game."""
-
-    scores: tuple[int, ...]
-    ranks: tuple[int, ...]
-    win_shares: tuple[float, ...]
-    turns: int
-    truncated: bool
-    first_player: int
-    rules: str
-    rules_hash: str
 
 
 _EV = CODE
@@ -125,7 +100,7 @@ class TobagoGame:
             return factory(Stream(derive_seed(self.seed, "seat", seat)))
         except Exception as exc:
             if self.strict:
-                raise d.StrategyError(f"seat {seat} could not be built: {exc!r}") from exc
+                raise StrategyError(f"seat {seat} could not be built: {exc!r}") from exc
             self.violations.append(Violation(0, seat, "create", "<raised>", repr(exc)[:200]))
             return _FallbackPlayer()
 
@@ -139,7 +114,7 @@ class TobagoGame:
             answer = self.strategies[seat].decide(self.views[seat], decision)
         except Exception as exc:
             if self.strict:
-                raise d.StrategyError(f"seat {seat} failed on {decision.kind}: {exc!r}") from exc
+                raise StrategyError(f"seat {seat} failed on {decision.kind}: {exc!r}") from exc
             return self._violation(decision, "<raised>", repr(exc))
         if type(answer) is int:  # inlined Decision.is_legal: this is the hottest call
             if answer >= 0 and (decision.cells >> answer) & 1:
@@ -147,7 +122,7 @@ class TobagoGame:
         elif answer in decision.actions:
             return answer
         if self.strict:
-            raise d.StrategyError(f"seat {seat} answered {answer!r} to {decision.kind}: illegal")
+            raise StrategyError(f"seat {seat} answered {answer!r} to {decision.kind}: illegal")
         return self._violation(decision, repr(answer), "illegal answer")
 
     def _violation(self, decision: d.Decision, answer: str, error: str) -> object:
@@ -231,9 +206,7 @@ class TobagoGame:
         keys = [
             (scores[p], s.amulets[p] if s.rules.tie_break == "amulets" else 0) for p in range(s.n)
         ]
-        ranks = tuple(1 + sum(1 for q in range(s.n) if keys[q] > keys[p]) for p in range(s.n))
-        winners = [p for p in range(s.n) if ranks[p] == 1]
-        shares = tuple(1.0 / len(winners) if ranks[p] == 1 else 0.0 for p in range(s.n))
+        ranks, shares = ranks_and_shares(keys)
         for p in range(s.n):
             s.log.add(s.turn, p, _EV["score"], scores[p], ranks[p], s.amulets[p])
         rules = s.rules

@@ -16,7 +16,7 @@ import hashlib
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from sim.errors import InputError
 from sim.paths import data_dir
@@ -30,6 +30,8 @@ DEFAULT_TREASURE_VALUES: tuple[int, ...] = (2,) * 8 + (3,) * 8 + (4,) * 8 + (5,)
 @dataclass(frozen=True, slots=True)
 class TobagoRules:
     """Every rule parameter of Tobago (rules spec §12-§13). Field docs give the source."""
+
+    game: ClassVar[str] = "tobago"
 
     preset: str = "rulebook"
     #: §5.3 / C2: markers go out once a map has at most this many candidate cells.

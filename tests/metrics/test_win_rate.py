@@ -73,14 +73,14 @@ def test_two_runs_are_pooled_and_tagged(tmp_path: Path) -> None:
     assert got["A"]["seats"] == 6 and got["A"]["wins"] == 3.0
 
 
-def test_bad_input_is_one_line(tmp_path: Path) -> None:
+def test_bad_input_is_one_line(tmp_path: Path, ti_run: Path) -> None:
     with pytest.raises(InputError, match="not a run directory"):
         open_run(tmp_path)
     run = write_fixture(tmp_path / "r")
     (run / "seats" / "part-000001.parquet").write_bytes(b"not parquet")
     with pytest.raises(InputError, match=r"part-000001.parquet: corrupt or unreadable Parquet"):
         open_run(run)
-    other = open_run(write_fixture(tmp_path / "ti", game="treasure-island"))
+    other = open_run(ti_run)
     mine = open_run(write_fixture(tmp_path / "to"))
     with pytest.raises(InputError, match="runs of different games"):
         connect([mine, other])

@@ -71,7 +71,7 @@ def test_bench_json_has_the_figures() -> None:
 
 def test_bad_inputs_are_one_line_exit_2(tmp_path: Path) -> None:
     cases = [
-        (["play", "--game", "chess"], "unknown game 'chess' (allowed: tobago)"),
+        (["play", "--game", "chess"], "unknown game 'chess' (allowed: tobago, treasure-island)"),
         (["play", "--players", "hunter,wizard"], "unknown strategy 'wizard'"),
         (["play", "--players", "hunter"], "Tobago takes 2 to 4 players, got 1"),
         (["play", "--players", "hunter(speed=3),random"], "unknown parameter 'speed' for hunter"),

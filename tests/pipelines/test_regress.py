@@ -73,4 +73,4 @@ def test_errors_exit_2(tmp_path: Path) -> None:
 def test_checked_in_suite_matches_its_baseline_definition() -> None:
     root = Path(__file__).parents[2]
     baseline = json.loads((root / "ci" / "baseline.json").read_text())
-    assert set(baseline["cases"]) == {"scripted-4p", "bga-3p"}
+    assert set(baseline["cases"]) == {"scripted-4p", "bga-3p", "treasure-island-4p"}

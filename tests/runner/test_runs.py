@@ -16,8 +16,11 @@ from typer.testing import CliRunner
 from pipelines.cli import app
 from pipelines.simulate import resolve
 from sim.runner.compaction import shards_written
+from sim.runner.games import GAMES
 from sim.runner.run import read_manifest, run
-from sim.runner.shard import TABLES, ShardSummary, part_path
+from sim.runner.shard import ShardSummary, part_path
+
+TABLES = GAMES["tobago"].tables
 
 runner = CliRunner()
 

@@ -7,6 +7,7 @@ import dataclasses
 
 import pytest
 
+from sim.outcome import StrategyError
 from sim.tobago import decisions as d
 from sim.tobago.board import Board
 from sim.tobago.distribution import gaze_cell, raise_treasure
@@ -316,7 +317,7 @@ def test_violations_are_recorded_and_fallback_applied() -> None:
     assert d.START_CELL in kinds and d.TURN in kinds
     assert game.violations[0].error.startswith("RuntimeError")
     strict = TobagoGame(rules, Board(hex3()), [Broken, Broken], seed=5, strict=True)
-    with pytest.raises(d.StrategyError):
+    with pytest.raises(StrategyError):
         strict.play()
 
 

@@ -1,0 +1,242 @@
+"""The five output tables of a Treasure Island run, built game by game as Arrow tables.
+
+``games`` (one row per game), ``seats`` (one per game and seat), ``moves`` (one per logged
+event, the same columns as Tobago's), ``turns`` (one per turn: how it ended, what it banked)
+and ``draws`` (one per card taken from the draw pile, with the kinds in play, the pile's size
+and its busting cards just before: the exact bust chance of every draw, derived from the move
+log). The column lists here are the data contract documented in ``data/README.md``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+
+from sim.runner.schedule import GamePlan
+from sim.runner.tables import column, moves_table
+from sim.treasure_island.cards import STARTING_PILE
+from sim.treasure_island.engine import BUSTED, TreasureIslandGame
+from sim.treasure_island.movelog import CODE, EVENTS
+
+EVENT_NAMES = [name for name, _ in EVENTS]
+REASONS = ("chosen", "spyglass", "pile_empty", "bust")
+_DICT8 = pa.dictionary(pa.int8(), pa.string())
+
+GAMES_SCHEMA = pa.schema(
+    [
+        ("game_id", pa.int64()),
+        ("seed", pa.uint64()),
+        ("block", pa.int64()),
+        ("rotation", pa.int8()),
+        ("game", _DICT8),
+        ("rules", _DICT8),
+        ("rules_hash", _DICT8),
+        ("island", pa.dictionary(pa.int16(), pa.string())),
+        ("n_players", pa.int8()),
+        ("first_player", pa.int8()),
+        ("turns", pa.int32()),
+        ("truncated", pa.bool_()),
+        ("winners", pa.int8()),
+        ("decisions", pa.int32()),
+        ("violations", pa.int32()),
+        ("busts", pa.int16()),
+        ("key_chest_bonuses", pa.int16()),
+    ]
+)
+SEATS_SCHEMA = pa.schema(
+    [
+        ("game_id", pa.int64()),
+        ("seat", pa.int8()),
+        ("player", pa.int8()),
+        ("strategy", _DICT8),
+        ("score", pa.int16()),
+        ("rank", pa.int8()),
+        ("win_share", pa.float64()),
+        ("character", _DICT8),
+        ("stash_cards", pa.int16()),
+        ("stash_kinds", pa.int8()),
+        ("turns_played", pa.int16()),
+        ("busts", pa.int16()),
+        ("cards_banked", pa.int16()),
+        ("bonus_cards", pa.int16()),
+        ("violations", pa.int16()),
+    ]
+)
+TURNS_SCHEMA = pa.schema(
+    [
+        ("game_id", pa.int64()),
+        ("turn", pa.int16()),
+        ("seat", pa.int8()),
+        ("placed", pa.int8()),
+        ("reason", _DICT8),
+        ("banked", pa.int8()),
+        ("bonus_cards", pa.int16()),
+        ("points", pa.int16()),
+        ("key_chest", pa.bool_()),
+    ]
+)
+DRAWS_SCHEMA = pa.schema(
+    [
+        ("game_id", pa.int64()),
+        ("turn", pa.int16()),
+        ("seat", pa.int8()),
+        ("draw", _DICT8),
+        ("card", pa.int8()),
+        ("kinds_in_play", pa.int8()),
+        ("pile_size", pa.int8()),
+        ("busting", pa.int8()),
+        ("bust", pa.bool_()),
+    ]
+)
+SCHEMAS: dict[str, pa.Schema] = {
+    "games": GAMES_SCHEMA,
+    "seats": SEATS_SCHEMA,
+    "moves": moves_table([], [], [], EVENT_NAMES).schema,
+    "turns": TURNS_SCHEMA,
+    "draws": DRAWS_SCHEMA,
+}
+#: The run's tables, ``games`` last (its part file marks a shard complete).
+TABLES: tuple[str, ...] = ("draws", "turns", "moves", "seats", "games")
+_DRAW_CODES = (CODE["draw"], CODE["draw_forced"], CODE["draw_known"])
+_BUST = CODE["bust"]
+_PILE = len(STARTING_PILE)
+_TURN_WIDTH = len(TreasureIslandGame.TURN_FIELDS)
+
+
+class TreasureIslandTableBuilder:
+    """Columns of the five tables for a batch of games, filled game by game."""
+
+    def __init__(self, game: str, labels: list[str]) -> None:
+        self.game = game
+        self.labels = labels
+        self.cols: dict[str, dict[str, list[Any]]] = {
+            name: {f.name: [] for f in SCHEMAS[name]} for name in ("games", "seats")
+        }
+        self.move_flat: list[int] = []
+        self.move_rows: list[int] = []
+        self.turn_flat: list[int] = []
+        self.turn_rows: list[int] = []
+
+    def add(self, plan: GamePlan, game: TreasureIslandGame) -> None:
+        """Record one finished game."""
+        result = game.result
+        assert result is not None
+        n = game.n
+        rows = game.turn_rows
+        turns = [rows[i : i + _TURN_WIDTH] for i in range(0, len(rows), _TURN_WIDTH)]
+        g = self.cols["games"]
+        g["game_id"].append(plan.game_id)
+        g["seed"].append(plan.seed)
+        g["block"].append(plan.block)
+        g["rotation"].append(plan.rotation)
+        g["game"].append(self.game)
+        g["rules"].append(result.rules)
+        g["rules_hash"].append(result.rules_hash)
+        g["island"].append(plan.island)
+        g["n_players"].append(n)
+        g["first_player"].append(result.first_player)
+        g["turns"].append(result.turns)
+        g["truncated"].append(result.truncated)
+        g["winners"].append(result.ranks.count(1))
+        g["decisions"].append(game.decisions)
+        g["violations"].append(len(game.violations))
+        g["busts"].append(sum(1 for t in turns if t[3] == BUSTED))
+        g["key_chest_bonuses"].append(sum(t[7] for t in turns))
+
+        bad = [0] * n
+        for v in game.violations:
+            bad[v.seat] += 1
+        st = self.cols["seats"]
+        for seat in range(n):
+            mine = [t for t in turns if t[1] == seat]
+            player = plan.order[seat]
+            st["game_id"].append(plan.game_id)
+            st["seat"].append(seat)
+            st["player"].append(player)
+            st["strategy"].append(self.labels[player])
+            st["score"].append(result.scores[seat])
+            st["rank"].append(result.ranks[seat])
+            st["win_share"].append(result.win_shares[seat])
+            st["character"].append(game.characters[seat])
+            st["stash_cards"].append(game.cards[seat])
+            st["stash_kinds"].append(game.stash_kinds[seat].bit_count())
+            st["turns_played"].append(len(mine))
+            st["busts"].append(sum(1 for t in mine if t[3] == BUSTED))
+            st["cards_banked"].append(sum(t[4] for t in mine))
+            st["bonus_cards"].append(sum(t[5] for t in mine))
+            st["violations"].append(bad[seat])
+
+        self.move_flat.extend(game.log)
+        self.move_rows.append(len(game.log) // 6)
+        self.turn_flat.extend(rows)
+        self.turn_rows.append(len(turns))
+
+    def build(self) -> dict[str, pa.Table]:
+        """The five tables of the games added so far."""
+        out = {}
+        for name in ("games", "seats"):
+            cols = self.cols[name]
+            schema = SCHEMAS[name]
+            out[name] = pa.Table.from_arrays(
+                [column(cols[f.name], f.type) for f in schema], schema=schema
+            )
+        game_ids = self.cols["games"]["game_id"]
+        out["moves"] = moves_table(self.move_flat, self.move_rows, game_ids, EVENT_NAMES)
+        out["turns"] = self._turns(game_ids)
+        out["draws"] = self._draws(game_ids)
+        return out
+
+    def _turns(self, game_ids: list[int]) -> pa.Table:
+        grid = np.array(self.turn_flat, dtype=np.int32).reshape(-1, _TURN_WIDTH)
+        ids = np.repeat(np.array(game_ids, dtype=np.int64), self.turn_rows)
+        reasons = pa.DictionaryArray.from_arrays(
+            pa.array(grid[:, 3].astype(np.int8)), pa.array(REASONS, pa.string())
+        )
+        return pa.Table.from_arrays(
+            [
+                pa.array(ids),
+                pa.array(grid[:, 0].astype(np.int16)),
+                pa.array(grid[:, 1].astype(np.int8)),
+                pa.array(grid[:, 2].astype(np.int8)),
+                reasons,
+                pa.array(grid[:, 4].astype(np.int8)),
+                pa.array(grid[:, 5].astype(np.int16)),
+                pa.array(grid[:, 6].astype(np.int16)),
+                pa.array(grid[:, 7].astype(bool)),
+            ],
+            schema=TURNS_SCHEMA,
+        )
+
+    def _draws(self, game_ids: list[int]) -> pa.Table:
+        """Draw rows of the logs; a draw busts exactly when the next row is a ``bust`` (the
+        engine logs the bust at once), and the pile's size before a game's k-th draw is
+        50 - k (a Spyglass that puts its card back takes nothing)."""
+        grid = np.array(self.move_flat, dtype=np.int32).reshape(-1, 6)
+        ids = np.repeat(np.array(game_ids, dtype=np.int64), self.move_rows)
+        kinds = grid[:, 2]
+        is_draw = np.isin(kinds, _DRAW_CODES)
+        next_kind = np.append(kinds[1:], -1)
+        bust = is_draw & (next_kind == _BUST)
+        where = np.flatnonzero(is_draw)
+        draw_ids = ids[where]
+        # k-th draw within its game: position minus the position of the game's first draw
+        first = np.searchsorted(draw_ids, draw_ids, side="left")
+        k = np.arange(len(where)) - first
+        codes = np.searchsorted(np.array(_DRAW_CODES), kinds[where])
+        names = pa.array(["draw", "draw_forced", "draw_known"], pa.string())
+        return pa.Table.from_arrays(
+            [
+                pa.array(draw_ids),
+                pa.array(grid[where, 0].astype(np.int16)),
+                pa.array(grid[where, 1].astype(np.int8)),
+                pa.DictionaryArray.from_arrays(pa.array(codes.astype(np.int8)), names),
+                pa.array(grid[where, 3].astype(np.int8)),
+                pa.array(grid[where, 4].astype(np.int8)),
+                pa.array((_PILE - k).astype(np.int8)),
+                pa.array(grid[where, 5].astype(np.int8)),
+                pa.array(bust[where]),
+            ],
+            schema=DRAWS_SCHEMA,
+        )

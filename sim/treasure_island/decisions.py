@@ -1,0 +1,64 @@
+"""What the engine asks a Treasure Island strategy: decision kinds, their answers, fallbacks.
+
+A :class:`Decision` lists its legal answers in ``options``; ``value`` carries what the
+question is about (the revealed card of a Spyglass). A decision with a single legal answer is
+not asked (a forced move is not a choice).
+
+Kinds and their answers:
+
+============  ==============================================================================
+``draft``     a character name of ``options`` (keep one of the dealt characters, §4.2)
+``continue``  ``"draw"`` or ``"plunder"`` (§5.1)
+``helm``      a kind (int) of one of your own stash piles (§6.2)
+``knife``     ``(seat, kind)``: an opponent's pile whose kind is not in your stash (§6.5)
+``pistol``    ``(seat, kind)``: an opponent's pile (§6.7)
+``candle``    a card id among the revealed cards (§6.4)
+``spyglass``  ``"place"`` the revealed card ``value``, or ``"back"`` (put it back and plunder)
+``bonus``     ``(seat, kind)``: an opponent's pile to take a bonus card from (plunderer)
+============  ==============================================================================
+
+**Fallback** when a strategy raises or answers illegally (the game records a violation and
+goes on): ``options[0]``. The engine lists ``plunder`` first for ``continue`` and ``back``
+first for ``spyglass``; the other lists are in seat then kind order.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+DRAFT = "draft"
+CONTINUE = "continue"
+HELM = "helm"
+KNIFE = "knife"
+PISTOL = "pistol"
+CANDLE = "candle"
+SPYGLASS = "spyglass"
+BONUS = "bonus"
+KINDS: tuple[str, ...] = (DRAFT, CONTINUE, HELM, KNIFE, PISTOL, CANDLE, SPYGLASS, BONUS)
+KIND_CODE: dict[str, int] = {k: i for i, k in enumerate(KINDS)}
+
+DRAW = "draw"
+PLUNDER = "plunder"
+PLACE = "place"
+BACK = "back"
+CONTINUE_OPTIONS: tuple[str, str] = (PLUNDER, DRAW)
+SPYGLASS_OPTIONS: tuple[str, str] = (BACK, PLACE)
+
+
+class Decision:
+    """One question to one seat: its kind, the legal answers, and what it is about."""
+
+    __slots__ = ("kind", "options", "seat", "value")
+
+    def __init__(self, kind: str, seat: int, options: tuple[Any, ...], value: int = -1) -> None:
+        self.kind = kind
+        self.seat = seat
+        self.options = options
+        self.value = value
+
+    def fallback(self) -> Any:
+        """The documented answer used when a strategy fails: the first option."""
+        return self.options[0]
+
+    def __repr__(self) -> str:
+        return f"Decision({self.kind!r}, seat={self.seat}, options={self.options!r})"

@@ -1,0 +1,697 @@
+"""The Treasure Island game loop: setup, turns, placements and powers, busts, plunder, the end.
+
+A game is a pure function of (game seed, rules, seat strategies). The seed is split into
+named streams: ``cards`` (first the draw pile's order and the first player, then every
+shuffle of the discard for a Candle or a Key + Chest bonus), ``characters`` (the draft deal)
+and ``("seat", i)`` for each strategy (built on first use), so changing one seat's strategy
+never changes the order of the draw pile.
+
+The rulings are those of the rules spec §9. How they are read here:
+
+- A placement from any source busts when its kind is already in the play area; the bust card's
+  power is not applied and the turn ends at once, even inside a chain of powers (§5.1, §9.3).
+- Powers resolve depth-first: a card placed by a power resolves its own power before anything
+  else (§9.3). Each power places at most one card, so nothing is pending after it.
+- The Rum bottle is a counter: after it, the next ``rum_cards`` cards placed by any source
+  must come before a plunder, and while the counter is open the player draws (§6.6, §9.4). A
+  Spyglass under an open counter places the card it reveals. With the draw pile empty the
+  requirement shrinks to nothing and the turn ends with a plunder (§9.1).
+- The Anchor keeps, on a bust, the cards placed before it in the play area (§6.1, §9.5);
+  that is not a plunder, so no Key + Chest bonus (unless ``key_chest_on_anchored_bust``).
+- A power with nothing to act on does nothing (logged ``no_effect``, §9.11); a choice with a
+  single legal answer is made for the player (§9.12: a forced bust is still a bust).
+- Every turn takes at least one card from the draw pile (the mandatory first draw), so a game
+  lasts at most 50 turns; ``max_turns`` is only a safety net.
+
+Stashes are kept as ten 6-bit pile masks per player (:mod:`sim.treasure_island.cards`). The
+engine also keeps the public composition of the draw pile and the discard (what perfect
+memory knows, §9.15) for the strategies, and one record per turn for the reports.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol, cast
+
+from sim.errors import InputError
+from sim.outcome import GameResult, StrategyError, Violation, ranks_and_shares
+from sim.seeding import LazyStream, derive_seed, stream
+from sim.treasure_island import decisions as d
+from sim.treasure_island.cards import (
+    ANCHOR,
+    CANDLE,
+    CHEST,
+    HELM,
+    KEY,
+    KIND,
+    KIND_BIT,
+    KNIFE,
+    N_KINDS,
+    PER_KIND,
+    PISTOL,
+    RUM,
+    SPYGLASS,
+    STARTING_DISCARD,
+    STARTING_PILE,
+    TOP_INDEX,
+    TOP_VALUE,
+)
+from sim.treasure_island.characters import (
+    MASTER_GUNNER,
+    MYSTIC,
+    NAVIGATOR,
+    PLUNDERER,
+    SCAVENGER,
+    TREASURE_HUNTER,
+    WRECKER,
+)
+from sim.treasure_island.characters import NAMES as CHARACTER_NAMES
+from sim.treasure_island.movelog import CODE
+from sim.treasure_island.rules import TreasureIslandRules
+from sim.treasure_island.view import PlayerView
+
+
+class Strategy(Protocol):
+    """A player: answers each :class:`~sim.treasure_island.decisions.Decision`."""
+
+    def decide(self, view: PlayerView, decision: d.Decision) -> object:
+        """One legal answer to ``decision``."""
+        ...
+
+
+#: Builds a seat's strategy from the seat's own random generator.
+StrategyFactory = Callable[[random.Random], Strategy]
+
+# Placement sources (the ``b`` argument of ``place`` and of the draws table).
+FROM_PILE, FROM_HELM, FROM_KNIFE, FROM_CANDLE = 0, 1, 2, 3
+# How a turn ended (the ``reason`` of the turns table).
+CHOSEN, SPYGLASS_BACK, PILE_EMPTY, BUSTED = 0, 1, 2, 3
+_KEY_CHEST = (1 << KEY) | (1 << CHEST)
+_PILE_MASK = sum(1 << c for c in STARTING_PILE)
+_DISCARD_MASK = sum(1 << c for c in STARTING_DISCARD)
+#: The ``(seat, kind)`` answers for every seat and kind mask, made once.
+_PAIRS_OF: tuple[tuple[tuple[tuple[int, int], ...], ...], ...] = tuple(
+    tuple(tuple((o, k) for k in range(N_KINDS) if m >> k & 1) for m in range(1 << N_KINDS))
+    for o in range(4)
+)
+_EV_DRAW = CODE["draw"]
+_EV_DRAW_FORCED = CODE["draw_forced"]
+_EV_DRAW_KNOWN = CODE["draw_known"]
+_EV_PLACE = CODE["place"]
+_EV_BUST = CODE["bust"]
+_EV_PLUNDER = CODE["plunder"]
+_EV_END_TURN = CODE["end_turn"]
+_EV_NO_EFFECT = CODE["no_effect"]
+
+
+class _FallbackPlayer:
+    """Stands in for a strategy that could not be built: always the documented fallback."""
+
+    def decide(self, view: PlayerView, decision: d.Decision) -> object:
+        return decision.fallback()
+
+
+class TreasureIslandGame:
+    """One game: build it, then :meth:`play` it.
+
+    Public attributes read by views, tests and the runner: ``pile`` (top = last),
+    ``discard``, ``stash`` (per seat, ten pile masks), ``area`` (the play area in placing
+    order), ``area_kinds`` (kind mask), ``anchor_at``, ``rum``, ``pile_mask`` and
+    ``discard_mask`` (60-bit card masks), ``log`` (flat rows of six ints) and ``turn_rows``
+    (flat rows of :data:`TURN_FIELDS`).
+    """
+
+    #: One row per turn.
+    TURN_FIELDS = (
+        "turn",
+        "seat",
+        "placed",
+        "reason",
+        "banked",
+        "bonus_cards",
+        "points",
+        "key_chest",
+    )
+
+    def __init__(
+        self,
+        rules: TreasureIslandRules,
+        strategies: Sequence[StrategyFactory],
+        seed: int,
+        strict: bool = False,
+    ) -> None:
+        n = len(strategies)
+        if not 2 <= n <= 4:
+            raise ValueError(f"Treasure Island takes 2 to 4 players, got {n}")
+        self.rules = rules
+        self.n = n
+        self.seed = seed
+        self.strict = strict
+        self.violations: list[Violation] = []
+        self.decisions = 0
+        self.result: GameResult | None = None
+        cards_rng = stream(seed, "cards")
+        pile = list(STARTING_PILE)
+        cards_rng.shuffle(pile)
+        self.pile = pile
+        self.pile_mask = _PILE_MASK
+        self.pile_count = [PER_KIND - 1] * N_KINDS
+        self.discard = list(STARTING_DISCARD)
+        self.discard_mask = _DISCARD_MASK
+        self.discard_rng = cards_rng
+        self.stash: list[list[int]] = [[0] * N_KINDS for _ in range(n)]
+        self.points = [0] * n  # each stash's score, kept up to date card by card
+        self.cards = [0] * n  # each stash's card count
+        self.stash_kinds = [0] * n  # each stash's non-empty piles, as a kind mask
+        self.area: list[int] = []
+        self.area_kinds = 0
+        self.anchor_at = -1
+        self.rum = 0
+        self.busting = 0  # cards in the draw pile of kinds in the play area
+        self.known = 0  # cards on top of the draw pile whose identity is public
+        self.turn = 0
+        self.current = 0
+        self.first_player = cards_rng.randrange(n) if rules.first_player == "random" else 0
+        self.characters: list[str] = [""] * n
+        self.wrecker = -1
+        self.log: list[int] = []
+        self.turn_rows: list[int] = []
+        self._bonus_cards = 0
+        self._banked = 0
+        self._key_chest = 0
+        self._ended = CHOSEN
+        self.strategies = [self._build_strategy(i, f) for i, f in enumerate(strategies)]
+        self.views = [PlayerView(self, i) for i in range(n)]
+        self._continue = [d.Decision(d.CONTINUE, i, d.CONTINUE_OPTIONS) for i in range(n)]
+        self._powers: list[Callable[[int, int], bool] | None] = [None] * N_KINDS
+        self._powers[ANCHOR] = self._anchor
+        self._powers[HELM] = self._helm
+        self._powers[CANDLE] = self._candle
+        self._powers[KNIFE] = self._knife
+        self._powers[RUM] = self._rum
+        self._powers[PISTOL] = self._pistol
+        self._powers[SPYGLASS] = self._spyglass
+
+    def _build_strategy(self, seat: int, factory: StrategyFactory) -> Strategy:
+        """The seat's strategy; one that fails to build plays the fallbacks (a violation)."""
+        try:
+            rng = LazyStream(derive_seed(self.seed, "seat", seat))
+            return factory(cast(random.Random, rng))
+        except Exception as exc:
+            if self.strict:
+                raise StrategyError(f"seat {seat} could not be built: {exc!r}") from exc
+            self.violations.append(Violation(0, seat, "create", "<raised>", repr(exc)[:200]))
+            return _FallbackPlayer()
+
+    # -- asking strategies ------------------------------------------------------------------
+
+    def ask(self, decision: d.Decision) -> Any:
+        """The seat's validated answer, or the fallback after recording a violation."""
+        seat = decision.seat
+        self.decisions += 1
+        try:
+            answer = self.strategies[seat].decide(self.views[seat], decision)
+        except Exception as exc:
+            return self._raised(decision, exc)
+        if answer in decision.options:
+            return answer
+        return self._illegal(decision, answer)
+
+    def _raised(self, decision: d.Decision, exc: Exception) -> Any:
+        """The fallback for a strategy that raised (strict mode: raise)."""
+        if self.strict:
+            raise StrategyError(f"seat {decision.seat} failed on {decision.kind}: {exc!r}") from exc
+        return self._violation(decision, "<raised>", repr(exc))
+
+    def _illegal(self, decision: d.Decision, answer: object) -> Any:
+        """The fallback for an illegal answer (strict mode: raise)."""
+        if self.strict:
+            raise StrategyError(
+                f"seat {decision.seat} answered {answer!r} to {decision.kind}: illegal"
+            )
+        return self._violation(decision, repr(answer), "illegal answer")
+
+    def _violation(self, decision: d.Decision, answer: str, error: str) -> Any:
+        self.violations.append(
+            Violation(self.turn, decision.seat, decision.kind, answer[:200], error[:200])
+        )
+        self._log(decision.seat, CODE["violation"], d.KIND_CODE[decision.kind], 1)
+        return decision.fallback()
+
+    def _log(self, seat: int, kind: int, a: int = -1, b: int = -1, c: int = -1) -> None:
+        self.log += (self.turn, seat, kind, a, b, c)
+
+    def arrange(
+        self,
+        pile: Sequence[int],
+        discard: Sequence[int] = (),
+        stashes: Sequence[Sequence[int]] = (),
+    ) -> None:
+        """Put every card in a chosen place (scenario tests, analysis): ``pile`` listed top
+        first, the ``discard``, and each seat's stash; cards not named are out of the game."""
+        self.pile = list(reversed(pile))
+        self.pile_mask = 0
+        self.pile_count = [0] * N_KINDS
+        for c in pile:
+            self.pile_mask |= 1 << c
+            self.pile_count[KIND[c]] += 1
+        self.discard = list(discard)
+        self.discard_mask = 0
+        for c in discard:
+            self.discard_mask |= 1 << c
+        self.stash = [[0] * N_KINDS for _ in range(self.n)]
+        self.points = [0] * self.n
+        self.cards = [0] * self.n
+        self.stash_kinds = [0] * self.n
+        for seat, cards in enumerate(stashes):
+            for c in cards:
+                self._bank(seat, c)
+
+    # -- the game -------------------------------------------------------------------------------
+
+    def play(self) -> GameResult:
+        """Play the game to its end and return the result."""
+        if self.rules.characters:
+            self._draft()
+        seat = self.first_player
+        n = self.n
+        max_turns = self.rules.max_turns
+        truncated = False
+        while self.pile:
+            if self.turn >= max_turns:
+                truncated = True
+                break
+            self.current = seat
+            self.play_turn(seat)
+            seat = (seat + 1) % n
+            self.turn += 1
+        self.result = self._finish(truncated)
+        return self.result
+
+    def _draft(self) -> None:
+        """Deal characters, each player keeps one (§4.2); fewer dealt when the pool is short."""
+        pool = list(self.rules.character_pool)
+        n = self.n
+        per = min(self.rules.characters_dealt, len(pool) // n)
+        if per < 1:
+            raise InputError(
+                f"rules: character_pool has {len(pool)} characters, a {n}-player game "
+                f"needs at least {n}"
+            )
+        stream(self.seed, "characters").shuffle(pool)
+        for k in range(n):
+            seat = (self.first_player + k) % n
+            dealt = tuple(pool[k * per : (k + 1) * per])
+            name = dealt[0] if per == 1 else self.ask(d.Decision(d.DRAFT, seat, dealt))
+            self.characters[seat] = name
+            if name == WRECKER:
+                self.wrecker = seat
+            self._log(seat, CODE["draft"], CHARACTER_NAMES.index(name))
+
+    def _finish(self, truncated: bool) -> GameResult:
+        self._log(-1, CODE["game_end"], int(truncated))
+        n = self.n
+        rules = self.rules
+        scores = tuple(self.score(p) for p in range(n))
+        cards = [self.stash_cards(p) for p in range(n)]
+        kinds = [sum(1 for m in self.stash[p] if m) for p in range(n)]
+        keys = [
+            (
+                scores[p],
+                cards[p] if rules.tie_break_cards else 0,
+                kinds[p] if rules.tie_break_kinds else 0,
+            )
+            for p in range(n)
+        ]
+        ranks, shares = ranks_and_shares(keys)
+        for p in range(n):
+            self._log(p, CODE["score"], scores[p], ranks[p], cards[p])
+        return GameResult(
+            scores, ranks, shares, self.turn, truncated, self.first_player, rules.preset, rules.hash
+        )
+
+    def score(self, seat: int) -> int:
+        """Points of ``seat``'s stash: the top value of each kind (§7)."""
+        return self.points[seat]
+
+    def stash_cards(self, seat: int) -> int:
+        """Cards in ``seat``'s stash."""
+        return self.cards[seat]
+
+    def _bank(self, seat: int, card: int) -> None:
+        """Slot ``card`` into ``seat``'s stash pile of its kind (kept sorted by the mask)."""
+        piles = self.stash[seat]
+        kind = KIND[card]
+        old = piles[kind]
+        new = old | 1 << (card % PER_KIND)
+        piles[kind] = new
+        top = TOP_VALUE[kind]
+        self.points[seat] += top[new] - top[old]
+        self.cards[seat] += 1
+        self.stash_kinds[seat] |= 1 << kind
+
+    # -- a turn -----------------------------------------------------------------------------
+
+    def play_turn(self, seat: int) -> None:
+        """One whole turn (§5.1): the mandatory draw, then draw or plunder until either."""
+        self.area = []
+        self.area_kinds = 0
+        self.anchor_at = -1
+        self.rum = 0
+        self.busting = 0
+        self._bonus_cards = 0
+        self._banked = 0
+        self._key_chest = 0
+        before = self.points[seat]
+        reason = BUSTED
+        if not self._draw(seat, True):
+            pile = self.pile
+            decision = self._continue[seat]
+            strategy = self.strategies[seat]
+            view = self.views[seat]
+            while True:
+                if not pile:  # nothing to draw: the turn ends with a plunder (§9.1)
+                    reason = PILE_EMPTY
+                    self._plunder(seat, reason)
+                    break
+                if self.rum:
+                    forced = True
+                else:
+                    # self.ask, inlined for the most frequent decision
+                    forced = False
+                    self.decisions += 1
+                    try:
+                        answer = strategy.decide(view, decision)
+                    except Exception as exc:
+                        answer = self._raised(decision, exc)
+                    if answer != d.DRAW:
+                        if answer != d.PLUNDER:
+                            self._illegal(decision, answer)
+                        reason = CHOSEN
+                        self._plunder(seat, reason)
+                        break
+                if self._draw(seat, forced):
+                    reason = self._ended
+                    break
+        else:
+            reason = self._ended
+        after = self.points[seat]
+        self.log += (
+            self.turn,
+            seat,
+            _EV_END_TURN,
+            int(reason == BUSTED),
+            self.cards[seat],
+            after,
+        )
+        self.turn_rows += (
+            self.turn,
+            seat,
+            len(self.area),
+            reason,
+            self._banked,
+            self._bonus_cards,
+            after - before,
+            self._key_chest,
+        )
+
+    def _draw(self, seat: int, forced: bool) -> bool:
+        """Take the top card of the draw pile into the play area; True when the turn is over.
+
+        The log row says which kind of draw it was: ``draw`` (chosen, card unknown),
+        ``draw_forced`` (the turn's first card, or owed to a Rum bottle) or ``draw_known``
+        (the card was public: a Spyglass showed it). Its arguments give the kinds in play and
+        the pile's busting cards before the draw, from which the reports compute the exact bust
+        chance of every draw (the pile's size follows from the draws before it)."""
+        card = self.pile.pop()
+        self.pile_mask ^= 1 << card
+        kind = KIND[card]
+        self.pile_count[kind] -= 1
+        kinds = self.area_kinds
+        busting = self.busting
+        if self.known:
+            self.known -= 1
+            event = _EV_DRAW_KNOWN
+        else:
+            event = _EV_DRAW_FORCED if forced else _EV_DRAW
+        self.log += (self.turn, seat, event, card, kinds.bit_count(), busting)
+        if kinds >> kind & 1:
+            self.busting = busting - 1
+            self._bust(seat, card)
+            return True
+        # The rest of _place, inlined: this is the hottest path of the engine.
+        self.area.append(card)
+        self.area_kinds = kinds | 1 << kind
+        self.busting = busting + self.pile_count[kind]
+        if self.rum:
+            self.rum -= 1
+        power = self._powers[kind]
+        if power is None:
+            return False
+        return power(seat, card)
+
+    def _place(self, seat: int, card: int) -> bool:
+        """Put ``card`` into the play area: bust, or apply its power. True when the turn is over."""
+        bit = KIND_BIT[card]
+        if self.area_kinds & bit:
+            self._bust(seat, card)
+            return True
+        self.area.append(card)
+        self.area_kinds |= bit
+        kind = KIND[card]
+        self.busting += self.pile_count[kind]
+        if self.rum:
+            self.rum -= 1
+        power = self._powers[kind]
+        if power is None:
+            return False
+        return power(seat, card)
+
+    def _place_from(self, seat: int, card: int, source: int, origin: int) -> bool:
+        self.log += (self.turn, seat, _EV_PLACE, card, source, origin)
+        return self._place(seat, card)
+
+    # -- ending a turn ----------------------------------------------------------------------------
+
+    def _bust(self, seat: int, card: int) -> None:
+        """§5.1.3 / §6.1: everything to the discard, except what an Anchor keeps."""
+        self.log += (self.turn, seat, _EV_BUST, card, -1, -1)
+        self._ended = BUSTED
+        area = self.area
+        lost = [*area, card]
+        if self.anchor_at > 0:
+            kept = area[: self.anchor_at]
+            lost = lost[self.anchor_at :]
+            before = self.points[seat]
+            for c in kept:
+                self._bank(seat, c)
+            self._banked = len(kept)
+            self._log(seat, CODE["anchor_keep"], len(kept), self.points[seat] - before)
+            kept_kinds = 0
+            for c in kept:
+                kept_kinds |= KIND_BIT[c]
+            if self.rules.key_chest_on_anchored_bust and kept_kinds & _KEY_CHEST == _KEY_CHEST:
+                self._bonus(seat, len(kept))
+        wrecker = self.wrecker
+        if wrecker >= 0 and wrecker != seat:
+            for c in lost:
+                self._bank(wrecker, c)
+            self._log(seat, CODE["wrecked"], len(lost), wrecker)
+        else:
+            self._to_discard(lost)
+
+    def _sample_discard(self, count: int) -> list[int]:
+        """Shuffle the discard and take ``count`` cards off it (all when it is short): the
+        last steps of a Fisher-Yates shuffle draw exactly those cards, and the rest of the
+        discard's order never matters because it is shuffled before every use."""
+        discard = self.discard
+        size = len(discard)
+        take = min(count, size)
+        rnd = self.discard_rng.random
+        for i in range(size - 1, size - 1 - take, -1):
+            j = int(rnd() * (i + 1))
+            discard[i], discard[j] = discard[j], discard[i]
+        cards = discard[size - take :]
+        del discard[size - take :]
+        return cards
+
+    def _to_discard(self, cards: list[int]) -> None:
+        self.discard += cards
+        for c in cards:
+            self.discard_mask |= 1 << c
+
+    def _plunder(self, seat: int, reason: int) -> None:
+        """§5.1.2: the play area into the stash; the Key + Chest bonus (§6.3)."""
+        self._ended = reason
+        area = self.area
+        piles = self.stash[seat]
+        before = self.points[seat]
+        points = before
+        kinds = self.stash_kinds[seat]
+        for c in area:  # _bank, inlined: every plunder moves several cards
+            kind = KIND[c]
+            old = piles[kind]
+            new = old | 1 << (c % PER_KIND)
+            piles[kind] = new
+            top = TOP_VALUE[kind]
+            points += top[new] - top[old]
+            kinds |= 1 << kind
+        self.points[seat] = points
+        self.cards[seat] += len(area)
+        self.stash_kinds[seat] = kinds
+        self._banked = len(area)
+        self.log += (self.turn, seat, _EV_PLUNDER, len(area), points - before, reason)
+        if self.area_kinds & _KEY_CHEST == _KEY_CHEST:
+            self._bonus(seat, len(area))
+
+    def _bonus(self, seat: int, count: int) -> None:
+        """§6.3: ``count`` cards (up to what is there) into the stash, with no powers."""
+        self._key_chest = 1
+        character = self.characters[seat]
+        if character == TREASURE_HUNTER:
+            count *= 3
+        before = self.points[seat]
+        if character == PLUNDERER:
+            for _ in range(count):
+                targets = self._opponent_piles(seat, False)
+                if not targets:
+                    break
+                victim, kind = self._choose(d.BONUS, seat, targets)
+                self._bank(seat, self._pop_top(victim, kind))
+                self._bonus_cards += 1
+                self._log(seat, CODE["bonus"], 1, 0, victim)
+            self._log(seat, CODE["bonus"], 0, self.points[seat] - before, -1)
+            return
+        cards = self._sample_discard(count)
+        take = len(cards)
+        for c in cards:
+            self._bank(seat, c)
+            self.discard_mask ^= 1 << c
+        self._bonus_cards += take
+        self._log(seat, CODE["bonus"], take, self.points[seat] - before, -1)
+
+    # -- powers (§6): each returns True when the turn is over -----------------------------------
+
+    def _choose(self, kind: str, seat: int, options: tuple[Any, ...], value: int = -1) -> Any:
+        """The player's pick among ``options`` (asked only when there is a choice)."""
+        if len(options) == 1:
+            return options[0]
+        return self.ask(d.Decision(kind, seat, options, value))
+
+    def _pop_top(self, seat: int, kind: int) -> int:
+        """Take the top card off ``seat``'s pile of ``kind``."""
+        piles = self.stash[seat]
+        old = piles[kind]
+        top = TOP_INDEX[old]
+        new = old ^ 1 << top
+        piles[kind] = new
+        values = TOP_VALUE[kind]
+        self.points[seat] += values[new] - values[old]
+        self.cards[seat] -= 1
+        if not new:
+            self.stash_kinds[seat] ^= 1 << kind
+        return kind * PER_KIND + top
+
+    def _opponent_piles(self, seat: int, knife: bool) -> tuple[tuple[int, int], ...]:
+        """Non-empty opponents' piles; for the Knife only kinds absent from ``seat``'s stash."""
+        blocked = 0
+        if knife:
+            blocked = self.stash_kinds[seat]
+            if self.rules.knife_checks_play_area:
+                blocked |= self.area_kinds
+        out: tuple[tuple[int, int], ...] = ()
+        for o, kinds in enumerate(self.stash_kinds):
+            if o != seat:
+                out += _PAIRS_OF[o][kinds & ~blocked]
+        return out
+
+    def _no_effect(self, seat: int, kind: int) -> bool:
+        self.log += (self.turn, seat, _EV_NO_EFFECT, kind, -1, -1)
+        return False
+
+    def _anchor(self, seat: int, card: int) -> bool:
+        self.anchor_at = len(self.area) - 1
+        return False
+
+    def _rum(self, seat: int, card: int) -> bool:
+        self.rum = self.rules.rum_cards
+        self._log(seat, CODE["rum"], self.rum)
+        return False
+
+    def _helm(self, seat: int, card: int) -> bool:
+        """§6.2: the top card of one of your own piles, forced, even if it busts."""
+        piles = self.stash[seat]
+        options = tuple(k for k in range(N_KINDS) if piles[k])
+        if not options:
+            return self._no_effect(seat, HELM)
+        kind = self._choose(d.HELM, seat, options)
+        return self._place_from(seat, self._pop_top(seat, kind), FROM_HELM, seat)
+
+    def _knife(self, seat: int, card: int) -> bool:
+        """§6.5: an opponent's top card of a kind not in your stash, into your play area."""
+        options = self._opponent_piles(seat, True)
+        if not options:
+            return self._no_effect(seat, KNIFE)
+        victim, kind = self._choose(d.KNIFE, seat, options)
+        return self._place_from(seat, self._pop_top(victim, kind), FROM_KNIFE, victim)
+
+    def _pistol(self, seat: int, card: int) -> bool:
+        """§6.7: an opponent's top card (whole pile for the master gunner) to the discard (to
+        your stash for the scavenger)."""
+        options = self._opponent_piles(seat, False)
+        if not options:
+            return self._no_effect(seat, PISTOL)
+        victim, kind = self._choose(d.PISTOL, seat, options)
+        character = self.characters[seat]
+        shots = self.stash[victim][kind].bit_count() if character == MASTER_GUNNER else 1
+        for _ in range(shots):
+            hit = self._pop_top(victim, kind)
+            if character == SCAVENGER:
+                self._bank(seat, hit)
+                self._log(seat, CODE["pistol"], hit, victim, seat)
+            else:
+                self._to_discard([hit])
+                self._log(seat, CODE["pistol"], hit, victim, -1)
+        return False
+
+    def _candle(self, seat: int, card: int) -> bool:
+        """§6.4: shuffle the discard, reveal 3, place one (forced); the others go back."""
+        discard = self.discard
+        if not discard:
+            return self._no_effect(seat, CANDLE)
+        if self.characters[seat] == NAVIGATOR:
+            shown = sorted(discard)
+            discard.clear()
+        else:
+            shown = self._sample_discard(self.rules.candle_reveal)
+        reveal = CODE["reveal"]
+        for c in shown:
+            self.log += (self.turn, seat, reveal, c, FROM_CANDLE, -1)
+        choice = self._choose(d.CANDLE, seat, tuple(shown))
+        shown.remove(choice)
+        discard += shown
+        self.discard_mask ^= 1 << choice
+        return self._place_from(seat, choice, FROM_CANDLE, -1)
+
+    def _spyglass(self, seat: int, card: int) -> bool:
+        """§6.9: reveal the top card; place it, or put it back and plunder at once."""
+        pile = self.pile
+        if not pile:
+            return self._no_effect(seat, SPYGLASS)
+        top = pile[-1]
+        reveal = CODE["reveal"]
+        self.log += (self.turn, seat, reveal, top, 4, -1)
+        seen = 1
+        if self.characters[seat] == MYSTIC:
+            seen = min(3, len(pile))
+            for c in reversed(pile[len(pile) - seen : -1]):
+                self.log += (self.turn, seat, reveal, c, 5, -1)
+        self.known = max(self.known, seen)
+        if self.rum:  # an open Rum requirement leaves no choice (§6.6)
+            return self._draw(seat, True)
+        if self.ask(d.Decision(d.SPYGLASS, seat, d.SPYGLASS_OPTIONS, top)) == d.PLACE:
+            return self._draw(seat, False)
+        self._log(seat, CODE["spyglass_back"], top)
+        self._plunder(seat, SPYGLASS_BACK)
+        return True

@@ -1,0 +1,139 @@
+"""What one player may know, as a read-only view handed to that seat's strategy (§9.15).
+
+Everything in Treasure Island is public except the order of the draw pile and of the discard:
+stashes, the play area, characters, every revealed card, and (by perfect memory) the make-up
+of the draw pile and of the discard. A view never gives the engine's lists or generators:
+masks and counts are ints, sequences are copied into tuples.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from sim.treasure_island.cards import KIND
+
+if TYPE_CHECKING:
+    from sim.treasure_island.engine import TreasureIslandGame
+    from sim.treasure_island.rules import TreasureIslandRules
+
+
+class PlayerView:
+    """Seat ``seat``'s window on a game."""
+
+    __slots__ = ("_g", "n", "seat")
+
+    def __init__(self, game: TreasureIslandGame, seat: int) -> None:
+        self._g = game
+        self.seat = seat
+        self.n = game.n
+
+    @property
+    def rules(self) -> TreasureIslandRules:
+        """The rules of this game."""
+        return self._g.rules
+
+    @property
+    def turn(self) -> int:
+        """The turn number (0-based, over all players)."""
+        return self._g.turn
+
+    @property
+    def area(self) -> tuple[int, ...]:
+        """The play area's cards in placing order."""
+        return tuple(self._g.area)
+
+    @property
+    def area_size(self) -> int:
+        """Cards in the play area."""
+        return len(self._g.area)
+
+    @property
+    def area_kinds(self) -> int:
+        """Kinds in the play area, as a 10-bit mask."""
+        return self._g.area_kinds
+
+    @property
+    def anchor_at(self) -> int:
+        """Position of the Anchor in the play area (-1: none)."""
+        return self._g.anchor_at
+
+    @property
+    def rum_pending(self) -> int:
+        """Cards still owed to a Rum bottle before a plunder is allowed."""
+        return self._g.rum
+
+    @property
+    def pile_size(self) -> int:
+        """Cards left in the draw pile."""
+        return len(self._g.pile)
+
+    @property
+    def pile_mask(self) -> int:
+        """The draw pile's make-up as a 60-bit card mask (not its order)."""
+        return self._g.pile_mask
+
+    @property
+    def busting(self) -> int:
+        """Cards in the draw pile of kinds already in the play area."""
+        return self._g.busting
+
+    def bust_chance(self) -> float:
+        """The exact chance that a blind draw busts now (0 with an empty pile)."""
+        g = self._g
+        return g.busting / len(g.pile) if g.pile else 0.0
+
+    @property
+    def known_top(self) -> int:
+        """The top card of the draw pile when it is public (a Spyglass showed it), else -1."""
+        g = self._g
+        return g.pile[-1] if g.known and g.pile else -1
+
+    @property
+    def known_cards(self) -> tuple[int, ...]:
+        """The public cards on top of the draw pile, top first."""
+        g = self._g
+        k = min(g.known, len(g.pile))
+        return tuple(reversed(g.pile[len(g.pile) - k :]))
+
+    @property
+    def discard_mask(self) -> int:
+        """The discard's make-up as a 60-bit card mask."""
+        return self._g.discard_mask
+
+    @property
+    def discard_size(self) -> int:
+        """Cards in the discard."""
+        return len(self._g.discard)
+
+    def stash(self, seat: int) -> tuple[int, ...]:
+        """``seat``'s stash as ten 6-bit pile masks (bit i: the kind's card of index i)."""
+        return tuple(self._g.stash[seat])
+
+    def stashes(self) -> tuple[tuple[int, ...], ...]:
+        """Every seat's stash (see :meth:`stash`)."""
+        return tuple(tuple(piles) for piles in self._g.stash)
+
+    @property
+    def my_stash(self) -> tuple[int, ...]:
+        """This seat's stash."""
+        return tuple(self._g.stash[self.seat])
+
+    def score(self, seat: int) -> int:
+        """``seat``'s current score."""
+        return self._g.points[seat]
+
+    def scores(self) -> tuple[int, ...]:
+        """Every seat's current score."""
+        return tuple(self._g.points)
+
+    @property
+    def characters(self) -> tuple[str, ...]:
+        """Each seat's character ('' without characters)."""
+        return tuple(self._g.characters)
+
+    def area_cards_of(self, kind: int) -> int:
+        """The card of ``kind`` in the play area, or -1."""
+        for c in self._g.area:
+            if KIND[c] == kind:
+                return c
+        return -1

@@ -1,0 +1,1 @@
+"""Treasure Island strategies: random, stopping rules and the exact single-turn reference."""

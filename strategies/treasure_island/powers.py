@@ -1,0 +1,180 @@
+"""Sensible answers to every power choice, shared by the stopping-rule strategies.
+
+Only *when to stop* differs between the scripted Treasure Island strategies; the choices
+inside powers are these heuristics (rules spec §10):
+
+- **Pistol**: hit the pile that costs its owner the most points, the leader's on a tie.
+- **Knife** and **Candle**: the safe card (kind not in play) worth the most to me, counting
+  the points it takes from a victim; when every choice busts, the cheapest.
+- **Helm**: a safe pile with a useful power (Pistol, Knife, Candle, Anchor, the partner of a
+  Key or Chest in play...) and the lowest top card at risk; when all bust, the cheapest.
+- **Spyglass**: place the card when it is safe and the stopping rule would draw, else put it
+  back and plunder.
+- **Draft**: the first character in ``CHARACTER_ORDER`` that was dealt.
+- **Bonus** (plunderer): the opponent's top card worth the most to me.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sim.treasure_island import decisions as d
+from sim.treasure_island.cards import (
+    ANCHOR,
+    CANDLE,
+    CHEST,
+    HELM,
+    KEY,
+    KIND,
+    KNIFE,
+    N_KINDS,
+    PER_KIND,
+    PISTOL,
+    RUM,
+    SPYGLASS,
+    TOP_INDEX,
+    TOP_VALUE,
+    VALUE,
+)
+from sim.treasure_island.view import PlayerView
+
+CHARACTER_ORDER = (
+    "treasure_hunter",
+    "scavenger",
+    "master_gunner",
+    "wrecker",
+    "plunderer",
+    "navigator",
+    "mystic",
+)
+#: How much a safe card's power is worth when it enters the play area (points), by kind.
+POWER_BONUS: tuple[float, ...] = tuple(
+    {PISTOL: 3.0, KNIFE: 3.0, CANDLE: 2.0, ANCHOR: 1.0, HELM: 0.5, SPYGLASS: 0.5, RUM: -2.0}.get(
+        k, 0.0
+    )
+    for k in range(N_KINDS)
+)
+#: ``LOSS[kind][pile]``: the points a pile's owner loses when its top card goes.
+LOSS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(TOP_VALUE[k][m] - TOP_VALUE[k][m & ~(1 << TOP_INDEX[m])] if m else 0 for m in range(64))
+    for k in range(N_KINDS)
+)
+_PAIR = (1 << KEY) | (1 << CHEST)
+
+
+def gain(stash: tuple[int, ...], card: int) -> int:
+    """Points ``card`` adds to ``stash`` once banked."""
+    kind = KIND[card]
+    return max(0, VALUE[card] - TOP_VALUE[kind][stash[kind]])
+
+
+def card_worth(view: PlayerView, stash: tuple[int, ...], card: int) -> float:
+    """What a safe card placed in my play area is worth: its gain plus its power's bonus."""
+    kind = KIND[card]
+    worth = gain(stash, card) + POWER_BONUS[kind]
+    if _PAIR >> kind & 1 and view.area_kinds & _PAIR:
+        worth += view.area_size + 1  # completes the pair: about one bonus card each
+    return worth
+
+
+class PowerChoices:
+    """The shared answers; subclasses decide ``keep_drawing``."""
+
+    def keep_drawing(self, view: PlayerView) -> bool:
+        """Whether to draw again (the stopping rule)."""
+        raise NotImplementedError
+
+    def decide(self, view: PlayerView, decision: d.Decision) -> Any:
+        """Dispatch on the decision kind."""
+        kind = decision.kind
+        if kind == d.CONTINUE:
+            return d.DRAW if self.keep_drawing(view) else d.PLUNDER
+        if kind == d.SPYGLASS:
+            safe = not view.area_kinds >> KIND[decision.value] & 1
+            return d.PLACE if safe and self.keep_drawing(view) else d.BACK
+        if kind == d.PISTOL:
+            return self.pistol(view, decision.options)
+        if kind == d.KNIFE:
+            return self.knife(view, decision.options)
+        if kind == d.CANDLE:
+            return self.candle(view, decision.options)
+        if kind == d.HELM:
+            return self.helm(view, decision.options)
+        if kind == d.BONUS:
+            return self.bonus(view, decision.options)
+        if kind == d.DRAFT:
+            return min(decision.options, key=CHARACTER_ORDER.index)
+        return decision.fallback()
+
+    def pistol(self, view: PlayerView, options: tuple[tuple[int, int], ...]) -> tuple[int, int]:
+        """The pile whose loss costs its owner most; the leader's on a tie."""
+        scores = view.scores()
+        stashes = view.stashes()
+        best = options[0]
+        best_key = -1
+        for option in options:
+            victim, kind = option
+            key = LOSS[kind][stashes[victim][kind]] * 256 + scores[victim]
+            if key > best_key:
+                best, best_key = option, key
+        return best
+
+    def knife(self, view: PlayerView, options: tuple[tuple[int, int], ...]) -> tuple[int, int]:
+        """The safe steal worth most (my gain and the victim's loss), else the cheapest."""
+        mine = view.my_stash
+        in_play = view.area_kinds
+        stashes = view.stashes()
+        best = options[0]
+        best_key = -1e9
+        for option in options:
+            victim, kind = option
+            pile = stashes[victim][kind]
+            card = kind * PER_KIND + TOP_INDEX[pile]
+            if in_play >> kind & 1:
+                key = -100.0 - VALUE[card]
+            else:
+                key = card_worth(view, mine, card) + LOSS[kind][pile]
+            if key > best_key:
+                best, best_key = option, key
+        return best
+
+    def candle(self, view: PlayerView, options: tuple[int, ...]) -> int:
+        """The safe card worth most, else the cheapest."""
+        mine = view.my_stash
+        in_play = view.area_kinds
+        best = options[0]
+        best_key = -1e9
+        for card in options:
+            if in_play >> KIND[card] & 1:
+                key = -100.0 - VALUE[card]
+            else:
+                key = card_worth(view, mine, card)
+            if key > best_key:
+                best, best_key = card, key
+        return best
+
+    def helm(self, view: PlayerView, options: tuple[int, ...]) -> int:
+        """A safe pile with the best power and the least at risk, else the cheapest."""
+        mine = view.my_stash
+        in_play = view.area_kinds
+        best = options[0]
+        best_key = -1e9
+        for kind in options:
+            at_risk = TOP_VALUE[kind][mine[kind]]
+            if in_play >> kind & 1:
+                key = -100.0 - at_risk
+            else:
+                key = POWER_BONUS[kind] - 0.1 * at_risk
+                if _PAIR >> kind & 1 and in_play & _PAIR:
+                    key += view.area_size + 1
+            if key > best_key:
+                best, best_key = kind, key
+        return best
+
+    def bonus(self, view: PlayerView, options: tuple[tuple[int, int], ...]) -> tuple[int, int]:
+        """The opponent's top card worth the most to me."""
+        mine = view.my_stash
+        stashes = view.stashes()
+        return max(
+            options, key=lambda o: gain(mine, o[1] * PER_KIND + TOP_INDEX[stashes[o[0]][o[1]]])
+        )

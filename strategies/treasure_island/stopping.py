@@ -1,0 +1,96 @@
+"""The stopping-rule strategies: when to plunder, with the shared power choices.
+
+- ``stop-at(n=3)``: plunder once the play area holds ``n`` cards.
+- ``bust-threshold(threshold=0.25)``: card counting: plunder once the exact chance that the
+  next draw busts (cards left of kinds in play / cards left) exceeds ``threshold``.
+- ``expected-value(k=1.0, tie_weight=0.5)``: draw while ``(1 - p) * E[gain of the next safe
+  card] * k > p * (points at risk)``, where the points at risk are what the unanchored cards
+  would add to the stash plus ``tie_weight`` per card (the card-count tie-break).
+"""
+
+from __future__ import annotations
+
+import random
+
+from sim.treasure_island.cards import GAIN, N_KINDS, PER_KIND, TOP_INDEX
+from sim.treasure_island.view import PlayerView
+from strategies.treasure_island.powers import PowerChoices, gain
+
+
+class StopAt(PowerChoices):
+    """Plunders once the play area holds ``n`` cards (``n`` >= 1)."""
+
+    name = "stop-at"
+
+    def __init__(self, rng: random.Random, n: int = 3) -> None:
+        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+            raise ValueError(f"n = {n!r} is not allowed (an integer >= 1)")
+        self.rng = rng
+        self.n = n
+
+    def keep_drawing(self, view: PlayerView) -> bool:
+        """Draw while fewer than ``n`` cards are in play."""
+        return view.area_size < self.n
+
+
+class BustThreshold(PowerChoices):
+    """Plunders once the chance of a bust on the next draw exceeds ``threshold`` (0..1)."""
+
+    name = "bust-threshold"
+
+    def __init__(self, rng: random.Random, threshold: float = 0.25) -> None:
+        if isinstance(threshold, bool) or not 0.0 <= threshold <= 1.0:
+            raise ValueError(f"threshold = {threshold!r} is not allowed (a number from 0 to 1)")
+        self.rng = rng
+        self.threshold = float(threshold)
+
+    def keep_drawing(self, view: PlayerView) -> bool:
+        """Draw while the exact bust chance is at most the threshold."""
+        return view.bust_chance() <= self.threshold
+
+
+def expected_safe_gain(view: PlayerView) -> float:
+    """Sum over the draw pile's safe cards of the points each would add, divided by the pile
+    size: ``(1 - p) * E[gain | safe]``."""
+    size = view.pile_size
+    if not size:
+        return 0.0
+    mine = view.my_stash
+    pile = view.pile_mask
+    in_play = view.area_kinds
+    total = 0
+    for k in range(N_KINDS):
+        if not in_play >> k & 1:
+            total += GAIN[k][TOP_INDEX[mine[k]]][(pile >> (k * PER_KIND)) & 63]
+    return total / size
+
+
+def points_at_risk(view: PlayerView, tie_weight: float) -> float:
+    """What a bust would cost now: the unanchored cards' gain plus ``tie_weight`` each."""
+    mine = view.my_stash
+    area = view.area
+    start = view.anchor_at if view.anchor_at > 0 else 0
+    risky = area[start:]
+    return sum(gain(mine, c) for c in risky) + tie_weight * len(risky)
+
+
+class ExpectedValue(PowerChoices):
+    """Draws while the expected gain of a draw, times ``k``, beats the expected loss."""
+
+    name = "expected-value"
+
+    def __init__(self, rng: random.Random, k: float = 1.0, tie_weight: float = 0.5) -> None:
+        if isinstance(k, bool) or not k > 0:
+            raise ValueError(f"k = {k!r} is not allowed (a positive number)")
+        if isinstance(tie_weight, bool) or tie_weight < 0:
+            raise ValueError(f"tie_weight = {tie_weight!r} is not allowed (a number >= 0)")
+        self.rng = rng
+        self.k = float(k)
+        self.tie_weight = float(tie_weight)
+
+    def keep_drawing(self, view: PlayerView) -> bool:
+        """The myopic expected-value rule of the rules spec §10."""
+        p = view.bust_chance()
+        if p <= 0.0:
+            return True
+        return expected_safe_gain(view) * self.k > p * points_at_risk(view, self.tie_weight)

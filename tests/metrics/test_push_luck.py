@@ -1,0 +1,52 @@
+"""The Treasure Island report on a real run: every output, and its figures checked against
+the run's own tables and the engine's rules."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from pipelines.cli import app
+from pipelines.metrics import push_luck
+from pipelines.metrics.source import connect, open_run
+from pipelines.report_treasure_island import JSON_KEYS
+
+
+def test_report_of_a_treasure_island_run(ti_run: Path, tmp_path: Path) -> None:
+    out = tmp_path / "rep"
+    result = CliRunner().invoke(app, ["report", str(ti_run), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    obj = json.loads((out / "report.json").read_text())
+    assert tuple(obj) == JSON_KEYS and obj["games"] == 2000 and obj["complete"]
+    luck = obj["push_your_luck"]
+    assert {r["kinds_in_play"] for r in luck["bust_by_kinds"]} >= {0, 1, 2, 3, 4}
+    for name in ("bust_by_kinds", "plunder_sizes", "key_chest", "power_use"):
+        assert (out / "tables" / f"{name}.parquet").exists()
+    assert (out / "summary.md").read_text().startswith("# tourney report: Treasure Island")
+
+
+def test_bust_rates_match_the_exact_chance_and_the_tables_agree(ti_run: Path) -> None:
+    con = connect([open_run(ti_run)])
+    rows = push_luck.bust_by_kinds(con).to_pylist()
+    assert rows[0]["kinds_in_play"] == 0 and rows[0]["busts"] == 0 and rows[0]["exact"] == 0
+    for r in rows:
+        assert abs(r["z"]) < 4.5, r
+        assert r["low"] <= r["observed"] <= r["high"]
+    turns = con.sql("SELECT count(*), sum((reason = 'bust')::INT) FROM turns").fetchall()[0]
+    seats = con.sql("SELECT sum(turns_played), sum(busts) FROM seats").fetchall()[0]
+    games = con.sql("SELECT sum(turns), sum(busts) FROM games").fetchall()[0]
+    assert turns == seats == games
+    # Each turn's first card is a forced draw with nothing in play: exactly one per turn.
+    first = con.sql(
+        "SELECT count(*) FROM draws WHERE kinds_in_play = 0 AND draw != 'draw'"
+    ).fetchall()[0][0]
+    assert first == turns[0]
+    sizes = push_luck.plunder_sizes(con).to_pylist()
+    plunders = con.sql("SELECT count(*) FROM turns WHERE reason != 'bust'").fetchall()[0][0]
+    assert sum(r["plunders"] for r in sizes) == plunders
+    bonus = {r["strategy"]: r for r in push_luck.key_chest(con).to_pylist()}
+    assert all(0 < r["share"] < 0.5 and r["mean_cards"] >= 2 for r in bonus.values())
+    uses = {(r["strategy"], r["power"]): r["uses"] for r in push_luck.power_use(con).to_pylist()}
+    assert all(uses[(s, "pistol")] > 0 and uses[(s, "rum")] > 0 for s in bonus)
