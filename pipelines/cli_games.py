@@ -29,6 +29,7 @@ from pipelines.simulate import (
 from pipelines.win_table import format_win_table, win_table
 from sim.errors import InputError
 from sim.runner.compaction import shards_written
+from sim.runner.games import GAMES
 
 
 @command(app, "play")
@@ -167,7 +168,8 @@ def simulate_cmd(
     )
     for line in format_win_table(win_table(config.run_dir)):
         typer.echo(line)
-    typer.echo(f"tables: {config.run_dir}/{{games,seats,moves,treasures}}/*.parquet")
+    names = ",".join(sorted(GAMES[config.game].tables))
+    typer.echo(f"tables: {config.run_dir}/{{{names}}}/*.parquet")
 
 
 @command(app, "bench-runner")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import random
+from pathlib import Path
 from typing import Any
 
 from hypothesis import given, settings
@@ -132,3 +133,13 @@ def test_busts_happen_at_their_exact_chance() -> None:
         total = [total[0] + busts, total[1] + expected, total[2] + variance]
     assert abs(total[0] - total[1]) / math.sqrt(total[2]) < 4.0
     assert tallies[1][3] > 10_000 and tallies[4][3] > 1_000
+
+
+def test_the_documented_plug_in_plays() -> None:
+    doc = (Path(__file__).parents[2] / "docs" / "strategies.md").read_text()
+    source = (Path(__file__).parents[2] / "strategies" / "examples" / "push_until.py").read_text()
+    body = source[source.index("import random") :]
+    assert body.strip() in doc.replace("```", "")
+    spec = parse_strategy("strategies.examples.push_until:PushUntil(points=12)", "treasure-island")
+    game = TreasureIslandGame(preset("standard"), [spec.factory()] * 3, 1, strict=True)
+    assert not game.play().truncated
