@@ -42,25 +42,26 @@ class Stream(random.Random):
 
 
 class LazyStream:
-    """Stands in for ``Stream(seed)`` and builds it on first use.
+    """Stands in for ``stream(seed, *path)`` and builds it on first use.
 
     Seeding a Mersenne Twister costs microseconds, most scripted strategies never draw a random
     number, and a game hands one generator to every seat: at thousands of games per second the
     seeding of unused generators is a measurable share. The first attribute looked up builds
     the real stream; methods are then cached on this object, so later calls cost what a plain
-    bound method costs. Numbers drawn are exactly those of ``Stream(seed)``.
+    bound method costs. Numbers drawn are exactly those of ``stream(seed, *path)``.
     """
 
-    def __init__(self, seed: int) -> None:
+    def __init__(self, seed: int, *path: str | int) -> None:
         self._seed = seed
+        self._path = path
         self._stream: Stream | None = None
 
     def __getattr__(self, name: str) -> Any:
         # Only called for names not found on the object, i.e. before caching.
-        if name.startswith("__") or name in ("_seed", "_stream"):
+        if name.startswith("__") or name in ("_seed", "_path", "_stream"):
             raise AttributeError(name)
         if self._stream is None:
-            self._stream = Stream(self._seed)
+            self._stream = stream(self._seed, *self._path)
         value = getattr(self._stream, name)
         if callable(value):
             setattr(self, name, value)

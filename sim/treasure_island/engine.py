@@ -32,11 +32,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol, cast
+from typing import Any, ClassVar, Protocol, cast
 
 from sim.errors import InputError
 from sim.outcome import GameResult, StrategyError, Violation, ranks_and_shares
-from sim.seeding import LazyStream, derive_seed, stream
+from sim.seeding import LazyStream, stream
 from sim.treasure_island import decisions as d
 from sim.treasure_island.cards import (
     ANCHOR,
@@ -90,6 +90,10 @@ CHOSEN, SPYGLASS_BACK, PILE_EMPTY, BUSTED = 0, 1, 2, 3
 _KEY_CHEST = (1 << KEY) | (1 << CHEST)
 _PILE_MASK = sum(1 << c for c in STARTING_PILE)
 _DISCARD_MASK = sum(1 << c for c in STARTING_DISCARD)
+#: The kinds of every kind mask, in order, made once.
+_KINDS_OF: tuple[tuple[int, ...], ...] = tuple(
+    tuple(k for k in range(N_KINDS) if m >> k & 1) for m in range(1 << N_KINDS)
+)
 #: The ``(seat, kind)`` answers for every seat and kind mask, made once.
 _PAIRS_OF: tuple[tuple[tuple[tuple[int, int], ...], ...], ...] = tuple(
     tuple(tuple((o, k) for k in range(N_KINDS) if m >> k & 1) for m in range(1 << N_KINDS))
@@ -122,8 +126,48 @@ class TreasureIslandGame:
     (flat rows of :data:`TURN_FIELDS`).
     """
 
+    __slots__ = (
+        "_banked",
+        "_bonus_cards",
+        "_continue",
+        "_ended",
+        "_key_chest",
+        "anchor_at",
+        "area",
+        "area_kinds",
+        "busting",
+        "cards",
+        "characters",
+        "current",
+        "decisions",
+        "discard",
+        "discard_mask",
+        "discard_rng",
+        "first_player",
+        "known",
+        "log",
+        "n",
+        "pile",
+        "pile_count",
+        "pile_mask",
+        "points",
+        "result",
+        "rules",
+        "rum",
+        "seed",
+        "stash",
+        "stash_kinds",
+        "strategies",
+        "strict",
+        "turn",
+        "turn_rows",
+        "views",
+        "violations",
+        "wrecker",
+    )
+
     #: One row per turn.
-    TURN_FIELDS = (
+    TURN_FIELDS: ClassVar[tuple[str, ...]] = (
         "turn",
         "seat",
         "placed",
@@ -184,19 +228,11 @@ class TreasureIslandGame:
         self.strategies = [self._build_strategy(i, f) for i, f in enumerate(strategies)]
         self.views = [PlayerView(self, i) for i in range(n)]
         self._continue = [d.Decision(d.CONTINUE, i, d.CONTINUE_OPTIONS) for i in range(n)]
-        self._powers: list[Callable[[int, int], bool] | None] = [None] * N_KINDS
-        self._powers[ANCHOR] = self._anchor
-        self._powers[HELM] = self._helm
-        self._powers[CANDLE] = self._candle
-        self._powers[KNIFE] = self._knife
-        self._powers[RUM] = self._rum
-        self._powers[PISTOL] = self._pistol
-        self._powers[SPYGLASS] = self._spyglass
 
     def _build_strategy(self, seat: int, factory: StrategyFactory) -> Strategy:
         """The seat's strategy; one that fails to build plays the fallbacks (a violation)."""
         try:
-            rng = LazyStream(derive_seed(self.seed, "seat", seat))
+            rng = LazyStream(self.seed, "seat", seat)
             return factory(cast(random.Random, rng))
         except Exception as exc:
             if self.strict:
@@ -446,31 +482,28 @@ class TreasureIslandGame:
         self.busting = busting + self.pile_count[kind]
         if self.rum:
             self.rum -= 1
-        power = self._powers[kind]
+        power = _POWERS[kind]
         if power is None:
             return False
-        return power(seat, card)
+        return power(self, seat, card)
 
-    def _place(self, seat: int, card: int) -> bool:
-        """Put ``card`` into the play area: bust, or apply its power. True when the turn is over."""
-        bit = KIND_BIT[card]
-        if self.area_kinds & bit:
+    def _place(self, seat: int, card: int, source: int, origin: int) -> bool:
+        """A power puts ``card`` (from ``origin``'s stash, or the discard: -1) into the play
+        area: bust, or apply its power. True when the turn is over."""
+        self.log += (self.turn, seat, _EV_PLACE, card, source, origin)
+        kind = KIND[card]
+        if self.area_kinds >> kind & 1:
             self._bust(seat, card)
             return True
         self.area.append(card)
-        self.area_kinds |= bit
-        kind = KIND[card]
+        self.area_kinds |= 1 << kind
         self.busting += self.pile_count[kind]
         if self.rum:
             self.rum -= 1
-        power = self._powers[kind]
+        power = _POWERS[kind]
         if power is None:
             return False
-        return power(seat, card)
-
-    def _place_from(self, seat: int, card: int, source: int, origin: int) -> bool:
-        self.log += (self.turn, seat, _EV_PLACE, card, source, origin)
-        return self._place(seat, card)
+        return power(self, seat, card)
 
     # -- ending a turn ----------------------------------------------------------------------------
 
@@ -621,20 +654,21 @@ class TreasureIslandGame:
 
     def _helm(self, seat: int, card: int) -> bool:
         """§6.2: the top card of one of your own piles, forced, even if it busts."""
-        piles = self.stash[seat]
-        options = tuple(k for k in range(N_KINDS) if piles[k])
+        options = _KINDS_OF[self.stash_kinds[seat]]
         if not options:
             return self._no_effect(seat, HELM)
-        kind = self._choose(d.HELM, seat, options)
-        return self._place_from(seat, self._pop_top(seat, kind), FROM_HELM, seat)
+        kind = options[0] if len(options) == 1 else self.ask(d.Decision(d.HELM, seat, options))
+        return self._place(seat, self._pop_top(seat, kind), FROM_HELM, seat)
 
     def _knife(self, seat: int, card: int) -> bool:
         """§6.5: an opponent's top card of a kind not in your stash, into your play area."""
         options = self._opponent_piles(seat, True)
         if not options:
             return self._no_effect(seat, KNIFE)
-        victim, kind = self._choose(d.KNIFE, seat, options)
-        return self._place_from(seat, self._pop_top(victim, kind), FROM_KNIFE, victim)
+        victim, kind = (
+            options[0] if len(options) == 1 else self.ask(d.Decision(d.KNIFE, seat, options))
+        )
+        return self._place(seat, self._pop_top(victim, kind), FROM_KNIFE, victim)
 
     def _pistol(self, seat: int, card: int) -> bool:
         """§6.7: an opponent's top card (whole pile for the master gunner) to the discard (to
@@ -642,7 +676,9 @@ class TreasureIslandGame:
         options = self._opponent_piles(seat, False)
         if not options:
             return self._no_effect(seat, PISTOL)
-        victim, kind = self._choose(d.PISTOL, seat, options)
+        victim, kind = (
+            options[0] if len(options) == 1 else self.ask(d.Decision(d.PISTOL, seat, options))
+        )
         character = self.characters[seat]
         shots = self.stash[victim][kind].bit_count() if character == MASTER_GUNNER else 1
         for _ in range(shots):
@@ -672,7 +708,7 @@ class TreasureIslandGame:
         shown.remove(choice)
         discard += shown
         self.discard_mask ^= 1 << choice
-        return self._place_from(seat, choice, FROM_CANDLE, -1)
+        return self._place(seat, choice, FROM_CANDLE, -1)
 
     def _spyglass(self, seat: int, card: int) -> bool:
         """§6.9: reveal the top card; place it, or put it back and plunder at once."""
@@ -695,3 +731,19 @@ class TreasureIslandGame:
         self._log(seat, CODE["spyglass_back"], top)
         self._plunder(seat, SPYGLASS_BACK)
         return True
+
+
+#: Each kind's power (None: nothing happens when it is placed), called as ``power(game,
+#: seat, card)``; a class-level table, so a game does not build bound methods.
+_POWERS: tuple[Callable[[TreasureIslandGame, int, int], bool] | None, ...] = tuple(
+    {
+        ANCHOR: TreasureIslandGame._anchor,
+        HELM: TreasureIslandGame._helm,
+        CANDLE: TreasureIslandGame._candle,
+        KNIFE: TreasureIslandGame._knife,
+        RUM: TreasureIslandGame._rum,
+        PISTOL: TreasureIslandGame._pistol,
+        SPYGLASS: TreasureIslandGame._spyglass,
+    }.get(k)
+    for k in range(N_KINDS)
+)

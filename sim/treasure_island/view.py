@@ -10,7 +10,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from sim.treasure_island.cards import KIND
+from sim.treasure_island.cards import GAIN, KIND, N_KINDS, PER_KIND, TOP_INDEX, TOP_VALUE, VALUE
+
+#: The kinds of every kind mask, in order.
+_KINDS_OF: tuple[tuple[int, ...], ...] = tuple(
+    tuple(k for k in range(N_KINDS) if m >> k & 1) for m in range(1 << N_KINDS)
+)
 
 if TYPE_CHECKING:
     from sim.treasure_island.engine import TreasureIslandGame
@@ -109,6 +114,10 @@ class PlayerView:
         """``seat``'s stash as ten 6-bit pile masks (bit i: the kind's card of index i)."""
         return tuple(self._g.stash[seat])
 
+    def pile(self, seat: int, kind: int) -> int:
+        """``seat``'s stash pile of ``kind`` as a 6-bit mask."""
+        return self._g.stash[seat][kind]
+
     def stashes(self) -> tuple[tuple[int, ...], ...]:
         """Every seat's stash (see :meth:`stash`)."""
         return tuple(tuple(piles) for piles in self._g.stash)
@@ -130,6 +139,33 @@ class PlayerView:
     def characters(self) -> tuple[str, ...]:
         """Each seat's character ('' without characters)."""
         return tuple(self._g.characters)
+
+    # -- public-information queries the strategies ask often (computed from the same facts) ----
+
+    def safe_gain_total(self) -> int:
+        """Summed over the draw pile's cards of kinds not in play: the points each would add to
+        this seat's stash (so ``safe_gain_total() / pile_size`` is ``(1 - p) * E[gain | safe]``)."""
+        g = self._g
+        mine = g.stash[self.seat]
+        pile = g.pile_mask
+        free = ~g.area_kinds
+        total = 0
+        for k in _KINDS_OF[free & 1023]:
+            total += GAIN[k][TOP_INDEX[mine[k]]][(pile >> (k * PER_KIND)) & 63]
+        return total
+
+    def area_gain(self, start: int = 0) -> int:
+        """Points the play area's cards from position ``start`` on would add to this seat's
+        stash if banked now."""
+        g = self._g
+        mine = g.stash[self.seat]
+        total = 0
+        for c in g.area[start:]:
+            kind = KIND[c]
+            gain = VALUE[c] - TOP_VALUE[kind][mine[kind]]
+            if gain > 0:
+                total += gain
+        return total
 
     def area_cards_of(self, kind: int) -> int:
         """The card of ``kind`` in the play area, or -1."""

@@ -109,31 +109,33 @@ class PowerChoices:
     def pistol(self, view: PlayerView, options: tuple[tuple[int, int], ...]) -> tuple[int, int]:
         """The pile whose loss costs its owner most; the leader's on a tie."""
         scores = view.scores()
-        stashes = view.stashes()
+        pile = view.pile
         best = options[0]
         best_key = -1
         for option in options:
             victim, kind = option
-            key = LOSS[kind][stashes[victim][kind]] * 256 + scores[victim]
+            key = LOSS[kind][pile(victim, kind)] * 256 + scores[victim]
             if key > best_key:
                 best, best_key = option, key
         return best
 
     def knife(self, view: PlayerView, options: tuple[tuple[int, int], ...]) -> tuple[int, int]:
         """The safe steal worth most (my gain and the victim's loss), else the cheapest."""
-        mine = view.my_stash
+        pile_of = view.pile
         in_play = view.area_kinds
-        stashes = view.stashes()
+        pair = view.area_size + 1 if in_play & _PAIR else 0  # completing Key + Chest
         best = options[0]
         best_key = -1e9
         for option in options:
             victim, kind = option
-            pile = stashes[victim][kind]
+            pile = pile_of(victim, kind)
             card = kind * PER_KIND + TOP_INDEX[pile]
             if in_play >> kind & 1:
                 key = -100.0 - VALUE[card]
-            else:
-                key = card_worth(view, mine, card) + LOSS[kind][pile]
+            else:  # a kind the Knife may take is not in my stash: the whole value is gained
+                key = VALUE[card] + POWER_BONUS[kind] + LOSS[kind][pile]
+                if _PAIR >> kind & 1:
+                    key += pair
             if key > best_key:
                 best, best_key = option, key
         return best
@@ -142,13 +144,17 @@ class PowerChoices:
         """The safe card worth most, else the cheapest."""
         mine = view.my_stash
         in_play = view.area_kinds
+        pair = view.area_size + 1 if in_play & _PAIR else 0
         best = options[0]
         best_key = -1e9
         for card in options:
-            if in_play >> KIND[card] & 1:
+            kind = KIND[card]
+            if in_play >> kind & 1:
                 key = -100.0 - VALUE[card]
             else:
-                key = card_worth(view, mine, card)
+                key = max(0, VALUE[card] - TOP_VALUE[kind][mine[kind]]) + POWER_BONUS[kind]
+                if _PAIR >> kind & 1:
+                    key += pair
             if key > best_key:
                 best, best_key = card, key
         return best

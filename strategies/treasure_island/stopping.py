@@ -12,9 +12,8 @@ from __future__ import annotations
 
 import random
 
-from sim.treasure_island.cards import GAIN, N_KINDS, PER_KIND, TOP_INDEX
 from sim.treasure_island.view import PlayerView
-from strategies.treasure_island.powers import PowerChoices, gain
+from strategies.treasure_island.powers import PowerChoices
 
 
 class StopAt(PowerChoices):
@@ -50,28 +49,15 @@ class BustThreshold(PowerChoices):
 
 
 def expected_safe_gain(view: PlayerView) -> float:
-    """Sum over the draw pile's safe cards of the points each would add, divided by the pile
-    size: ``(1 - p) * E[gain | safe]``."""
+    """``(1 - p) * E[gain of the next card | safe]``: the safe cards' gains over the pile."""
     size = view.pile_size
-    if not size:
-        return 0.0
-    mine = view.my_stash
-    pile = view.pile_mask
-    in_play = view.area_kinds
-    total = 0
-    for k in range(N_KINDS):
-        if not in_play >> k & 1:
-            total += GAIN[k][TOP_INDEX[mine[k]]][(pile >> (k * PER_KIND)) & 63]
-    return total / size
+    return view.safe_gain_total() / size if size else 0.0
 
 
 def points_at_risk(view: PlayerView, tie_weight: float) -> float:
     """What a bust would cost now: the unanchored cards' gain plus ``tie_weight`` each."""
-    mine = view.my_stash
-    area = view.area
     start = view.anchor_at if view.anchor_at > 0 else 0
-    risky = area[start:]
-    return sum(gain(mine, c) for c in risky) + tie_weight * len(risky)
+    return view.area_gain(start) + tie_weight * (view.area_size - start)
 
 
 class ExpectedValue(PowerChoices):
