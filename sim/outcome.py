@@ -41,8 +41,13 @@ class GameResult:
 def ranks_and_shares(keys: Sequence[tuple[int, ...]]) -> tuple[tuple[int, ...], tuple[float, ...]]:
     """Competition ranks (1 = best) of the players' comparison keys, and their win shares:
     the players ranked first share one win equally."""
-    n = len(keys)
-    ranks = tuple(1 + sum(1 for q in range(n) if keys[q] > keys[p]) for p in range(n))
+    ranks = []
+    for key in keys:
+        rank = 1
+        for other in keys:
+            if other > key:
+                rank += 1
+        ranks.append(rank)
     winners = ranks.count(1)
-    shares = tuple(1.0 / winners if r == 1 else 0.0 for r in ranks)
-    return ranks, shares
+    share = 1.0 / winners
+    return tuple(ranks), tuple(share if r == 1 else 0.0 for r in ranks)

@@ -248,9 +248,20 @@ def moves_table(
     flat: list[int], rows_per_game: list[int], game_ids: list[int], event_names: list[str]
 ) -> pa.Table:
     """The ``moves`` table from games' flat logs (six ints a row) laid end to end."""
-    # numpy turns the flat int list into columns ~10x faster than pa.array on lists.
+    return moves_from_grid(log_grid(flat), rows_per_game, game_ids, event_names)
+
+
+def log_grid(flat: list[int]) -> np.ndarray:
+    """Flat log ints as an (rows, 6) int32 array (``fromiter``: the fastest copy of a long
+    int list; numpy columns beat ``pa.array`` on lists ~10x)."""
+    return np.fromiter(flat, dtype=np.int32, count=len(flat)).reshape(-1, 6)
+
+
+def moves_from_grid(
+    grid: np.ndarray, rows_per_game: list[int], game_ids: list[int], event_names: list[str]
+) -> pa.Table:
+    """The ``moves`` table from a :func:`log_grid`."""
     counts = np.array(rows_per_game, dtype=np.int64)
-    grid = np.array(flat, dtype=np.int32).reshape(-1, 6)
     ids = np.array(game_ids, dtype=np.int64)
     starts = np.cumsum(counts) - counts
     plies = np.arange(int(counts.sum()), dtype=np.int32) - np.repeat(starts, counts).astype(

@@ -15,7 +15,7 @@ import numpy as np
 import pyarrow as pa
 
 from sim.runner.schedule import GamePlan
-from sim.runner.tables import column, moves_table
+from sim.runner.tables import column, log_grid, moves_from_grid, moves_table
 from sim.treasure_island.cards import STARTING_PILE
 from sim.treasure_island.engine import BUSTED, TreasureIslandGame
 from sim.treasure_island.movelog import CODE, EVENTS
@@ -120,12 +120,10 @@ class TreasureIslandTableBuilder:
         self.turn_rows: list[int] = []
 
     def add(self, plan: GamePlan, game: TreasureIslandGame) -> None:
-        """Record one finished game."""
+        """Record one finished game (what the turns add up to is counted in :meth:`build`)."""
         result = game.result
         assert result is not None
         n = game.n
-        rows = game.turn_rows
-        turns = [rows[i : i + _TURN_WIDTH] for i in range(0, len(rows), _TURN_WIDTH)]
         g = self.cols["games"]
         g["game_id"].append(plan.game_id)
         g["seed"].append(plan.seed)
@@ -142,39 +140,43 @@ class TreasureIslandTableBuilder:
         g["winners"].append(result.ranks.count(1))
         g["decisions"].append(game.decisions)
         g["violations"].append(len(game.violations))
-        g["busts"].append(sum(1 for t in turns if t[3] == BUSTED))
-        g["key_chest_bonuses"].append(sum(t[7] for t in turns))
-
         bad = [0] * n
         for v in game.violations:
             bad[v.seat] += 1
         st = self.cols["seats"]
-        for seat in range(n):
-            mine = [t for t in turns if t[1] == seat]
-            player = plan.order[seat]
-            st["game_id"].append(plan.game_id)
-            st["seat"].append(seat)
-            st["player"].append(player)
-            st["strategy"].append(self.labels[player])
-            st["score"].append(result.scores[seat])
-            st["rank"].append(result.ranks[seat])
-            st["win_share"].append(result.win_shares[seat])
-            st["character"].append(game.characters[seat])
-            st["stash_cards"].append(game.cards[seat])
-            st["stash_kinds"].append(game.stash_kinds[seat].bit_count())
-            st["turns_played"].append(len(mine))
-            st["busts"].append(sum(1 for t in mine if t[3] == BUSTED))
-            st["cards_banked"].append(sum(t[4] for t in mine))
-            st["bonus_cards"].append(sum(t[5] for t in mine))
-            st["violations"].append(bad[seat])
-
-        self.move_flat.extend(game.log)
+        st["game_id"] += [plan.game_id] * n
+        st["seat"] += range(n)
+        st["player"] += plan.order
+        st["strategy"] += [self.labels[p] for p in plan.order]
+        st["score"] += result.scores
+        st["rank"] += result.ranks
+        st["win_share"] += result.win_shares
+        st["character"] += game.characters
+        st["stash_cards"] += game.cards
+        st["stash_kinds"] += [m.bit_count() for m in game.stash_kinds]
+        st["violations"] += bad
+        self.move_flat += game.log
         self.move_rows.append(len(game.log) // 6)
-        self.turn_flat.extend(rows)
-        self.turn_rows.append(len(turns))
+        self.turn_flat += game.turn_rows
+        self.turn_rows.append(len(game.turn_rows) // _TURN_WIDTH)
 
     def build(self) -> dict[str, pa.Table]:
         """The five tables of the games added so far."""
+        grid = np.array(self.turn_flat, dtype=np.int32).reshape(-1, _TURN_WIDTH)
+        game_pos = np.repeat(np.arange(len(self.turn_rows)), self.turn_rows)
+        n_games = len(self.turn_rows)
+        busted = grid[:, 3] == BUSTED
+        g = self.cols["games"]
+        g["busts"] = np.bincount(game_pos[busted], minlength=n_games).tolist()
+        g["key_chest_bonuses"] = np.bincount(game_pos, grid[:, 7], n_games).astype(int).tolist()
+        seat_offset = np.cumsum(g["n_players"]) - np.array(g["n_players"])
+        seat_row = seat_offset[game_pos] + grid[:, 1]
+        n_seats = len(self.cols["seats"]["seat"])
+        st = self.cols["seats"]
+        st["turns_played"] = np.bincount(seat_row, minlength=n_seats).tolist()
+        st["busts"] = np.bincount(seat_row[busted], minlength=n_seats).tolist()
+        for total, field in (("cards_banked", 4), ("bonus_cards", 5)):
+            st[total] = np.bincount(seat_row, grid[:, field], n_seats).astype(int).tolist()
         out = {}
         for name in ("games", "seats"):
             cols = self.cols[name]
@@ -183,13 +185,13 @@ class TreasureIslandTableBuilder:
                 [column(cols[f.name], f.type) for f in schema], schema=schema
             )
         game_ids = self.cols["games"]["game_id"]
-        out["moves"] = moves_table(self.move_flat, self.move_rows, game_ids, EVENT_NAMES)
-        out["turns"] = self._turns(game_ids)
-        out["draws"] = self._draws(game_ids)
+        log = log_grid(self.move_flat)
+        out["moves"] = moves_from_grid(log, self.move_rows, game_ids, EVENT_NAMES)
+        out["turns"] = self._turns(grid, game_ids)
+        out["draws"] = self._draws(log, game_ids)
         return out
 
-    def _turns(self, game_ids: list[int]) -> pa.Table:
-        grid = np.array(self.turn_flat, dtype=np.int32).reshape(-1, _TURN_WIDTH)
+    def _turns(self, grid: np.ndarray, game_ids: list[int]) -> pa.Table:
         ids = np.repeat(np.array(game_ids, dtype=np.int64), self.turn_rows)
         reasons = pa.DictionaryArray.from_arrays(
             pa.array(grid[:, 3].astype(np.int8)), pa.array(REASONS, pa.string())
@@ -209,11 +211,10 @@ class TreasureIslandTableBuilder:
             schema=TURNS_SCHEMA,
         )
 
-    def _draws(self, game_ids: list[int]) -> pa.Table:
+    def _draws(self, grid: np.ndarray, game_ids: list[int]) -> pa.Table:
         """Draw rows of the logs; a draw busts exactly when the next row is a ``bust`` (the
         engine logs the bust at once), and the pile's size before a game's k-th draw is
         50 - k (a Spyglass that puts its card back takes nothing)."""
-        grid = np.array(self.move_flat, dtype=np.int32).reshape(-1, 6)
         ids = np.repeat(np.array(game_ids, dtype=np.int64), self.move_rows)
         kinds = grid[:, 2]
         is_draw = np.isin(kinds, _DRAW_CODES)

@@ -107,6 +107,13 @@ _EV_BUST = CODE["bust"]
 _EV_PLUNDER = CODE["plunder"]
 _EV_END_TURN = CODE["end_turn"]
 _EV_NO_EFFECT = CODE["no_effect"]
+_EV_GAME_END = CODE["game_end"]
+_EV_RUM = CODE["rum"]
+_EV_PISTOL = CODE["pistol"]
+_EV_SPYGLASS_BACK = CODE["spyglass_back"]
+_EV_BONUS = CODE["bonus"]
+_EV_REVEAL = CODE["reveal"]
+_EV_SCORE = CODE["score"]
 
 
 class _FallbackPlayer:
@@ -346,25 +353,23 @@ class TreasureIslandGame:
             self._log(seat, CODE["draft"], CHARACTER_NAMES.index(name))
 
     def _finish(self, truncated: bool) -> GameResult:
-        self._log(-1, CODE["game_end"], int(truncated))
-        n = self.n
         rules = self.rules
-        scores = tuple(self.score(p) for p in range(n))
-        cards = [self.stash_cards(p) for p in range(n)]
-        kinds = [sum(1 for m in self.stash[p] if m) for p in range(n)]
+        turn = self.turn
+        log = self.log
+        log += (turn, -1, _EV_GAME_END, int(truncated), -1, -1)
+        scores = tuple(self.points)
+        cards = self.cards
+        by_cards = rules.tie_break_cards
+        by_kinds = rules.tie_break_kinds
         keys = [
-            (
-                scores[p],
-                cards[p] if rules.tie_break_cards else 0,
-                kinds[p] if rules.tie_break_kinds else 0,
-            )
-            for p in range(n)
+            (score, cards[p] if by_cards else 0, self.stash_kinds[p].bit_count() if by_kinds else 0)
+            for p, score in enumerate(scores)
         ]
         ranks, shares = ranks_and_shares(keys)
-        for p in range(n):
-            self._log(p, CODE["score"], scores[p], ranks[p], cards[p])
+        for p, score in enumerate(scores):
+            log += (turn, p, _EV_SCORE, score, ranks[p], cards[p])
         return GameResult(
-            scores, ranks, shares, self.turn, truncated, self.first_player, rules.preset, rules.hash
+            scores, ranks, shares, turn, truncated, self.first_player, rules.preset, rules.hash
         )
 
     def score(self, seat: int) -> int:
@@ -602,7 +607,7 @@ class TreasureIslandGame:
             self._bank(seat, c)
             self.discard_mask ^= 1 << c
         self._bonus_cards += take
-        self._log(seat, CODE["bonus"], take, self.points[seat] - before, -1)
+        self.log += (self.turn, seat, _EV_BONUS, take, self.points[seat] - before, -1)
 
     # -- powers (§6): each returns True when the turn is over -----------------------------------
 
@@ -649,7 +654,7 @@ class TreasureIslandGame:
 
     def _rum(self, seat: int, card: int) -> bool:
         self.rum = self.rules.rum_cards
-        self._log(seat, CODE["rum"], self.rum)
+        self.log += (self.turn, seat, _EV_RUM, self.rum, -1, -1)
         return False
 
     def _helm(self, seat: int, card: int) -> bool:
@@ -685,10 +690,10 @@ class TreasureIslandGame:
             hit = self._pop_top(victim, kind)
             if character == SCAVENGER:
                 self._bank(seat, hit)
-                self._log(seat, CODE["pistol"], hit, victim, seat)
+                self.log += (self.turn, seat, _EV_PISTOL, hit, victim, seat)
             else:
                 self._to_discard([hit])
-                self._log(seat, CODE["pistol"], hit, victim, -1)
+                self.log += (self.turn, seat, _EV_PISTOL, hit, victim, -1)
         return False
 
     def _candle(self, seat: int, card: int) -> bool:
@@ -701,9 +706,9 @@ class TreasureIslandGame:
             discard.clear()
         else:
             shown = self._sample_discard(self.rules.candle_reveal)
-        reveal = CODE["reveal"]
+        turn = self.turn
         for c in shown:
-            self.log += (self.turn, seat, reveal, c, FROM_CANDLE, -1)
+            self.log += (turn, seat, _EV_REVEAL, c, FROM_CANDLE, -1)
         choice = self._choose(d.CANDLE, seat, tuple(shown))
         shown.remove(choice)
         discard += shown
@@ -728,7 +733,7 @@ class TreasureIslandGame:
             return self._draw(seat, True)
         if self.ask(d.Decision(d.SPYGLASS, seat, d.SPYGLASS_OPTIONS, top)) == d.PLACE:
             return self._draw(seat, False)
-        self._log(seat, CODE["spyglass_back"], top)
+        self.log += (self.turn, seat, _EV_SPYGLASS_BACK, top, -1, -1)
         self._plunder(seat, SPYGLASS_BACK)
         return True
 

@@ -48,12 +48,6 @@ class BustThreshold(PowerChoices):
         return view.bust_chance() <= self.threshold
 
 
-def expected_safe_gain(view: PlayerView) -> float:
-    """``(1 - p) * E[gain of the next card | safe]``: the safe cards' gains over the pile."""
-    size = view.pile_size
-    return view.safe_gain_total() / size if size else 0.0
-
-
 def points_at_risk(view: PlayerView, tie_weight: float) -> float:
     """What a bust would cost now: the unanchored cards' gain plus ``tie_weight`` each."""
     start = view.anchor_at if view.anchor_at > 0 else 0
@@ -76,7 +70,10 @@ class ExpectedValue(PowerChoices):
 
     def keep_drawing(self, view: PlayerView) -> bool:
         """The myopic expected-value rule of the rules spec §10."""
-        p = view.bust_chance()
-        if p <= 0.0:
+        # (1 - p) E[gain | safe] k > p risk, both sides times the pile's size: the safe cards'
+        # summed gain times k against the busting cards times the points at risk.
+        busting = view.busting
+        if not busting:
             return True
-        return expected_safe_gain(view) * self.k > p * points_at_risk(view, self.tie_weight)
+        risk = points_at_risk(view, self.tie_weight)
+        return view.safe_gain_total() * self.k > busting * risk
