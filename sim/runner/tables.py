@@ -47,21 +47,36 @@ _RAISE, _DRAW, _EXTRA, _REVEAL, _TAKE = (
     CODE["take"],
 )
 
+#: The first columns of every game's ``games`` table (the reports' win rates, ratings and
+#: seat fairness read only these and the common ``seats`` columns).
+GAME_COLUMNS: list[tuple[str, pa.DataType]] = [
+    ("game_id", pa.int64()),
+    ("seed", pa.uint64()),
+    ("block", pa.int64()),
+    ("rotation", pa.int8()),
+    ("game", pa.dictionary(pa.int8(), pa.string())),
+    ("rules", pa.dictionary(pa.int8(), pa.string())),
+    ("rules_hash", pa.dictionary(pa.int8(), pa.string())),
+    ("island", pa.dictionary(pa.int16(), pa.string())),
+    ("n_players", pa.int8()),
+    ("first_player", pa.int8()),
+    ("turns", pa.int32()),
+    ("truncated", pa.bool_()),
+    ("winners", pa.int8()),
+]
+#: The first columns of every game's ``seats`` table.
+SEAT_COLUMNS: list[tuple[str, pa.DataType]] = [
+    ("game_id", pa.int64()),
+    ("seat", pa.int8()),
+    ("player", pa.int8()),
+    ("strategy", pa.dictionary(pa.int8(), pa.string())),
+    ("score", pa.int16()),
+    ("rank", pa.int8()),
+    ("win_share", pa.float64()),
+]
 GAMES_SCHEMA = pa.schema(
     [
-        ("game_id", pa.int64()),
-        ("seed", pa.uint64()),
-        ("block", pa.int64()),
-        ("rotation", pa.int8()),
-        ("game", pa.dictionary(pa.int8(), pa.string())),
-        ("rules", pa.dictionary(pa.int8(), pa.string())),
-        ("rules_hash", pa.dictionary(pa.int8(), pa.string())),
-        ("island", pa.dictionary(pa.int16(), pa.string())),
-        ("n_players", pa.int8()),
-        ("first_player", pa.int8()),
-        ("turns", pa.int32()),
-        ("truncated", pa.bool_()),
-        ("winners", pa.int8()),
+        *GAME_COLUMNS,
         ("distributions", pa.int16()),
         ("decisions", pa.int32()),
         ("violations", pa.int32()),
@@ -69,13 +84,7 @@ GAMES_SCHEMA = pa.schema(
 )
 SEATS_SCHEMA = pa.schema(
     [
-        ("game_id", pa.int64()),
-        ("seat", pa.int8()),
-        ("player", pa.int8()),
-        ("strategy", pa.dictionary(pa.int8(), pa.string())),
-        ("score", pa.int16()),
-        ("rank", pa.int8()),
-        ("win_share", pa.float64()),
+        *SEAT_COLUMNS,
         ("treasure_cards", pa.int16()),
         ("treasures_raised", pa.int16()),
         ("clues_played", pa.int16()),

@@ -15,7 +15,14 @@ import numpy as np
 import pyarrow as pa
 
 from sim.runner.schedule import GamePlan
-from sim.runner.tables import column, log_grid, moves_from_grid, moves_table
+from sim.runner.tables import (
+    GAME_COLUMNS,
+    SEAT_COLUMNS,
+    column,
+    log_grid,
+    moves_from_grid,
+    moves_table,
+)
 from sim.treasure_island.cards import STARTING_PILE
 from sim.treasure_island.engine import BUSTED, TreasureIslandGame
 from sim.treasure_island.movelog import CODE, EVENTS
@@ -26,19 +33,7 @@ _DICT8 = pa.dictionary(pa.int8(), pa.string())
 
 GAMES_SCHEMA = pa.schema(
     [
-        ("game_id", pa.int64()),
-        ("seed", pa.uint64()),
-        ("block", pa.int64()),
-        ("rotation", pa.int8()),
-        ("game", _DICT8),
-        ("rules", _DICT8),
-        ("rules_hash", _DICT8),
-        ("island", pa.dictionary(pa.int16(), pa.string())),
-        ("n_players", pa.int8()),
-        ("first_player", pa.int8()),
-        ("turns", pa.int32()),
-        ("truncated", pa.bool_()),
-        ("winners", pa.int8()),
+        *GAME_COLUMNS,
         ("decisions", pa.int32()),
         ("violations", pa.int32()),
         ("busts", pa.int16()),
@@ -47,13 +42,7 @@ GAMES_SCHEMA = pa.schema(
 )
 SEATS_SCHEMA = pa.schema(
     [
-        ("game_id", pa.int64()),
-        ("seat", pa.int8()),
-        ("player", pa.int8()),
-        ("strategy", _DICT8),
-        ("score", pa.int16()),
-        ("rank", pa.int8()),
-        ("win_share", pa.float64()),
+        *SEAT_COLUMNS,
         ("character", _DICT8),
         ("stash_cards", pa.int16()),
         ("stash_kinds", pa.int8()),

@@ -20,8 +20,8 @@ from typing import Any, ClassVar
 
 from sim.errors import InputError
 from sim.paths import data_dir
+from sim.rules_files import NOT_SCALAR, check_scalar, read_overrides, read_preset
 from sim.tobago.clues import ClueDeck, default_deck_path, load_clue_deck
-from sim.toml_files import read_toml
 
 #: Rules spec §11 PROPOSAL: 39 gold cards, 2 to 6 coins.
 DEFAULT_TREASURE_VALUES: tuple[int, ...] = (2,) * 8 + (3,) * 8 + (4,) * 8 + (5,) * 8 + (6,) * 7
@@ -143,21 +143,9 @@ def _check(source: str, key: str, value: Any) -> Any:
     def bad(allowed: str) -> InputError:
         return InputError(f"{source}: {key} = {value!r} is not allowed ({allowed})")
 
-    if key not in KEYS:
-        raise InputError(f"{source}: unknown rules key {key!r} (allowed: {', '.join(KEYS)})")
-    if key in _INT_RANGES:
-        lo, hi = _INT_RANGES[key]
-        if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-            raise bad(f"an integer from {lo} to {hi}")
-        return value
-    if key in _BOOLS:
-        if not isinstance(value, bool):
-            raise bad("true or false")
-        return value
-    if key in _CHOICES:
-        if value not in _CHOICES[key]:
-            raise bad("one of " + ", ".join(_CHOICES[key]))
-        return value
+    checked = check_scalar(source, key, value, KEYS, _INT_RANGES, _BOOLS, _CHOICES)
+    if checked is not NOT_SCALAR:
+        return checked
     if key == "treasure_values":
         ok = isinstance(value, list) and 1 <= len(value) <= 500
         if not ok or any(
@@ -201,14 +189,7 @@ def _apply(base: TobagoRules, raw: dict[str, Any], source: str) -> TobagoRules:
 @functools.cache
 def preset(name: str) -> TobagoRules:
     """A named preset from ``data/rules/NAME.toml``."""
-    if name not in PRESETS:
-        raise InputError(f"unknown rules preset {name!r} (allowed: {', '.join(PRESETS)})")
-    path = data_dir() / "rules" / f"{name}.toml"
-    raw = read_toml(path, "rules file")
-    raw.pop("description", None)
-    if raw.get("preset", name) != name:
-        raise InputError(f"{path}: preset must be {name!r}")
-    raw["preset"] = name
+    path, raw = read_preset(name, PRESETS, data_dir() / "rules")
     return _apply(TobagoRules(), raw, str(path))
 
 
@@ -216,16 +197,9 @@ def load_rules(spec: str) -> TobagoRules:
     """Rules from a preset name or a TOML file of overrides (``preset`` picks the base)."""
     if spec in PRESETS:
         return preset(spec)
-    path = Path(spec)
-    if path.suffix != ".toml" and not path.exists():
-        raise InputError(
-            f"unknown rules {spec!r} (allowed: a preset, {', '.join(PRESETS)}, or a TOML file)"
-        )
-    raw = read_toml(path, "rules file")
-    raw.pop("description", None)
-    base_name = raw.pop("preset", "rulebook")
-    _check(str(path), "preset", base_name)
-    return _apply(preset(base_name), raw, str(path))
+    source, base_name, raw = read_overrides(spec, PRESETS, "rulebook")
+    _check(source, "preset", base_name)
+    return _apply(preset(base_name), raw, source)
 
 
 def with_overrides(rules: TobagoRules, overrides: dict[str, Any], source: str) -> TobagoRules:

@@ -14,12 +14,11 @@ import functools
 import hashlib
 import json
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, ClassVar
 
 from sim.errors import InputError
 from sim.paths import data_dir
-from sim.toml_files import read_toml
+from sim.rules_files import NOT_SCALAR, check_scalar, read_overrides, read_preset
 from sim.treasure_island.characters import NAMES as CHARACTER_NAMES
 
 
@@ -99,21 +98,9 @@ def _check(source: str, key: str, value: Any) -> Any:
     def bad(allowed: str) -> InputError:
         return InputError(f"{source}: {key} = {value!r} is not allowed ({allowed})")
 
-    if key not in KEYS:
-        raise InputError(f"{source}: unknown rules key {key!r} (allowed: {', '.join(KEYS)})")
-    if key in _INT_RANGES:
-        lo, hi = _INT_RANGES[key]
-        if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-            raise bad(f"an integer from {lo} to {hi}")
-        return value
-    if key in _BOOLS:
-        if not isinstance(value, bool):
-            raise bad("true or false")
-        return value
-    if key in _CHOICES:
-        if value not in _CHOICES[key]:
-            raise bad("one of " + ", ".join(_CHOICES[key]))
-        return value
+    checked = check_scalar(source, key, value, KEYS, _INT_RANGES, _BOOLS, _CHOICES)
+    if checked is not NOT_SCALAR:
+        return checked
     if key == "character_pool":
         if (
             not isinstance(value, list)
@@ -138,14 +125,7 @@ def _apply(base: TreasureIslandRules, raw: dict[str, Any], source: str) -> Treas
 @functools.cache
 def preset(name: str) -> TreasureIslandRules:
     """A named preset from ``data/rules/treasure-island/NAME.toml``."""
-    if name not in PRESETS:
-        raise InputError(f"unknown rules preset {name!r} (allowed: {', '.join(PRESETS)})")
-    path = data_dir() / "rules" / "treasure-island" / f"{name}.toml"
-    raw = read_toml(path, "rules file")
-    raw.pop("description", None)
-    if raw.get("preset", name) != name:
-        raise InputError(f"{path}: preset must be {name!r}")
-    raw["preset"] = name
+    path, raw = read_preset(name, PRESETS, data_dir() / "rules" / "treasure-island")
     return _apply(TreasureIslandRules(), raw, str(path))
 
 
@@ -153,16 +133,9 @@ def load_rules(spec: str) -> TreasureIslandRules:
     """Rules from a preset name or a TOML file of overrides (``preset`` picks the base)."""
     if spec in PRESETS:
         return preset(spec)
-    path = Path(spec)
-    if path.suffix != ".toml" and not path.exists():
-        raise InputError(
-            f"unknown rules {spec!r} (allowed: a preset, {', '.join(PRESETS)}, or a TOML file)"
-        )
-    raw = read_toml(path, "rules file")
-    raw.pop("description", None)
-    base_name = raw.pop("preset", "standard")
-    _check(str(path), "preset", base_name)
-    return _apply(preset(base_name), raw, str(path))
+    source, base_name, raw = read_overrides(spec, PRESETS, "standard")
+    _check(source, "preset", base_name)
+    return _apply(preset(base_name), raw, source)
 
 
 def with_overrides(
