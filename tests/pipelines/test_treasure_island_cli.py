@@ -11,7 +11,8 @@ import pytest
 from typer.testing import CliRunner
 
 from pipelines.cli import app
-from pipelines.simulate import resolve
+from pipelines.simulate import read_spec, resolve
+from sim.paths import data_dir
 from sim.runner.games import GAMES
 from sim.runner.run import read_manifest, run
 from sim.runner.shard import ShardSummary
@@ -145,3 +146,9 @@ def test_compare_and_regress(tmp_path: Path) -> None:
     suite.write_text(suite.read_text() + 'rules = "characters"\n')
     changed = runner.invoke(app, [*args, "--out", str(tmp_path / "o2")])
     assert changed.exit_code == 2 and "differs from the baseline's definition" in changed.stderr
+
+
+def test_shipped_specs_resolve() -> None:
+    for path in sorted((data_dir() / "specs").glob("*.toml")):
+        config = resolve(read_spec(path), {}, str(path))
+        assert config.games >= 1000 and config.backend == "ray", path
