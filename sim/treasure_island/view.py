@@ -114,7 +114,7 @@ class PlayerView:
         """``seat``'s stash as ten 6-bit pile masks (bit i: the kind's card of index i)."""
         return tuple(self._g.stash[seat])
 
-    def pile(self, seat: int, kind: int) -> int:
+    def stash_pile(self, seat: int, kind: int) -> int:
         """``seat``'s stash pile of ``kind`` as a 6-bit mask."""
         return self._g.stash[seat][kind]
 

@@ -109,7 +109,7 @@ class PowerChoices:
     def pistol(self, view: PlayerView, options: tuple[tuple[int, int], ...]) -> tuple[int, int]:
         """The pile whose loss costs its owner most; the leader's on a tie."""
         scores = view.scores()
-        pile = view.pile
+        pile = view.stash_pile
         best = options[0]
         best_key = -1
         for option in options:
@@ -121,7 +121,7 @@ class PowerChoices:
 
     def knife(self, view: PlayerView, options: tuple[tuple[int, int], ...]) -> tuple[int, int]:
         """The safe steal worth most (my gain and the victim's loss), else the cheapest."""
-        pile_of = view.pile
+        pile_of = view.stash_pile
         in_play = view.area_kinds
         pair = view.area_size + 1 if in_play & _PAIR else 0  # completing Key + Chest
         best = options[0]

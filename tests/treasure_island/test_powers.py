@@ -319,3 +319,80 @@ def test_the_fallback_of_each_decision_is_its_first_option() -> None:
     game.play_turn(0)
     assert p0.asked[0].fallback() == "plunder"
     assert HELM == 1 and CHOSEN == 0
+
+
+# -- chains and the remaining rulings of §9 ------------------------------------------------------
+
+
+def test_chains_resolve_depth_first_and_a_bust_inside_ends_the_turn() -> None:
+    # Helm -> the Knife from P0's stash -> steals P1's Candle -> the Candle places the discard's
+    # Parrot 7 -> plunder: every placed card applied its power before the next.
+    game, _ = make_game([KNIFE, "plunder"], [])
+    game.arrange(
+        cards("helm 3", "key 4"),
+        discard=cards("parrot 7"),
+        stashes=[cards("knife 6", "anchor 5"), cards("candle 5")],
+    )
+    game.play_turn(0)
+    assert names(stash_cards(game, 0)) == names(
+        cards("helm 3", "knife 6", "candle 5", "parrot 7", "anchor 5")
+    )
+    assert events(game)[:5] == ["draw_forced", "place", "place", "reveal", "place"]
+    # The same chain whose Candle can only show a Helm busts at once, mid-chain.
+    game, _ = make_game([KNIFE], [])
+    game.arrange(
+        cards("helm 3", "key 4"),
+        discard=cards("helm 2"),
+        stashes=[cards("knife 6", "anchor 5"), cards("candle 5")],
+    )
+    game.play_turn(0)
+    assert game.turn_rows[3] == BUSTED and game.pile == [card("key 4")]
+    assert names(stash_cards(game, 0)) == names(cards("anchor 5"))
+
+
+def test_an_anchor_placed_by_the_helm_protects_what_was_placed_before_it() -> None:
+    game, _ = make_game(["draw", "draw"], [])
+    game.arrange(cards("parrot 5", "helm 3", "parrot 6"), stashes=[cards("anchor 7")])
+    game.play_turn(0)  # Parrot, Helm, Anchor (from the stash), then the Parrot 6 busts
+    assert names(stash_cards(game, 0)) == names(cards("parrot 5", "helm 3"))
+    assert card("anchor 7") in game.discard
+
+
+def test_a_pile_the_helm_emptied_is_not_in_the_stash_for_the_knife() -> None:
+    game, (_p0, _) = make_game(["draw"], [])
+    game.arrange(cards("helm 3", "knife 4"), stashes=[cards("parrot 5"), cards("parrot 9")])
+    game.play_turn(0)  # Helm places P0's only Parrot, so the Knife may take a Parrot: it busts
+    assert game.turn_rows[3] == BUSTED
+    assert card("parrot 9") in game.discard and card("parrot 5") in game.discard
+
+
+def test_the_knife_and_pistol_may_pick_any_opponent() -> None:
+    game, (p0, _, _) = make_game([(2, KEY), "plunder"], [], [])
+    game.arrange(cards("pistol 4"), stashes=[[], cards("parrot 9"), cards("key 7")])
+    game.play_turn(0)
+    assert set(p0.asked[0].options) == {(1, PARROT), (2, KEY)}
+    assert card("key 7") in game.discard and stash_cards(game, 1) == [card("parrot 9")]
+
+
+def test_powers_still_resolve_on_the_last_card_of_the_pile() -> None:
+    game, _ = make_game([], [])
+    game.arrange(cards("pistol 4"), stashes=[[], cards("key 7")])
+    result = game.play()
+    assert card("key 7") in game.discard and game.turn_rows[3] == PILE_EMPTY
+    assert result.turns == 1
+
+
+def test_the_view_shows_the_piles_make_up_but_not_its_order() -> None:
+    game, _ = make_game([], [])
+    game.arrange(cards("parrot 5", "key 3", "chest 4"), discard=cards("helm 2"))
+    view = game.views[1]
+    assert view.pile_size == 3 and view.known_top == -1 and view.known_cards == ()
+    assert view.pile_mask == sum(1 << c for c in cards("parrot 5", "key 3", "chest 4"))
+    assert view.discard_mask == 1 << card("helm 2")
+    # Everything a strategy can read; none of it is the order of the draw pile or discard.
+    assert {name for name in dir(view) if name[0] != "_"} == {
+        "anchor_at", "area", "area_cards_of", "area_gain", "area_kinds", "area_size",
+        "bust_chance", "busting", "characters", "discard_mask", "discard_size", "known_cards",
+        "known_top", "my_stash", "n", "pile_mask", "pile_size", "rules", "rum_pending",
+        "safe_gain_total", "score", "scores", "seat", "stash", "stash_pile", "stashes", "turn",
+    }  # fmt: skip
