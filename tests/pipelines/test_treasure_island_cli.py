@@ -77,11 +77,13 @@ def tables(run_dir: Path) -> dict[str, list[tuple[object, ...]]]:
         }
 
 
-def test_backends_and_resume_write_identical_tables(tmp_path: Path) -> None:
+def test_backends_and_a_resume_write_identical_tables(tmp_path: Path) -> None:
     run(resolve(spec(tmp_path / "serial"), {}, "test"))
     run(resolve(spec(tmp_path / "process", "process"), {}, "test"))
+    run(resolve(spec(tmp_path / "ray", "ray"), {}, "test"))
     serial = tables(tmp_path / "serial")
     assert tables(tmp_path / "process") == serial
+    assert tables(tmp_path / "ray") == serial
     assert len(serial["games"]) == 60 and len(serial["seats"]) == 180
     manifest = read_manifest(tmp_path / "serial")
     assert manifest is not None and manifest["spec"]["game"] == "treasure-island"
