@@ -59,6 +59,15 @@ LOSS: tuple[tuple[int, ...], ...] = tuple(
     tuple(TOP_VALUE[k][m] - TOP_VALUE[k][m & ~(1 << TOP_INDEX[m])] if m else 0 for m in range(64))
     for k in range(N_KINDS)
 )
+#: ``STEAL[kind][pile]``: what the Knife gains by taking that pile's top card (a kind the
+#: thief does not have: its whole value), plus its power's bonus, plus what the victim loses.
+STEAL: tuple[tuple[float, ...], ...] = tuple(
+    tuple(
+        VALUE[k * PER_KIND + TOP_INDEX[m]] + POWER_BONUS[k] + LOSS[k][m] if m else 0.0
+        for m in range(64)
+    )
+    for k in range(N_KINDS)
+)
 _PAIR = (1 << KEY) | (1 << CHEST)
 
 
@@ -129,11 +138,10 @@ class PowerChoices:
         for option in options:
             victim, kind = option
             pile = pile_of(victim, kind)
-            card = kind * PER_KIND + TOP_INDEX[pile]
             if in_play >> kind & 1:
-                key = -100.0 - VALUE[card]
-            else:  # a kind the Knife may take is not in my stash: the whole value is gained
-                key = VALUE[card] + POWER_BONUS[kind] + LOSS[kind][pile]
+                key = -100.0 - VALUE[kind * PER_KIND + TOP_INDEX[pile]]
+            else:
+                key = STEAL[kind][pile]
                 if _PAIR >> kind & 1:
                     key += pair
             if key > best_key:
