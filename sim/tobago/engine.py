@@ -75,6 +75,9 @@ class GameResult:
 
 
 _EV = CODE
+# Codes of the most frequent events, looked up once.
+_LEG = CODE["leg"]
+_END_TURN = CODE["end_turn"]
 _MARKER_ACTIONS: tuple[d.Action, ...] = tuple(("amulet_marker", m) for m in range(N_MAPS))
 _KIND_CODE = {k: i for i, k in enumerate(d.KINDS)}
 
@@ -212,12 +215,14 @@ class TobagoGame:
         """Play the game to its end and return the result."""
         s = self.state
         self.setup()
+        max_turns = s.rules.max_turns
+        row = s.log.flat.extend  # MoveLog.add without a Python call (six ints a row)
         while not s.over:
-            if s.turn >= s.rules.max_turns:
+            if s.turn >= max_turns:
                 s.truncated = True
                 break
             self.play_turn(s.current)
-            s.log.add(s.turn, s.current, _EV["end_turn"])
+            row((s.turn, s.current, _END_TURN, -1, -1, -1))
             s.current = (s.current + 1) % s.n
             s.turn += 1
         self.result = self._finish()
@@ -255,19 +260,21 @@ class TobagoGame:
         main_done = False
         move_locked = False
         while not s.over:
-            clue_plays = [] if main_done else self._clue_plays(seat, "clue")
-            actions: list[d.Action] = []
-            main_possible = not main_done and (bool(clue_plays) or not move_locked)
-            if not main_possible:
-                actions.append(d.END)
-            if not main_done:
-                actions.extend(clue_plays)
+            # Fallback order (see decisions): ``end`` first when no main action is possible,
+            # then the clue plays, ``move``, raises, amulet powers.
+            actions: list[d.Action]
+            clue_plays: list[d.Action] | None = None
+            if main_done:
+                actions = [d.END]
+            else:
+                clue_plays = self._clue_plays(seat, "clue")
                 if not move_locked:
-                    actions.append(d.MOVE)
+                    actions = [*clue_plays, d.MOVE]
+                else:
+                    actions = clue_plays.copy() if clue_plays else [d.END]
             actions.extend(self._raise_actions(seat))
             if s.amulets[seat]:
-                known = None if main_done else clue_plays
-                actions.extend(self._amulet_actions(seat, move_locked, known))
+                actions.extend(self._amulet_actions(seat, move_locked, clue_plays))
             choice = self.ask(d.Decision(d.TURN, seat, tuple(actions)))
             assert isinstance(choice, tuple)
             kind = choice[0]
@@ -345,32 +352,42 @@ class TobagoGame:
 
     # -- raising ------------------------------------------------------------------------------
 
-    def _raise_actions(self, seat: int) -> list[d.Action]:
+    def _raise_actions(self, seat: int) -> tuple[d.Action, ...]:
         s = self.state
-        if not s.roses[seat]:
-            return []
         bit = 1 << s.atv[seat]  # located here: the map's only candidate is the ATV's cell
         cand = s.map_cand
+        if bit not in cand or not s.roses[seat]:
+            return ()  # the common case, answered without building anything
         cards = s.map_cards
-        return [("raise", m) for m in range(N_MAPS) if cand[m] == bit and cards[m]]
+        return tuple(("raise", m) for m in range(N_MAPS) if cand[m] == bit and cards[m])
 
     # -- movement -----------------------------------------------------------------------------
 
     def _move(self, seat: int, amulet_move: bool) -> bool:
         """One move action of up to ``legs_per_move`` legs; True if it ended in a raise."""
         s = self.state
-        island = s.island
+        rules = s.rules
+        leg_mask = s.island.leg_mask
+        row = s.log.flat.extend  # MoveLog.add without a Python call (six ints a row)
+        between = not amulet_move and rules.amulet_use_between_legs
+        # The amulet powers between legs: driving changes none of them (only using one
+        # does), so they are listed once per move and after each use.
+        powers: list[d.Action] | None = None
         legs = 0
-        while legs < s.rules.legs_per_move and not s.over:
+        while legs < rules.legs_per_move and not s.over:
             here = s.atv[seat]
-            actions: list[d.Action] = []
             if legs:
-                actions.append(d.STOP)
+                actions = [d.STOP]
                 actions.extend(self._raise_actions(seat))
-                if not amulet_move and s.amulets[seat] and s.rules.amulet_use_between_legs:
-                    actions.extend(self._amulet_actions(seat, move_locked=True))
-            choice = self.ask(d.Decision(d.LEG, seat, tuple(actions), island.leg_mask[here]))
-            if isinstance(choice, int):
+                if between and s.amulets[seat]:
+                    if powers is None:
+                        powers = self._amulet_actions(seat, move_locked=True)
+                    actions.extend(powers)
+                decision = d.Decision(d.LEG, seat, tuple(actions), leg_mask[here])
+            else:
+                decision = d.Decision(d.LEG, seat, (), leg_mask[here])
+            choice = self.ask(decision)
+            if type(choice) is int:
                 s.atv[seat] = choice
                 legs += 1
                 bit = 1 << choice
@@ -380,7 +397,7 @@ class TobagoGame:
                     s.amulets[seat] += 1
                     s.amulets_collected[seat] += 1
                     collected = 1
-                s.log.add(s.turn, seat, _EV["leg"], here, choice, collected)
+                row((s.turn, seat, _LEG, here, choice, collected))
                 continue
             assert isinstance(choice, tuple)
             if choice[0] == "stop":
@@ -389,6 +406,7 @@ class TobagoGame:
                 raise_treasure(self, seat, choice[1])
                 return True
             self._use_amulet(seat, choice)
+            powers = None
         return False
 
     # -- amulets ------------------------------------------------------------------------------
@@ -399,15 +417,18 @@ class TobagoGame:
         """Amulet powers open to ``seat`` now (``clue_plays``: its legal main clue plays, if
         already known, to derive the amulet clue plays from)."""
         s = self.state
-        actions: list[d.Action] = []
-        for m in range(N_MAPS):
-            cand = s.map_cand[m]
-            if cand & (cand - 1) and s.markers_shown(m):  # never the last marker
-                actions.append(_MARKER_ACTIONS[m])
+        threshold = s.rules.marker_threshold
+        cards = s.map_cards
+        # A marker may go where markers are shown (GameState.markers_shown), never the last.
+        actions = [
+            _MARKER_ACTIONS[m]
+            for m, cand in enumerate(s.map_cand)
+            if cand & (cand - 1) and cards[m] and cand.bit_count() <= threshold
+        ]
         if clue_plays is None:
             actions.extend(self._clue_plays(seat, "amulet_clue"))
         else:
-            actions.extend([("amulet_clue", a[1], a[2]) for a in clue_plays])
+            actions += [("amulet_clue", card, m) for _, card, m in clue_plays]
         if not move_locked:
             actions.append(d.AMULET_MOVE)
         if s.hands[seat] and (s.clue_draw or s.clue_discard):
