@@ -108,6 +108,21 @@ def leg_distances(island: Island, source: int) -> list[int]:
     return _legs_from(island, source)[0]
 
 
+_LegTables = tuple[tuple[list[int], ...], tuple[tuple[int, ...], ...]]
+_tables_cache: dict[int, tuple[Island, _LegTables]] = {}
+
+
+def _leg_tables(island: Island) -> _LegTables:
+    """:func:`_legs_from` of every cell, as the distance lists and the layers indexed by
+    source cell (cached per island)."""
+
+    def make() -> _LegTables:
+        every = [_legs_from(island, c) for c in range(island.n)]
+        return tuple(dist for dist, _ in every), tuple(layers for _, layers in every)
+
+    return _per_island(_tables_cache, island, make)
+
+
 def _steps_toward(layers: tuple[int, ...], cells: int) -> list[int]:
     """The cells of ``cells`` fewest legs from a target, given the target's leg ``layers``."""
     for layer in layers:
@@ -124,7 +139,7 @@ def central_cells(island: Island) -> tuple[int, ...]:
     """The cells from which the most cells lie within two legs (cached per island)."""
 
     def compute() -> tuple[int, ...]:
-        reach = [sum(1 for x in leg_distances(island, c) if x <= 2) for c in range(island.n)]
+        reach = [sum(1 for x in dist if x <= 2) for dist in _leg_tables(island)[0]]
         best = max(reach)
         return tuple(c for c in range(island.n) if reach[c] == best)
 
@@ -157,39 +172,42 @@ class ScriptedPlayer:
     def __init__(self, rng: random.Random, **params: float | int | bool) -> None:
         self.rng = rng
         self.style = _style_for(type(self), tuple(sorted(params.items())))
-        # The island played on and its shared leg table, bound on the first decision that
-        # needs them (a lookup per decision instead of one per distance).
+        # Facts fixed for a game, bound from the view of its first decision (a view belongs
+        # to one game and seat): reading them once beats a property call per use.
+        self._view: PlayerView | None = None
         self._island: Island | None = None
-        self._legs: dict[int, _Legs] = {}
+        self._dist: tuple[list[int], ...] = ()
+        self._layers: tuple[tuple[int, ...], ...] = ()
+        self._masks: tuple[int, ...] = ()
+        self._rivals: tuple[int, ...] = ()
+        self._legs_per_move = 0
 
-    def _bind(self, island: Island) -> None:
-        self._island = island
-        self._legs = _per_island(_leg_cache, island, dict)
-
-    def _leg_info(self, source: int) -> _Legs:
-        """:func:`_legs_from` for the bound island."""
-        hit = self._legs.get(source)
-        if hit is None:
-            assert self._island is not None
-            hit = _legs_from(self._island, source)
-        return hit
+    def _bind(self, view: PlayerView) -> None:
+        self._view = view
+        island = view.island
+        if island is not self._island:
+            # Every cell's legs: choosing a start cell needs them all anyway.
+            self._island = island
+            self._dist, self._layers = _leg_tables(island)
+        self._masks = view.clue_masks
+        self._rivals = tuple(p for p in range(view.n_players) if p != view.seat)
+        self._legs_per_move = view.rules.legs_per_move
 
     # -- entry point ------------------------------------------------------------------------
 
     def decide(self, view: PlayerView, decision: d.Decision) -> object:
         """Answer one decision."""
+        if view is not self._view:
+            self._bind(view)
         kind = decision.kind
         if kind == d.OFFER:
             return self._offer(view, decision)
-        island = view.island
-        if island is not self._island:
-            self._bind(island)
         if kind in (d.TURN, d.LEG):
             return self._act(view, decision)
         if kind == d.START_CELL:
             return self._start_cell(view, decision)
         if kind == d.RESTART:
-            return self._best_clue(view, decision.actions, view.seat)[0] or decision.actions[0]
+            return self._best_clue(view, decision.actions)[0] or decision.actions[0]
         if kind == d.MARKER:
             here = view.atv(view.seat)
             others = decision.cells & ~(1 << here)
@@ -239,7 +257,7 @@ class ScriptedPlayer:
         """The cell of the nearest located treasure or wanted amulet, or -1 (``located``:
         each map's located cell or -1)."""
         style = self.style
-        dist = self._leg_info(here)[0]
+        dist = self._dist[here]
         best, best_legs = -1, _INF
         if view.roses(view.seat):
             chase = style.chase_legs
@@ -258,10 +276,11 @@ class ScriptedPlayer:
         return best
 
     def _best_clue(
-        self, view: PlayerView, actions: tuple[d.Action, ...], seat: int
+        self, view: PlayerView, actions: tuple[d.Action, ...]
     ) -> tuple[d.Action | None, float]:
         style = self.style
-        masks = view.clue_masks
+        seat = view.seat
+        masks = self._masks
         spread = style.spread_bonus
         bonus = [spread / (1 + k) for k in view.roses_on_maps(seat)] if spread else None
         dist: list[int] | None = None
@@ -282,13 +301,11 @@ class ScriptedPlayer:
             if n_after <= 1:  # locates the treasure
                 cell = after.bit_length() - 1
                 if dist is None:
-                    dist = self._leg_info(view.atv(seat))[0]
-                    rivals = [
-                        self._leg_info(view.atv(p))[0] for p in range(view.n_players) if p != seat
-                    ]
+                    dist = self._dist[view.atv(seat)]
+                    rivals = [self._dist[view.atv(p)] for p in self._rivals]
                 near = dist[cell]
-                score += style.locate_bonus * (1.0 if near <= view.rules.legs_per_move else 0.2)
-                if min(r[cell] for r in rivals) < near:
+                score += style.locate_bonus * (1.0 if near <= self._legs_per_move else 0.2)
+                if min([r[cell] for r in rivals]) < near:
                     score -= style.locate_bonus * 0.8
             if bonus is not None:
                 score += bonus[m]
@@ -316,7 +333,7 @@ class ScriptedPlayer:
             target = self._target(view, located, here)
         if decision.kind == d.LEG:
             if target >= 0 and cells:
-                picks = _steps_toward(self._leg_info(target)[1], cells)
+                picks = _steps_toward(self._layers[target], cells)
                 return picks[int(self.rng.random() * len(picks))] if len(picks) > 1 else picks[0]
             if d.STOP in actions:
                 return d.STOP
@@ -330,9 +347,7 @@ class ScriptedPlayer:
             return d.MOVE
         # ``end`` is offered (and listed first) only when no main action is left: then there
         # is no clue play to score.
-        clue, clue_score = (
-            (None, -1.0) if actions[0] == d.END else self._best_clue(view, actions, seat)
-        )
+        clue, clue_score = (None, -1.0) if actions[0] == d.END else self._best_clue(view, actions)
         if clue is not None and clue_score > 0:
             return clue
         if d.MOVE in actions:
@@ -357,7 +372,7 @@ class ScriptedPlayer:
                     return action  # removing the other marker locates it under the ATV
         reach = self.style.amulet_move_legs
         if reach and d.AMULET_MOVE in actions:
-            dist = self._leg_info(here)[0]
+            dist = self._dist[here]
             for cell in located:
                 if cell >= 0 and 0 < dist[cell] <= reach:
                     return d.AMULET_MOVE
@@ -384,7 +399,7 @@ class ScriptedPlayer:
                 break
             low = c & -c
             c ^= low
-            dist = self._leg_info(low.bit_length() - 1)[0]
+            dist = self._dist[low.bit_length() - 1]
             score = [x + dist[i] for x, i in zip(score, options, strict=True)]
         best = min(score)
         picks = [i for i, x in zip(options, score, strict=True) if x == best and x <= _INF]
