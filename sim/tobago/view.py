@@ -134,10 +134,14 @@ class PlayerView:
     def located_cells(self) -> list[int]:
         """For every map, the cell of its treasure when located, else -1."""
         s = self._s
-        return [
-            c.bit_length() - 1 if c and not c & (c - 1) and cards else -1
-            for c, cards in zip(s.map_cand, s.map_cards, strict=True)
-        ]
+        cards = s.map_cards
+        out: list[int] = []
+        append = out.append
+        # A plain loop: strategies ask this at nearly every decision, and it beats a
+        # comprehension over zip(..., strict=True) by half.
+        for m, c in enumerate(s.map_cand):
+            append(-1 if c & (c - 1) or not cards[m] else c.bit_length() - 1)
+        return out
 
     @property
     def maps(self) -> range:

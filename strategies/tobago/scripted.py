@@ -232,6 +232,8 @@ class ScriptedPlayer:
         if value <= 0:
             return d.PASS
         style = self.style
+        if value >= style.take_at and not style.curse_memory:
+            return d.TAKE  # what every later rule would answer too
         position = decision.position
         roses = view.distribution_roses
         mine_later = roses[position + 1 :].count(view.seat)
@@ -318,18 +320,22 @@ class ScriptedPlayer:
         cells = decision.cells
         if len(actions) == 1 and not cells:
             return actions[0]  # nothing to weigh
+        style = self.style
         seat = view.seat
-        here = view.atv(seat)
         located = view.located_cells()
-        # Raise whenever it can. The engine offers ("raise", m) only for a treasure located
-        # under the ATV while a rose is left: look for one only then.
-        if here in located and view.roses(seat):
-            for action in actions:
-                if action[0] == "raise":
-                    return action
-        if max(located) < 0 and not self.style.amulet_legs:
-            target = -1  # the common case: nothing to drive to
+        if max(located) < 0 and not style.amulet_legs:
+            # The common case: nothing to raise or drive to (the ATV's cell is read when
+            # needed).
+            here = -1
+            target = -1
         else:
+            here = view.atv(seat)
+            # Raise whenever it can. The engine offers ("raise", m) only for a treasure
+            # located under the ATV while a rose is left: look for one only then.
+            if here in located and view.roses(seat):
+                for action in actions:
+                    if action[0] == "raise":
+                        return action
             target = self._target(view, located, here)
         if decision.kind == d.LEG:
             if target >= 0 and cells:
@@ -338,9 +344,8 @@ class ScriptedPlayer:
             if d.STOP in actions:
                 return d.STOP
             return self._wander(view, cells)
-        style = self.style
         if view.amulets(seat) > style.reserve:
-            grab = self._amulet_grab(actions, view, located, here)
+            grab = self._amulet_grab(actions, view, located, view.atv(seat) if here < 0 else here)
             if grab is not None:
                 return grab
         if target >= 0 and d.MOVE in actions:
