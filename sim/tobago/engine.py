@@ -272,7 +272,8 @@ class TobagoGame:
                     actions = [*clue_plays, d.MOVE]
                 else:
                     actions = clue_plays.copy() if clue_plays else [d.END]
-            actions.extend(self._raise_actions(seat))
+            if (1 << s.atv[seat]) in s.map_cand:  # a treasure may be located under the ATV
+                actions.extend(self._raise_actions(seat))
             if s.amulets[seat]:
                 actions.extend(self._amulet_actions(seat, move_locked, clue_plays))
             choice = self.ask(d.Decision(d.TURN, seat, tuple(actions)))
@@ -378,7 +379,8 @@ class TobagoGame:
             here = s.atv[seat]
             if legs:
                 actions = [d.STOP]
-                actions.extend(self._raise_actions(seat))
+                if (1 << here) in s.map_cand:  # a treasure may be located under the ATV
+                    actions.extend(self._raise_actions(seat))
                 if between and s.amulets[seat]:
                     if powers is None:
                         powers = self._amulet_actions(seat, move_locked=True)
