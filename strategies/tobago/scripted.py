@@ -203,6 +203,8 @@ class ScriptedPlayer:
         if kind == d.OFFER:
             return self._offer(view, decision)
         if kind in (d.TURN, d.LEG):
+            if len(decision.actions) == 1 and not decision.cells:
+                return decision.actions[0]  # nothing to weigh
             return self._act(view, decision)
         if kind == d.START_CELL:
             return self._start_cell(view, decision)
@@ -268,13 +270,16 @@ class ScriptedPlayer:
                     best, best_legs = cell, dist[cell]
         amulet_legs = style.amulet_legs
         if best < 0 and amulet_legs:
+            # The nearest amulet 1 to amulet_legs legs away, the lowest cell among the
+            # nearest: scan the leg layers around the ATV outward (the last layer holds the
+            # unreachable cells, if any: its distance is checked).
             board = view.amulet_board
-            while board:
-                low = board & -board
-                cell = low.bit_length() - 1
-                board ^= low
-                if 0 < dist[cell] <= amulet_legs and dist[cell] < best_legs:
-                    best, best_legs = cell, dist[cell]
+            layers = self._layers[here]
+            for legs in range(1, min(amulet_legs + 1, len(layers))):
+                hit = board & layers[legs]
+                if hit:
+                    cell = (hit & -hit).bit_length() - 1
+                    return cell if dist[cell] == legs else -1
         return best
 
     def _best_clue(
@@ -318,8 +323,6 @@ class ScriptedPlayer:
     def _act(self, view: PlayerView, decision: d.Decision) -> object:
         actions = decision.actions
         cells = decision.cells
-        if len(actions) == 1 and not cells:
-            return actions[0]  # nothing to weigh
         style = self.style
         seat = view.seat
         located = view.located_cells()
