@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from sim.tobago import decisions as d
+from sim.tobago.decisions import OFFER, OFFER_ACTIONS, TAKE, Decision
 from sim.tobago.island import Island
 from sim.tobago.movelog import CODE
 from sim.tobago.state import CURSE
@@ -86,7 +87,9 @@ def raise_treasure(game: TobagoGame, raiser: int, m: int) -> None:
         seat = (raiser + k) % n
         drawn = s.drawn[seat]
         for _ in range(roses.count(seat)):
-            card = _draw_treasure(game)
+            deck = s.t_deck
+            # The plain draw inline; the last card and the reshuffle go to _draw_treasure.
+            card = deck.pop() if len(deck) > 1 else _draw_treasure(game)
             if card is None:
                 break
             drawn.append(card)
@@ -102,21 +105,21 @@ def raise_treasure(game: TobagoGame, raiser: int, m: int) -> None:
     number = 0
     cursed = False
     ask = game.ask
+    events = s.public_events
     while pool and roses:
         card = pool[-1]  # the top card; it stays in the pool until it has gone somewhere
         s.dist_left = len(pool) - 1
         row((turn, -1, _REVEAL, card, number, -1))
         number += 1
         if card == CURSE:
-            s.public_events.append(("curse", raiser, CURSE))
+            events.append(("curse", raiser, CURSE))
             _curse(game, raiser, roses)
             s.t_removed.append(pool.pop())
             cursed = True
             break
         taker = -1
         for pos, owner in enumerate(roses):
-            answer = ask(d.Decision(d.OFFER, owner, d.OFFER_ACTIONS, 0, card, pos))
-            if answer == d.TAKE:
+            if ask(Decision(OFFER, owner, OFFER_ACTIONS, 0, card, pos)) == TAKE:
                 taker = owner
                 del roses[pos]
                 s.roses[owner] += 1
@@ -126,10 +129,10 @@ def raise_treasure(game: TobagoGame, raiser: int, m: int) -> None:
             row((turn, owner, _PASS, card, pos, -1))
         if taker >= 0:
             last_taker = taker
-            s.public_events.append(("take", taker, card))
+            events.append(("take", taker, card))
         else:
             s.t_discard.append(pool.pop())
-            s.public_events.append(("unclaimed", -1, card))
+            events.append(("unclaimed", -1, card))
             log.add(turn, -1, _EV["unclaimed"], card)
 
     if pool:

@@ -101,6 +101,11 @@ class TobagoGame:
         self.violations: list[Violation] = []
         self.decisions = 0
         self.result: GameResult | None = None
+        # The last clue plays listed and what they came from (seat, its hand, the maps'
+        # candidates, the clue masks, the tag): a turn often asks again with nothing changed
+        # (after a move, between legs), and the list is then reused.
+        self._last_plays: tuple[int, list[int], list[int], tuple[int, ...], str] | None = None
+        self._last_list: list[d.Action] = []
         island = board.island
         landmarks = board.landmarks(stream(seed, "landmarks"), rules.same_object_min_distance)
         masks = clue_masks(island, landmarks, rules.deck, rules.object_next_to_includes_self)
@@ -115,6 +120,8 @@ class TobagoGame:
         )
         self.strategies = [self._build_strategy(i, f) for i, f in enumerate(strategies)]
         self.views = [PlayerView(s, i) for i in range(n)]
+        # Per seat, what ask calls: the strategy's bound decide and the seat's view.
+        self._deciders = [(self.strategies[i].decide, self.views[i]) for i in range(n)]
         if rules.first_player == "random":
             self.first_player = stream(seed, "first_player").randrange(n)
         else:
@@ -138,8 +145,9 @@ class TobagoGame:
         """The seat's validated answer, or the fallback after recording a violation."""
         seat = decision.seat
         self.decisions += 1
+        decide, view = self._deciders[seat]
         try:
-            answer = self.strategies[seat].decide(self.views[seat], decision)
+            answer = decide(view, decision)
         except Exception as exc:
             if self.strict:
                 raise d.StrategyError(f"seat {seat} failed on {decision.kind}: {exc!r}") from exc
@@ -304,26 +312,41 @@ class TobagoGame:
 
     def _clue_plays(self, seat: int, tag: str, only_map: int = -1) -> list[d.Action]:
         """Legal ``(tag, card, map)`` plays from ``seat``'s hand (none without a rose), on
-        every map or on ``only_map``."""
+        every map or on ``only_map``. The list may be shared: callers must not change it."""
         s = self.state
         if not s.roses[seat]:
             return []
         masks = s.clue_masks
-        maps = list(enumerate(s.map_cand)) if only_map < 0 else [(only_map, s.map_cand[only_map])]
+        hand = s.hands[seat]
+        cands = s.map_cand
+        if s.rules.bga_allow_non_reducing_without_markers:
+            on = range(N_MAPS) if only_map < 0 else (only_map,)
+            return [(tag, card, m) for card in hand for m in on if s.clue_legal(card, m)]
+        if only_map < 0:
+            key = self._last_plays
+            if (
+                key is not None
+                and key[0] == seat
+                and key[1] == hand
+                and key[2] == cands
+                and key[3] is masks
+            ):
+                last = self._last_list
+                return last if key[4] == tag else [(tag, card, m) for _, card, m in last]
+            maps = list(enumerate(cands))
+        else:
+            maps = [(only_map, cands[only_map])]
         plays: list[d.Action] = []
         append = plays.append
-        if s.rules.bga_allow_non_reducing_without_markers:
-            for card in s.hands[seat]:
-                for m, _ in maps:
-                    if s.clue_legal(card, m):
-                        append((tag, card, m))
-            return plays
-        for card in s.hands[seat]:
+        for card in hand:
             f = masks[card]
             for m, cand in maps:
                 after = cand & f
                 if after and after != cand:
                     append((tag, card, m))
+        if only_map < 0:
+            self._last_plays = (seat, hand.copy(), cands.copy(), masks, tag)
+            self._last_list = plays
         return plays
 
     def _place_clue(self, seat: int, card: int, m: int) -> None:
