@@ -29,6 +29,8 @@ from sim.tobago.island import Island, bits_of
 from sim.tobago.view import PlayerView
 
 _INF = 99
+#: The decision kinds answered by the turn and leg logic.
+_ACTING = (d.TURN, d.LEG)
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,7 +192,8 @@ class ScriptedPlayer:
             self._island = island
             self._dist, self._layers = _leg_tables(island)
         self._masks = view.clue_masks
-        self._rivals = tuple(p for p in range(view.n_players) if p != view.seat)
+        seat = view.seat
+        self._rivals = (*range(seat), *range(seat + 1, view.n_players))
         self._legs_per_move = view.rules.legs_per_move
 
     # -- entry point ------------------------------------------------------------------------
@@ -202,7 +205,7 @@ class ScriptedPlayer:
         kind = decision.kind
         if kind == d.OFFER:
             return self._offer(view, decision)
-        if kind in (d.TURN, d.LEG):
+        if kind in _ACTING:
             if len(decision.actions) == 1 and not decision.cells:
                 return decision.actions[0]  # nothing to weigh
             return self._act(view, decision)
@@ -351,11 +354,13 @@ class ScriptedPlayer:
             grab = self._amulet_grab(actions, view, located, view.atv(seat) if here < 0 else here)
             if grab is not None:
                 return grab
+        # ``end`` is offered (and listed first) only when no main action is left: no clue
+        # play to score and no move, so ending is all that the rules below could answer.
+        if actions[0] == d.END:
+            return d.END
         if target >= 0 and d.MOVE in actions:
             return d.MOVE
-        # ``end`` is offered (and listed first) only when no main action is left: then there
-        # is no clue play to score.
-        clue, clue_score = (None, -1.0) if actions[0] == d.END else self._best_clue(view, actions)
+        clue, clue_score = self._best_clue(view, actions)
         if clue is not None and clue_score > 0:
             return clue
         if d.MOVE in actions:
