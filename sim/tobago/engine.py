@@ -79,6 +79,7 @@ _EV = CODE
 _LEG = CODE["leg"]
 _END_TURN = CODE["end_turn"]
 _MARKER_ACTIONS: tuple[d.Action, ...] = tuple(("amulet_marker", m) for m in range(N_MAPS))
+_MAP_ACTIONS: tuple[d.Action, ...] = tuple(("map", m) for m in range(N_MAPS))
 _KIND_CODE = {k: i for i, k in enumerate(d.KINDS)}
 
 
@@ -196,15 +197,10 @@ class TobagoGame:
         for seat in order:
             # The top card that can start a map (rules §5.4: redraw one that cannot); it stays
             # in the deck until it is placed.
-            pos = next(
-                (
-                    i
-                    for i in range(len(s.clue_draw) - 1, -1, -1)
-                    if s.clue_masks[s.clue_draw[i]] not in (0, full)
-                ),
-                -1,
-            )
-            empty = tuple(("map", m) for m in range(N_MAPS) if not s.map_cards[m])
+            pos = len(s.clue_draw) - 1
+            while pos >= 0 and s.clue_masks[s.clue_draw[pos]] in (0, full):
+                pos -= 1
+            empty = tuple([_MAP_ACTIONS[m] for m in range(N_MAPS) if not s.map_cards[m]])
             if pos < 0 or not empty or s.roses[seat] == 0:
                 continue
             choice = self.ask(d.Decision(d.START_MAP, seat, actions=empty))

@@ -173,6 +173,9 @@ class GameState:
         hand = self.hands[seat]
         size = self.rules.hand_size_for(self.n)
         while len(hand) < size:
+            if self.clue_draw:  # the common case, without a call
+                hand.append(self.clue_draw.pop())
+                continue
             card = self.draw_clue()
             if card < 0:
                 self.hand_short[seat] = True
