@@ -125,12 +125,13 @@ def _leg_tables(island: Island) -> _LegTables:
     return _per_island(_tables_cache, island, make)
 
 
-def _steps_toward(layers: tuple[int, ...], cells: int) -> list[int]:
-    """The cells of ``cells`` fewest legs from a target, given the target's leg ``layers``."""
+def _steps_toward(layers: tuple[int, ...], cells: int) -> int:
+    """The cells of ``cells`` fewest legs from a target (a mask), given the target's leg
+    ``layers``."""
     for layer in layers:
         hit = cells & layer
         if hit:
-            return bits_of(hit)
+            return hit
     raise ValueError("no cells to step to")
 
 
@@ -180,6 +181,7 @@ class ScriptedPlayer:
         self._island: Island | None = None
         self._dist: tuple[list[int], ...] = ()
         self._layers: tuple[tuple[int, ...], ...] = ()
+        self._central: tuple[int, ...] = ()
         self._masks: tuple[int, ...] = ()
         self._rivals: tuple[int, ...] = ()
         self._legs_per_move = 0
@@ -191,6 +193,7 @@ class ScriptedPlayer:
             # Every cell's legs: choosing a start cell needs them all anyway.
             self._island = island
             self._dist, self._layers = _leg_tables(island)
+            self._central = central_cells(island)
         self._masks = view.clue_masks
         seat = view.seat
         self._rivals = (*range(seat), *range(seat + 1, view.n_players))
@@ -225,7 +228,7 @@ class ScriptedPlayer:
 
     def _start_cell(self, view: PlayerView, decision: d.Decision) -> int:
         """A central cell: the most cells within two legs (ties broken at random)."""
-        choices = [c for c in central_cells(view.island) if (decision.cells >> c) & 1]
+        choices = [c for c in self._central if (decision.cells >> c) & 1]
         if not choices:
             return decision.fallback()  # type: ignore[return-value]
         return choices[self.rng.randrange(len(choices))]
@@ -260,13 +263,13 @@ class ScriptedPlayer:
 
     # -- turns and legs ---------------------------------------------------------------------
 
-    def _target(self, view: PlayerView, located: list[int], here: int) -> int:
-        """The cell of the nearest located treasure or wanted amulet, or -1 (``located``:
-        each map's located cell or -1)."""
+    def _target(self, view: PlayerView, located: list[int], here: int, has_rose: bool) -> int:
+        """The cell of the nearest located treasure (with a rose left to raise it) or wanted
+        amulet, or -1 (``located``: each map's located cell or -1)."""
         style = self.style
         dist = self._dist[here]
         best, best_legs = -1, _INF
-        if view.roses(view.seat):
+        if has_rose:
             chase = style.chase_legs
             for cell in located:
                 if cell >= 0 and dist[cell] <= chase and dist[cell] < best_legs:
@@ -336,17 +339,21 @@ class ScriptedPlayer:
             target = -1
         else:
             here = view.atv(seat)
+            has_rose = view.roses(seat) > 0
             # Raise whenever it can. The engine offers ("raise", m) only for a treasure
             # located under the ATV while a rose is left: look for one only then.
-            if here in located and view.roses(seat):
+            if has_rose and here in located:
                 for action in actions:
                     if action[0] == "raise":
                         return action
-            target = self._target(view, located, here)
+            target = self._target(view, located, here, has_rose)
         if decision.kind == d.LEG:
             if target >= 0 and cells:
-                picks = _steps_toward(self._layers[target], cells)
-                return picks[int(self.rng.random() * len(picks))] if len(picks) > 1 else picks[0]
+                steps = _steps_toward(self._layers[target], cells)
+                if not steps & (steps - 1):
+                    return steps.bit_length() - 1  # a single best step: no draw
+                picks = bits_of(steps)
+                return picks[int(self.rng.random() * len(picks))]
             if d.STOP in actions:
                 return d.STOP
             return self._wander(view, cells)
