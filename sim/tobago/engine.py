@@ -102,11 +102,11 @@ class TobagoGame:
         self.violations: list[Violation] = []
         self.decisions = 0
         self.result: GameResult | None = None
-        # The last clue plays listed and what they came from (seat, its hand, the maps'
-        # candidates, the clue masks, the tag): a turn often asks again with nothing changed
-        # (after a move, between legs), and the list is then reused.
-        self._last_plays: tuple[int, list[int], list[int], tuple[int, ...], str] | None = None
-        self._last_list: list[d.Action] = []
+        # The last clue plays listed, by tag, and what they came from (seat, its hand, the
+        # maps' candidates, the clue masks): a turn often asks again with nothing changed
+        # (after a move, between legs), and the lists are then reused.
+        self._last_plays: tuple[int, list[int], list[int], tuple[int, ...]] | None = None
+        self._last_lists: dict[str, list[d.Action]] = {}
         island = board.island
         landmarks = board.landmarks(stream(seed, "landmarks"), rules.same_object_min_distance)
         masks = clue_masks(island, landmarks, rules.deck, rules.object_next_to_includes_self)
@@ -267,7 +267,6 @@ class TobagoGame:
             # Fallback order (see decisions): ``end`` first when no main action is possible,
             # then the clue plays, ``move``, raises, amulet powers.
             actions: list[d.Action]
-            clue_plays: list[d.Action] | None = None
             if main_done:
                 actions = [d.END]
             else:
@@ -279,7 +278,7 @@ class TobagoGame:
             if (1 << s.atv[seat]) in s.map_cand:  # a treasure may be located under the ATV
                 actions.extend(self._raise_actions(seat))
             if s.amulets[seat]:
-                actions.extend(self._amulet_actions(seat, move_locked, clue_plays))
+                actions.extend(self._amulet_actions(seat, move_locked))
             choice = self.ask(d.Decision(d.TURN, seat, tuple(actions)))
             assert isinstance(choice, tuple)
             kind = choice[0]
@@ -327,8 +326,13 @@ class TobagoGame:
                 and key[2] == cands
                 and key[3] is masks
             ):
-                last = self._last_list
-                return last if key[4] == tag else [(tag, card, m) for _, card, m in last]
+                lists = self._last_lists
+                last = lists.get(tag)
+                if last is None:
+                    last = lists[tag] = [
+                        (tag, card, m) for _, card, m in next(iter(lists.values()))
+                    ]
+                return last
             maps = list(enumerate(cands))
         else:
             maps = [(only_map, cands[only_map])]
@@ -341,8 +345,8 @@ class TobagoGame:
                 if after and after != cand:
                     append((tag, card, m))
         if only_map < 0:
-            self._last_plays = (seat, hand.copy(), cands.copy(), masks, tag)
-            self._last_list = plays
+            self._last_plays = (seat, hand.copy(), cands.copy(), masks)
+            self._last_lists = {tag: plays}
         return plays
 
     def _place_clue(self, seat: int, card: int, m: int) -> None:
@@ -432,11 +436,8 @@ class TobagoGame:
 
     # -- amulets ------------------------------------------------------------------------------
 
-    def _amulet_actions(
-        self, seat: int, move_locked: bool, clue_plays: list[d.Action] | None = None
-    ) -> list[d.Action]:
-        """Amulet powers open to ``seat`` now (``clue_plays``: its legal main clue plays, if
-        already known, to derive the amulet clue plays from)."""
+    def _amulet_actions(self, seat: int, move_locked: bool) -> list[d.Action]:
+        """Amulet powers open to ``seat`` now."""
         s = self.state
         threshold = s.rules.marker_threshold
         cards = s.map_cards
@@ -446,10 +447,8 @@ class TobagoGame:
             for m, cand in enumerate(s.map_cand)
             if cand & (cand - 1) and cards[m] and cand.bit_count() <= threshold
         ]
-        if clue_plays is None:
-            actions.extend(self._clue_plays(seat, "amulet_clue"))
-        else:
-            actions += [("amulet_clue", card, m) for _, card, m in clue_plays]
+        # Right after the main clue plays were listed, this reuses them (see _clue_plays).
+        actions.extend(self._clue_plays(seat, "amulet_clue"))
         if not move_locked:
             actions.append(d.AMULET_MOVE)
         if s.hands[seat] and (s.clue_draw or s.clue_discard):
