@@ -88,7 +88,7 @@ class GameState:
         self.shuffle_rng = shuffle_rng
         self.distribution_rng = distribution_rng
         self.log = MoveLog()
-        self.clue_draw: list[int] = [c.id for c in rules.deck.cards]
+        self.clue_draw: list[int] = list(range(len(rules.deck.cards)))  # ids are positions
         self.clue_discard: list[int] = []
         self.hands: list[list[int]] = [[] for _ in range(n_players)]
         self.hand_short = [False] * n_players

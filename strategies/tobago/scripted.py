@@ -174,7 +174,7 @@ class ScriptedPlayer:
 
     def __init__(self, rng: random.Random, **params: float | int | bool) -> None:
         self.rng = rng
-        self.style = _style_for(type(self), tuple(sorted(params.items())))
+        self.style = _style_for(type(self), tuple(sorted(params.items())) if params else ())
         # Facts fixed for a game, bound from the view of its first decision (a view belongs
         # to one game and seat): reading them once beats a property call per use.
         self._view: PlayerView | None = None
