@@ -301,14 +301,14 @@ class ScriptedPlayer:
         best: d.Action | None = None
         best_score = -1.0
         cands = view.candidate_masks()
-        counts = [cand.bit_count() for cand in cands]
         weight = style.clue_weight
         for action in actions:
             if action[0] != "clue":
                 continue
             _, card, m = action
-            n_before = counts[m]
-            after = cands[m] & masks[card]
+            cand = cands[m]
+            n_before = cand.bit_count()
+            after = cand & masks[card]
             n_after = after.bit_count()
             score = weight * (n_before - n_after) / n_before
             if n_after <= 1:  # locates the treasure
