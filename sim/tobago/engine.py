@@ -80,6 +80,8 @@ _LEG = CODE["leg"]
 _END_TURN = CODE["end_turn"]
 _MARKER_ACTIONS: tuple[d.Action, ...] = tuple(("amulet_marker", m) for m in range(N_MAPS))
 _MAP_ACTIONS: tuple[d.Action, ...] = tuple(("map", m) for m in range(N_MAPS))
+_END_ONLY: tuple[d.Action, ...] = (d.END,)
+_STOP_ONLY: tuple[d.Action, ...] = (d.STOP,)
 _KIND_CODE = {k: i for i, k in enumerate(d.KINDS)}
 
 
@@ -266,20 +268,20 @@ class TobagoGame:
         while not s.over:
             # Fallback order (see decisions): ``end`` first when no main action is possible,
             # then the clue plays, ``move``, raises, amulet powers.
-            actions: list[d.Action]
+            actions: tuple[d.Action, ...]
             if main_done:
-                actions = [d.END]
+                actions = _END_ONLY
             else:
                 clue_plays = self._clue_plays(seat, "clue")
                 if not move_locked:
-                    actions = [*clue_plays, d.MOVE]
+                    actions = (*clue_plays, d.MOVE)
                 else:
-                    actions = clue_plays.copy() if clue_plays else [d.END]
+                    actions = tuple(clue_plays) if clue_plays else _END_ONLY
             if (1 << s.atv[seat]) in s.map_cand:  # a treasure may be located under the ATV
-                actions.extend(self._raise_actions(seat))
+                actions += self._raise_actions(seat)
             if s.amulets[seat]:
-                actions.extend(self._amulet_actions(seat, move_locked))
-            choice = self.ask(d.Decision(d.TURN, seat, tuple(actions)))
+                actions += tuple(self._amulet_actions(seat, move_locked))
+            choice = self.ask(d.Decision(d.TURN, seat, actions))
             assert isinstance(choice, tuple)
             kind = choice[0]
             if kind == "end":
@@ -362,7 +364,8 @@ class TobagoGame:
         s = self.state
         s.hands[seat].remove(card)
         self._place_clue(seat, card, m)
-        s.log.add(s.turn, seat, _EV[event], card, m, s.map_cand[m].bit_count())
+        row = (s.turn, seat, _EV[event], card, m, s.map_cand[m].bit_count())
+        s.log.flat.extend(row)  # MoveLog.add without a Python call (six ints a row)
         s.refill_hand(seat)
 
     def restart_map(self, seat: int, m: int) -> None:
@@ -396,19 +399,19 @@ class TobagoGame:
         between = not amulet_move and rules.amulet_use_between_legs
         # The amulet powers between legs: driving changes none of them (only using one
         # does), so they are listed once per move and after each use.
-        powers: list[d.Action] | None = None
+        powers: tuple[d.Action, ...] | None = None
         legs = 0
         while legs < rules.legs_per_move and not s.over:
             here = s.atv[seat]
             if legs:
-                actions = [d.STOP]
+                actions = _STOP_ONLY
                 if (1 << here) in s.map_cand:  # a treasure may be located under the ATV
-                    actions.extend(self._raise_actions(seat))
+                    actions += self._raise_actions(seat)
                 if between and s.amulets[seat]:
                     if powers is None:
-                        powers = self._amulet_actions(seat, move_locked=True)
-                    actions.extend(powers)
-                decision = d.Decision(d.LEG, seat, tuple(actions), leg_mask[here])
+                        powers = tuple(self._amulet_actions(seat, move_locked=True))
+                    actions += powers
+                decision = d.Decision(d.LEG, seat, actions, leg_mask[here])
             else:
                 decision = d.Decision(d.LEG, seat, (), leg_mask[here])
             choice = self.ask(decision)
