@@ -186,12 +186,12 @@ def _curse(game: TobagoGame, raiser: int, roses: list[int]) -> None:
             s.log.add(s.turn, seat, _EV["curse_hit"], 2)
 
 
-_gaze_cache: dict[int, tuple[Island, dict[tuple[int, int], int]]] = {}
+_gaze_cache: dict[int, tuple[Island, dict[int, int]]] = {}
 
 
-def _gaze_table(island: Island) -> dict[tuple[int, int], int]:
-    """:func:`gaze_cell` answers for ``island`` by ``(statue, facing)``, filled as asked (at
-    most 256 islands kept)."""
+def _gaze_table(island: Island) -> dict[int, int]:
+    """:func:`gaze_cell` answers for ``island`` by ``6 * statue + facing``, filled as asked
+    (at most 256 islands kept)."""
     hit = _gaze_cache.get(id(island))
     if hit is None or hit[0] is not island:
         if len(_gaze_cache) > 256:
@@ -204,11 +204,12 @@ def _amulets_appear(game: TobagoGame) -> None:
     """Rules §8.2: one amulet where each statue looks (unless one lies there), then turn."""
     s = game.state
     gazes = _gaze_table(s.island)
+    facings = s.facings
     for idx, statue in enumerate(s.landmarks.statues):
-        key = (statue, s.facings[idx])
+        key = 6 * statue + facings[idx]
         cell = gazes.get(key, -1)
         if cell < 0:
-            cell = gazes[key] = gaze_cell(game, statue, key[1])
+            cell = gazes[key] = gaze_cell(game, statue, facings[idx])
         bit = 1 << cell
         if s.amulet_board & bit or s.amulet_stack == 0:
             continue
