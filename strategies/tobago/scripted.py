@@ -125,16 +125,6 @@ def _leg_tables(island: Island) -> _LegTables:
     return _per_island(_tables_cache, island, make)
 
 
-def _steps_toward(layers: tuple[int, ...], cells: int) -> int:
-    """The cells of ``cells`` fewest legs from a target (a mask), given the target's leg
-    ``layers``."""
-    for layer in layers:
-        hit = cells & layer
-        if hit:
-            return hit
-    raise ValueError("no cells to step to")
-
-
 _central_cache: dict[int, tuple[Island, tuple[int, ...]]] = {}
 
 
@@ -251,7 +241,7 @@ class ScriptedPlayer:
             drawn = view.my_drawn
             if -1 in drawn:
                 return d.TAKE if value >= style.curse_take_at else d.PASS
-            better = [v for v in drawn if v > value]
+            better = bool(drawn) and max(drawn) > value  # drew a card better than this one
             if better and view.distribution_cards_left >= 1 and mine_later == 0:
                 return d.PASS if value < style.take_at else d.TAKE
         if value >= style.take_at:
@@ -349,8 +339,13 @@ class ScriptedPlayer:
             target = self._target(view, located, here, has_rose)
         if decision.kind == d.LEG:
             if target >= 0 and cells:
-                steps = _steps_toward(self._layers[target], cells)
-                if not steps & (steps - 1):
+                # The cells of ``cells`` fewest legs from the target: the first leg layer
+                # around it that holds any (the layers cover the island).
+                for layer in self._layers[target]:
+                    steps = cells & layer
+                    if steps:
+                        break
+                if steps.bit_count() == 1:
                     return steps.bit_length() - 1  # a single best step: no draw
                 picks = bits_of(steps)
                 return picks[int(self.rng.random() * len(picks))]
