@@ -448,7 +448,7 @@ class TobagoGame:
         actions = [
             _MARKER_ACTIONS[m]
             for m, cand in enumerate(s.map_cand)
-            if cand & (cand - 1) and cards[m] and cand.bit_count() <= threshold
+            if 1 < cand.bit_count() <= threshold and cards[m]
         ]
         # Right after the main clue plays were listed, this reuses them (see _clue_plays).
         actions.extend(self._clue_plays(seat, "amulet_clue"))

@@ -140,7 +140,7 @@ class PlayerView:
         # decision, and it beats a comprehension over zip(..., strict=True) by half.
         out = [-1] * len(cands)
         for m, c in enumerate(cands):
-            if not c & (c - 1) and cards[m]:
+            if c.bit_count() == 1 and cards[m]:
                 out[m] = c.bit_length() - 1
         return out
 
