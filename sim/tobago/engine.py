@@ -488,6 +488,6 @@ class TobagoGame:
                 if card < 0:
                     break
                 hand.append(card)
-            s.hand_short[seat] = len(hand) < s.rules.hand_size_for(s.n)
+            s.hand_short[seat] = len(hand) < s.hand_size
             s.log.add(s.turn, seat, _EV["amulet_exchange"], k)
         return False

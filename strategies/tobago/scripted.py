@@ -322,7 +322,7 @@ class ScriptedPlayer:
         style = self.style
         seat = view.seat
         located = view.located_cells()
-        if max(located) < 0 and not style.amulet_legs:
+        if not style.amulet_legs and max(located) < 0:
             # The common case: nothing to raise or drive to (the ATV's cell is read when
             # needed).
             here = -1
