@@ -12,16 +12,16 @@ import random
 from typing import Any
 
 _MASK64 = (1 << 64) - 1
+_MASK128 = (1 << 128) - 1
 
 
 def derive_seed(seed: int, *path: str | int) -> int:
     """A 64-bit seed for the stream ``path`` under ``seed``."""
-    h = hashlib.blake2b(digest_size=8)
-    h.update((seed & ((1 << 128) - 1)).to_bytes(16, "little", signed=False))
+    data = (seed & _MASK128).to_bytes(16, "little", signed=False)
     for part in path:
-        h.update(b"\x1f")
-        h.update(str(part).encode())
-    return int.from_bytes(h.digest(), "little") & _MASK64
+        data += b"\x1f" + str(part).encode()
+    # One call over the joined bytes: the same digest as feeding them piece by piece.
+    return int.from_bytes(hashlib.blake2b(data, digest_size=8).digest(), "little") & _MASK64
 
 
 def stream(seed: int, *path: str | int) -> Stream:

@@ -147,16 +147,21 @@ def relation_mask(
     raise ValueError(f"unknown relation {relation!r}")
 
 
-_static_cache: dict[tuple[int, int, bool], tuple[Island, ClueDeck, tuple[int, ...]]] = {}
+_static_cache: dict[
+    tuple[int, int, bool], tuple[Island, ClueDeck, tuple[int, ...], tuple[ClueCard, ...]]
+] = {}
 
 
-def _static_masks(island: Island, deck: ClueDeck, includes_self: bool) -> tuple[int, ...]:
-    """Masks of the cards whose target is not a landmark (-1 for those that are), cached per
-    island and deck: only landmark cards need recomputing for each placement."""
+def _static_masks(
+    island: Island, deck: ClueDeck, includes_self: bool
+) -> tuple[tuple[int, ...], tuple[ClueCard, ...]]:
+    """Masks of the cards whose target is not a landmark (-1 for those that are), and the
+    landmark cards, cached per island and deck: only landmark cards need recomputing for each
+    placement."""
     key = (id(island), id(deck), includes_self)
     hit = _static_cache.get(key)
     if hit is not None and hit[0] is island and hit[1] is deck:
-        return hit[2]
+        return hit[2], hit[3]
     bands: dict[str, tuple[int, int, int]] = {}
     out = []
     for card in deck.cards:
@@ -170,8 +175,9 @@ def _static_masks(island: Island, deck: ClueDeck, includes_self: bool) -> tuple[
     if len(_static_cache) > 256:
         _static_cache.clear()
     masks = tuple(out)
-    _static_cache[key] = (island, deck, masks)
-    return masks
+    landmark_cards = tuple(card for card in deck.cards if card.target in KINDS)
+    _static_cache[key] = (island, deck, masks, landmark_cards)
+    return masks, landmark_cards
 
 
 def clue_masks(
@@ -181,14 +187,12 @@ def clue_masks(
     object_next_to_includes_self: bool = False,
 ) -> tuple[int, ...]:
     """The candidate mask of every card of ``deck``, indexed by card id."""
-    static = _static_masks(island, deck, object_next_to_includes_self)
-    if -1 not in static:
+    static, landmark_cards = _static_masks(island, deck, object_next_to_includes_self)
+    if not landmark_cards:
         return static
     bands: dict[str, tuple[int, int, int]] = {}
     out = list(static)
-    for card in deck.cards:
-        if out[card.id] != -1:
-            continue
+    for card in landmark_cards:
         b = bands.get(card.target)
         if b is None:
             b = bands[card.target] = _distance_bands(island, landmarks, card.target)

@@ -17,6 +17,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from sim.tobago import decisions as d
+from sim.tobago.decisions import OFFER, OFFER_ACTIONS, TAKE, Decision
+from sim.tobago.island import Island
 from sim.tobago.movelog import CODE
 from sim.tobago.state import CURSE
 
@@ -24,6 +26,11 @@ if TYPE_CHECKING:
     from sim.tobago.engine import TobagoGame
 
 _EV = CODE
+# Codes of the most frequent events, looked up once.
+_DRAW = CODE["draw"]
+_REVEAL = CODE["reveal"]
+_TAKE = CODE["take"]
+_PASS = CODE["pass"]
 
 
 def _draw_treasure(game: TobagoGame) -> int | None:
@@ -72,53 +79,61 @@ def raise_treasure(game: TobagoGame, raiser: int, m: int) -> None:
     s.map_removed[m] = 0
 
     pool = s.dist_pool
+    log = s.log
+    # MoveLog.add without a Python call for the rows of every card (six ints a row).
+    row = log.flat.extend
+    turn = s.turn
     for k in range(n):
         seat = (raiser + k) % n
+        drawn = s.drawn[seat]
         for _ in range(roses.count(seat)):
-            card = _draw_treasure(game)
+            deck = s.t_deck
+            # The plain draw inline; the last card and the reshuffle go to _draw_treasure.
+            card = deck.pop() if len(deck) > 1 else _draw_treasure(game)
             if card is None:
                 break
-            s.drawn[seat].append(card)
+            drawn.append(card)
             pool.append(card)
-            s.log.add(s.turn, seat, _EV["draw"], card)
+            row((turn, seat, _DRAW, card, -1, -1))
     extra = _draw_treasure(game)
     if extra is not None:
         pool.append(extra)
-        s.log.add(s.turn, -1, _EV["extra_card"], extra)
+        log.add(turn, -1, _EV["extra_card"], extra)
     s.distribution_rng.shuffle(pool)
 
     last_taker = -1
     number = 0
     cursed = False
+    ask = game.ask
+    events = s.public_events
     while pool and roses:
         card = pool[-1]  # the top card; it stays in the pool until it has gone somewhere
         s.dist_left = len(pool) - 1
-        s.log.add(s.turn, -1, _EV["reveal"], card, number)
+        row((turn, -1, _REVEAL, card, number, -1))
         number += 1
         if card == CURSE:
-            s.public_events.append(("curse", raiser, CURSE))
+            events.append(("curse", raiser, CURSE))
             _curse(game, raiser, roses)
             s.t_removed.append(pool.pop())
             cursed = True
             break
         taker = -1
         for pos, owner in enumerate(roses):
-            answer = game.ask(d.Decision(d.OFFER, owner, d.OFFER_ACTIONS, 0, card, pos))
-            if answer == d.TAKE:
+            if ask(Decision(OFFER, owner, OFFER_ACTIONS, 0, card, pos)) == TAKE:
                 taker = owner
                 del roses[pos]
                 s.roses[owner] += 1
                 s.treasures[owner].append(pool.pop())
-                s.log.add(s.turn, owner, _EV["take"], card, pos)
+                row((turn, owner, _TAKE, card, pos, -1))
                 break
-            s.log.add(s.turn, owner, _EV["pass"], card, pos)
+            row((turn, owner, _PASS, card, pos, -1))
         if taker >= 0:
             last_taker = taker
-            s.public_events.append(("take", taker, card))
+            events.append(("take", taker, card))
         else:
             s.t_discard.append(pool.pop())
-            s.public_events.append(("unclaimed", -1, card))
-            s.log.add(s.turn, -1, _EV["unclaimed"], card)
+            events.append(("unclaimed", -1, card))
+            log.add(turn, -1, _EV["unclaimed"], card)
 
     if pool:
         curses = pool.count(CURSE)
@@ -171,11 +186,30 @@ def _curse(game: TobagoGame, raiser: int, roses: list[int]) -> None:
             s.log.add(s.turn, seat, _EV["curse_hit"], 2)
 
 
+_gaze_cache: dict[int, tuple[Island, dict[int, int]]] = {}
+
+
+def _gaze_table(island: Island) -> dict[int, int]:
+    """:func:`gaze_cell` answers for ``island`` by ``6 * statue + facing``, filled as asked
+    (at most 256 islands kept)."""
+    hit = _gaze_cache.get(id(island))
+    if hit is None or hit[0] is not island:
+        if len(_gaze_cache) > 256:
+            _gaze_cache.clear()
+        hit = _gaze_cache[id(island)] = (island, {})
+    return hit[1]
+
+
 def _amulets_appear(game: TobagoGame) -> None:
     """Rules §8.2: one amulet where each statue looks (unless one lies there), then turn."""
     s = game.state
+    gazes = _gaze_table(s.island)
+    facings = s.facings
     for idx, statue in enumerate(s.landmarks.statues):
-        cell = gaze_cell(game, statue, s.facings[idx])
+        key = 6 * statue + facings[idx]
+        cell = gazes.get(key, -1)
+        if cell < 0:
+            cell = gazes[key] = gaze_cell(game, statue, facings[idx])
         bit = 1 << cell
         if s.amulet_board & bit or s.amulet_stack == 0:
             continue

@@ -50,7 +50,13 @@ class _FallbackPlayer:
 
 
 _EV = CODE
+# Codes of the most frequent events, looked up once.
+_LEG = CODE["leg"]
+_END_TURN = CODE["end_turn"]
 _MARKER_ACTIONS: tuple[d.Action, ...] = tuple(("amulet_marker", m) for m in range(N_MAPS))
+_MAP_ACTIONS: tuple[d.Action, ...] = tuple(("map", m) for m in range(N_MAPS))
+_END_ONLY: tuple[d.Action, ...] = (d.END,)
+_STOP_ONLY: tuple[d.Action, ...] = (d.STOP,)
 _KIND_CODE = {k: i for i, k in enumerate(d.KINDS)}
 
 
@@ -73,6 +79,11 @@ class TobagoGame:
         self.violations: list[Violation] = []
         self.decisions = 0
         self.result: GameResult | None = None
+        # The last clue plays listed, by tag, and what they came from (seat, its hand, the
+        # maps' candidates, the clue masks): a turn often asks again with nothing changed
+        # (after a move, between legs), and the lists are then reused.
+        self._last_plays: tuple[int, list[int], list[int], tuple[int, ...]] | None = None
+        self._last_lists: dict[str, list[d.Action]] = {}
         island = board.island
         landmarks = board.landmarks(stream(seed, "landmarks"), rules.same_object_min_distance)
         masks = clue_masks(island, landmarks, rules.deck, rules.object_next_to_includes_self)
@@ -87,6 +98,8 @@ class TobagoGame:
         )
         self.strategies = [self._build_strategy(i, f) for i, f in enumerate(strategies)]
         self.views = [PlayerView(s, i) for i in range(n)]
+        # Per seat, what ask calls: the strategy's bound decide and the seat's view.
+        self._deciders = [(self.strategies[i].decide, self.views[i]) for i in range(n)]
         if rules.first_player == "random":
             self.first_player = stream(seed, "first_player").randrange(n)
         else:
@@ -110,8 +123,9 @@ class TobagoGame:
         """The seat's validated answer, or the fallback after recording a violation."""
         seat = decision.seat
         self.decisions += 1
+        decide, view = self._deciders[seat]
         try:
-            answer = self.strategies[seat].decide(self.views[seat], decision)
+            answer = decide(view, decision)
         except Exception as exc:
             if self.strict:
                 raise StrategyError(f"seat {seat} failed on {decision.kind}: {exc!r}") from exc
@@ -160,15 +174,10 @@ class TobagoGame:
         for seat in order:
             # The top card that can start a map (rules §5.4: redraw one that cannot); it stays
             # in the deck until it is placed.
-            pos = next(
-                (
-                    i
-                    for i in range(len(s.clue_draw) - 1, -1, -1)
-                    if s.clue_masks[s.clue_draw[i]] not in (0, full)
-                ),
-                -1,
-            )
-            empty = tuple(("map", m) for m in range(N_MAPS) if not s.map_cards[m])
+            pos = len(s.clue_draw) - 1
+            while pos >= 0 and s.clue_masks[s.clue_draw[pos]] in (0, full):
+                pos -= 1
+            empty = tuple([_MAP_ACTIONS[m] for m in range(N_MAPS) if not s.map_cards[m]])
             if pos < 0 or not empty or s.roses[seat] == 0:
                 continue
             choice = self.ask(d.Decision(d.START_MAP, seat, actions=empty))
@@ -187,12 +196,14 @@ class TobagoGame:
         """Play the game to its end and return the result."""
         s = self.state
         self.setup()
+        max_turns = s.rules.max_turns
+        row = s.log.flat.extend  # MoveLog.add without a Python call (six ints a row)
         while not s.over:
-            if s.turn >= s.rules.max_turns:
+            if s.turn >= max_turns:
                 s.truncated = True
                 break
             self.play_turn(s.current)
-            s.log.add(s.turn, s.current, _EV["end_turn"])
+            row((s.turn, s.current, _END_TURN, -1, -1, -1))
             s.current = (s.current + 1) % s.n
             s.turn += 1
         self.result = self._finish()
@@ -228,20 +239,22 @@ class TobagoGame:
         main_done = False
         move_locked = False
         while not s.over:
-            clue_plays = [] if main_done else self._clue_plays(seat, "clue")
-            actions: list[d.Action] = []
-            main_possible = not main_done and (bool(clue_plays) or not move_locked)
-            if not main_possible:
-                actions.append(d.END)
-            if not main_done:
-                actions.extend(clue_plays)
+            # Fallback order (see decisions): ``end`` first when no main action is possible,
+            # then the clue plays, ``move``, raises, amulet powers.
+            actions: tuple[d.Action, ...]
+            if main_done:
+                actions = _END_ONLY
+            else:
+                clue_plays = self._clue_plays(seat, "clue")
                 if not move_locked:
-                    actions.append(d.MOVE)
-            actions.extend(self._raise_actions(seat))
+                    actions = (*clue_plays, d.MOVE)
+                else:
+                    actions = tuple(clue_plays) if clue_plays else _END_ONLY
+            if (1 << s.atv[seat]) in s.map_cand:  # a treasure may be located under the ATV
+                actions += self._raise_actions(seat)
             if s.amulets[seat]:
-                known = None if main_done else clue_plays
-                actions.extend(self._amulet_actions(seat, move_locked, known))
-            choice = self.ask(d.Decision(d.TURN, seat, tuple(actions)))
+                actions += tuple(self._amulet_actions(seat, move_locked))
+            choice = self.ask(d.Decision(d.TURN, seat, actions))
             assert isinstance(choice, tuple)
             kind = choice[0]
             if kind == "end":
@@ -269,26 +282,46 @@ class TobagoGame:
 
     def _clue_plays(self, seat: int, tag: str, only_map: int = -1) -> list[d.Action]:
         """Legal ``(tag, card, map)`` plays from ``seat``'s hand (none without a rose), on
-        every map or on ``only_map``."""
+        every map or on ``only_map``. The list may be shared: callers must not change it."""
         s = self.state
         if not s.roses[seat]:
             return []
         masks = s.clue_masks
-        maps = list(enumerate(s.map_cand)) if only_map < 0 else [(only_map, s.map_cand[only_map])]
+        hand = s.hands[seat]
+        cands = s.map_cand
+        if s.rules.bga_allow_non_reducing_without_markers:
+            on = range(N_MAPS) if only_map < 0 else (only_map,)
+            return [(tag, card, m) for card in hand for m in on if s.clue_legal(card, m)]
+        if only_map < 0:
+            key = self._last_plays
+            if (
+                key is not None
+                and key[0] == seat
+                and key[1] == hand
+                and key[2] == cands
+                and key[3] is masks
+            ):
+                lists = self._last_lists
+                last = lists.get(tag)
+                if last is None:
+                    last = lists[tag] = [
+                        (tag, card, m) for _, card, m in next(iter(lists.values()))
+                    ]
+                return last
+            maps = list(enumerate(cands))
+        else:
+            maps = [(only_map, cands[only_map])]
         plays: list[d.Action] = []
         append = plays.append
-        if s.rules.bga_allow_non_reducing_without_markers:
-            for card in s.hands[seat]:
-                for m, _ in maps:
-                    if s.clue_legal(card, m):
-                        append((tag, card, m))
-            return plays
-        for card in s.hands[seat]:
+        for card in hand:
             f = masks[card]
             for m, cand in maps:
                 after = cand & f
                 if after and after != cand:
                     append((tag, card, m))
+        if only_map < 0:
+            self._last_plays = (seat, hand.copy(), cands.copy(), masks)
+            self._last_lists = {tag: plays}
         return plays
 
     def _place_clue(self, seat: int, card: int, m: int) -> None:
@@ -304,7 +337,8 @@ class TobagoGame:
         s = self.state
         s.hands[seat].remove(card)
         self._place_clue(seat, card, m)
-        s.log.add(s.turn, seat, _EV[event], card, m, s.map_cand[m].bit_count())
+        row = (s.turn, seat, _EV[event], card, m, s.map_cand[m].bit_count())
+        s.log.flat.extend(row)  # MoveLog.add without a Python call (six ints a row)
         s.refill_hand(seat)
 
     def restart_map(self, seat: int, m: int) -> None:
@@ -318,32 +352,43 @@ class TobagoGame:
 
     # -- raising ------------------------------------------------------------------------------
 
-    def _raise_actions(self, seat: int) -> list[d.Action]:
+    def _raise_actions(self, seat: int) -> tuple[d.Action, ...]:
         s = self.state
-        if not s.roses[seat]:
-            return []
         bit = 1 << s.atv[seat]  # located here: the map's only candidate is the ATV's cell
         cand = s.map_cand
+        if bit not in cand or not s.roses[seat]:
+            return ()  # the common case, answered without building anything
         cards = s.map_cards
-        return [("raise", m) for m in range(N_MAPS) if cand[m] == bit and cards[m]]
+        return tuple(("raise", m) for m in range(N_MAPS) if cand[m] == bit and cards[m])
 
     # -- movement -----------------------------------------------------------------------------
 
     def _move(self, seat: int, amulet_move: bool) -> bool:
         """One move action of up to ``legs_per_move`` legs; True if it ended in a raise."""
         s = self.state
-        island = s.island
+        rules = s.rules
+        leg_mask = s.island.leg_mask
+        row = s.log.flat.extend  # MoveLog.add without a Python call (six ints a row)
+        between = not amulet_move and rules.amulet_use_between_legs
+        # The amulet powers between legs: driving changes none of them (only using one
+        # does), so they are listed once per move and after each use.
+        powers: tuple[d.Action, ...] | None = None
         legs = 0
-        while legs < s.rules.legs_per_move and not s.over:
+        while legs < rules.legs_per_move and not s.over:
             here = s.atv[seat]
-            actions: list[d.Action] = []
             if legs:
-                actions.append(d.STOP)
-                actions.extend(self._raise_actions(seat))
-                if not amulet_move and s.amulets[seat] and s.rules.amulet_use_between_legs:
-                    actions.extend(self._amulet_actions(seat, move_locked=True))
-            choice = self.ask(d.Decision(d.LEG, seat, tuple(actions), island.leg_mask[here]))
-            if isinstance(choice, int):
+                actions = _STOP_ONLY
+                if (1 << here) in s.map_cand:  # a treasure may be located under the ATV
+                    actions += self._raise_actions(seat)
+                if between and s.amulets[seat]:
+                    if powers is None:
+                        powers = tuple(self._amulet_actions(seat, move_locked=True))
+                    actions += powers
+                decision = d.Decision(d.LEG, seat, actions, leg_mask[here])
+            else:
+                decision = d.Decision(d.LEG, seat, (), leg_mask[here])
+            choice = self.ask(decision)
+            if type(choice) is int:
                 s.atv[seat] = choice
                 legs += 1
                 bit = 1 << choice
@@ -353,7 +398,7 @@ class TobagoGame:
                     s.amulets[seat] += 1
                     s.amulets_collected[seat] += 1
                     collected = 1
-                s.log.add(s.turn, seat, _EV["leg"], here, choice, collected)
+                row((s.turn, seat, _LEG, here, choice, collected))
                 continue
             assert isinstance(choice, tuple)
             if choice[0] == "stop":
@@ -362,25 +407,24 @@ class TobagoGame:
                 raise_treasure(self, seat, choice[1])
                 return True
             self._use_amulet(seat, choice)
+            powers = None
         return False
 
     # -- amulets ------------------------------------------------------------------------------
 
-    def _amulet_actions(
-        self, seat: int, move_locked: bool, clue_plays: list[d.Action] | None = None
-    ) -> list[d.Action]:
-        """Amulet powers open to ``seat`` now (``clue_plays``: its legal main clue plays, if
-        already known, to derive the amulet clue plays from)."""
+    def _amulet_actions(self, seat: int, move_locked: bool) -> list[d.Action]:
+        """Amulet powers open to ``seat`` now."""
         s = self.state
-        actions: list[d.Action] = []
-        for m in range(N_MAPS):
-            cand = s.map_cand[m]
-            if cand & (cand - 1) and s.markers_shown(m):  # never the last marker
-                actions.append(_MARKER_ACTIONS[m])
-        if clue_plays is None:
-            actions.extend(self._clue_plays(seat, "amulet_clue"))
-        else:
-            actions.extend([("amulet_clue", a[1], a[2]) for a in clue_plays])
+        threshold = s.rules.marker_threshold
+        cards = s.map_cards
+        # A marker may go where markers are shown (GameState.markers_shown), never the last.
+        actions = [
+            _MARKER_ACTIONS[m]
+            for m, cand in enumerate(s.map_cand)
+            if 1 < cand.bit_count() <= threshold and cards[m]
+        ]
+        # Right after the main clue plays were listed, this reuses them (see _clue_plays).
+        actions.extend(self._clue_plays(seat, "amulet_clue"))
         if not move_locked:
             actions.append(d.AMULET_MOVE)
         if s.hands[seat] and (s.clue_draw or s.clue_discard):
@@ -417,6 +461,6 @@ class TobagoGame:
                 if card < 0:
                     break
                 hand.append(card)
-            s.hand_short[seat] = len(hand) < s.rules.hand_size_for(s.n)
+            s.hand_short[seat] = len(hand) < s.hand_size
             s.log.add(s.turn, seat, _EV["amulet_exchange"], k)
         return False

@@ -89,7 +89,7 @@ class FixedLayoutLike(Protocol):
 class _SpacingTable:
     """Per island and minimum distance: the cells too close to each cell (itself included)."""
 
-    __slots__ = ("conflict", "interior")
+    __slots__ = ("conflict", "everywhere", "interior")
 
     def __init__(self, island: Island, min_distance: int) -> None:
         index = island.index
@@ -106,6 +106,7 @@ class _SpacingTable:
         self.interior: tuple[int, ...] = tuple(
             i for i in range(island.n) if not (island.coast_mask >> i) & 1
         )
+        self.everywhere: tuple[int, ...] = tuple(range(island.n))
 
 
 _spacing_cache: dict[tuple[int, int], tuple[Island, _SpacingTable]] = {}
@@ -124,25 +125,8 @@ def _spacing(island: Island, min_distance: int) -> _SpacingTable:
 
 
 def _pools(island: Island, table: _SpacingTable) -> dict[str, tuple[int, ...]]:
-    everywhere = tuple(range(island.n))
+    everywhere = table.everywhere
     return {HUT: everywhere, PALM: everywhere, STATUE: table.interior}
-
-
-def _draw_spread(
-    rng: random.Random, pool: tuple[int, ...], k: int, conflict: tuple[int, ...]
-) -> tuple[int, ...] | None:
-    """One attempt at ``k`` pool cells pairwise far apart, or None on the first clash."""
-    chosen = []
-    blocked = 0
-    size = len(pool)
-    rnd = rng.random
-    for _ in range(k):
-        c = pool[int(rnd() * size)]
-        if (blocked >> c) & 1:
-            return None
-        chosen.append(c)
-        blocked |= conflict[c]
-    return tuple(chosen)
 
 
 def _enumerate_spread(pool: tuple[int, ...], k: int, conflict: tuple[int, ...]) -> list[int]:
@@ -184,28 +168,41 @@ def place_landmarks(
     for kind in order:
         if len(pools[kind]) < counts[kind] and counts[kind] > 0:
             raise ValueError(f"island {island.name} has no room for {counts[kind]} {kind}s")
+    # Per kind in drawing order: its pool, the pool's size and how many to draw.
+    plan = [(pools[kind], len(pools[kind]), counts[kind]) for kind in order]
+    rnd = rng.random
     draws = 0
     while draws < _MAX_REJECTION_DRAWS:
-        picked: dict[str, tuple[int, ...]] = {}
-        for kind in order:
+        picked: list[tuple[int, ...]] = []
+        for pool, size, k in plan:
+            # Attempts of k pool cells pairwise far apart, each given up at its first clash,
+            # until one succeeds (the hot loop of a game's setup: tens of attempts).
             while True:
                 draws += 1
-                got = _draw_spread(rng, pools[kind], counts[kind], conflict)
-                if got is not None:
-                    picked[kind] = got
+                chosen: list[int] = []
+                blocked = 0
+                for _ in range(k):
+                    c = pool[int(rnd() * size)]
+                    if (blocked >> c) & 1:
+                        break
+                    chosen.append(c)
+                    blocked |= conflict[c]
+                if len(chosen) == k:
+                    picked.append(tuple(chosen))
                     break
                 if draws >= _MAX_REJECTION_DRAWS:
                     return _place_by_enumeration(island, rng, table, counts)
         used = 0
         clash = False
-        for kind in order:
-            for c in picked[kind]:
+        for cells in picked:
+            for c in cells:
                 if (used >> c) & 1:
                     clash = True
                 used |= 1 << c
         if not clash:
-            facings = tuple(rng.randrange(6) for _ in picked[STATUE])
-            return Landmarks(picked[HUT], picked[PALM], picked[STATUE], facings)
+            statues, huts, palms = picked
+            facings = tuple(rng.randrange(6) for _ in statues)
+            return Landmarks(huts, palms, statues, facings)
     return _place_by_enumeration(island, rng, table, counts)
 
 

@@ -46,6 +46,7 @@ class GameState:
         "drawn",
         "facings",
         "hand_short",
+        "hand_size",
         "hands",
         "island",
         "landmarks",
@@ -88,10 +89,11 @@ class GameState:
         self.shuffle_rng = shuffle_rng
         self.distribution_rng = distribution_rng
         self.log = MoveLog()
-        self.clue_draw: list[int] = [c.id for c in rules.deck.cards]
+        self.clue_draw: list[int] = list(range(len(rules.deck.cards)))  # ids are positions
         self.clue_discard: list[int] = []
         self.hands: list[list[int]] = [[] for _ in range(n_players)]
         self.hand_short = [False] * n_players
+        self.hand_size = rules.hand_size_for(n_players)  # a full hand, fixed for the game
         self.map_cards: list[list[int]] = [[] for _ in range(N_MAPS)]
         self.map_roses: list[list[int]] = [[] for _ in range(N_MAPS)]
         self.map_cand: list[int] = [island.all_mask] * N_MAPS
@@ -171,8 +173,11 @@ class GameState:
         """Draw until the hand is at size. When both clue piles are empty the hand stays short
         (rules §5.1 [L]) and is topped up at its owner's next turn (see ``hand_short``)."""
         hand = self.hands[seat]
-        size = self.rules.hand_size_for(self.n)
+        size = self.hand_size
         while len(hand) < size:
+            if self.clue_draw:  # the common case, without a call
+                hand.append(self.clue_draw.pop())
+                continue
             card = self.draw_clue()
             if card < 0:
                 self.hand_short[seat] = True
