@@ -26,22 +26,13 @@ from pipelines.regress import (
     run_case,
     write_baseline,
 )
-from pipelines.simulate import ablated, parse_islands
+from pipelines.simulate import ablated, game_islands, parse_islands
 from pipelines.sweep import SweepSpec, parse_param, sweep
 from reports import figures
 from sim.errors import InputError
-from sim.runner.games import NO_ISLAND, GameKind, game_kind
+from sim.runner.games import game_kind
 from sim.tobago.rules import load_rules
 from strategies.registry import DEFAULT_PLAYERS, parse_strategy, split_specs
-
-
-def board_list(kind: GameKind, islands: str | None) -> tuple[str, ...]:
-    """The islands of ``--islands`` for a game on islands (default all), none otherwise."""
-    if kind.boards:
-        return parse_islands(islands or "all", "--islands")
-    if islands is not None:
-        raise InputError(f"--islands: {kind.title} is not played on islands")
-    return (NO_ISLAND,)
 
 
 @command(app, "compare")
@@ -144,7 +135,7 @@ def compare_cmd(
         theta0=theta0,
         theta1=theta1,
         seed=seed,
-        islands=board_list(kind, islands),
+        islands=game_islands(kind, islands, "--islands", "--islands"),
         max_games=max_games,
         batch_blocks=batch_blocks,
         workers=workers,

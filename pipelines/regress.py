@@ -23,9 +23,9 @@ from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
 from pipelines.play import DEFAULT_RULES
-from pipelines.simulate import parse_islands
+from pipelines.simulate import game_islands
 from sim.errors import InputError
-from sim.runner.games import GAMES, NO_ISLAND, Factory, GameKind, Rules, play_planned
+from sim.runner.games import GAMES, Factory, Rules, play_planned
 from sim.runner.schedule import plan_game
 from sim.toml_files import read_toml
 from sim.treasure_island.engine import TreasureIslandGame
@@ -61,15 +61,6 @@ class Case:
             "rules": self.rules_source,
             "golden_games": self.golden_games,
         }
-
-
-def case_islands(kind: GameKind, value: Any, where: str) -> tuple[str, ...]:
-    """A case's islands: Tobago's list (default all); none for a game without islands."""
-    if kind.boards:
-        return parse_islands("all" if value is None else value, where)
-    if value is not None:
-        raise InputError(f"{where}: islands: {kind.title} is not played on islands")
-    return (NO_ISLAND,)
 
 
 def read_suite(path: Path) -> list[Case]:
@@ -120,7 +111,7 @@ def read_suite(path: Path) -> list[Case]:
                 factories=tuple(s.factory() for s in specs),
                 games=games,
                 seed=seed,
-                islands=case_islands(kind, c.get("islands"), where),
+                islands=game_islands(kind, c.get("islands"), where, f"{where}: islands"),
                 rules_source=rules_source,
                 rules=kind.load_rules(rules_source),
                 golden_games=min(golden, games),

@@ -10,63 +10,24 @@ and the report says so.
 from __future__ import annotations
 
 import html
-import json
-import os
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-import duckdb
 import pyarrow as pa
-import pyarrow.csv as pacsv
 
-from pipelines.metrics import cells, curses, fairness, rating, win_rate
+from pipelines import report_treasure_island
+from pipelines.metrics import cells, curses
 from pipelines.metrics.source import RunInfo, connect, open_run
+from pipelines.report_common import (
+    GameReport,
+    ReportOutput,
+    common_tables,
+    rows_of,
+    write_report,
+)
 from reports import documents, figures
-from sim.runner.shard import write_part
 
 FORMATS = ("html", "md", "json")
 JSON_KEYS = ("report", "runs", "complete", "games", "win_rate", "curse_impact", "board_fairness")
-
-
-@dataclass
-class ReportOutput:
-    """Where the report went and what it holds."""
-
-    out_dir: Path
-    files: list[Path]
-    games: int
-    complete: bool
-
-
-def rows_of(table: pa.Table) -> list[dict[str, Any]]:
-    rows: list[dict[str, Any]] = table.to_pylist()
-    return rows
-
-
-def common_tables(con: duckdb.DuckDBPyConnection) -> dict[str, pa.Table]:
-    """The metric tables every game has: win rates, ratings, scores, length, seat fairness."""
-    return {
-        "win_rate_by_strategy": win_rate.by_strategy(con),
-        "win_rate_by_seat": win_rate.by_seat(con),
-        "win_rate_by_players": win_rate.by_players(con),
-        "win_rate_by_opponents": win_rate.by_opponents(con),
-        "head_to_head": win_rate.head_to_head(con),
-        "ratings": rating.bradley_terry(con),
-        "score_distribution": con.sql(
-            """SELECT strategy::VARCHAR AS strategy, score, count(*)::BIGINT AS seats
-               FROM seats GROUP BY 1, 2 ORDER BY 1, 2"""
-        ).to_arrow_table(),
-        "game_length": con.sql(
-            """SELECT n_players, count(*)::BIGINT AS games, avg(turns)::DOUBLE AS mean_turns,
-                      coalesce(stddev_samp(turns), 0)::DOUBLE AS sd_turns,
-                      min(turns) AS min_turns, max(turns) AS max_turns,
-                      sum(truncated::INT)::BIGINT AS truncated
-               FROM games GROUP BY 1 ORDER BY 1"""
-        ).to_arrow_table(),
-        "seat_win_shares": fairness.seat_win_shares(con),
-        "island_fairness": fairness.island_summary(con),
-    }
 
 
 def compute(runs: list[RunInfo]) -> dict[str, pa.Table]:
@@ -92,82 +53,6 @@ def compute(runs: list[RunInfo]) -> dict[str, pa.Table]:
     tables["cell_geometry"] = cells.cell_geometry(islands)
     tables["_games"] = pa.table({"games": [int(games)]})
     return tables
-
-
-def _write_table(table: pa.Table, path: Path) -> None:
-    if path.suffix == ".parquet":
-        write_part(table, path)
-        return
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    pacsv.write_csv(table, tmp)
-    os.replace(tmp, path)
-
-
-def write_tables(tables: dict[str, pa.Table], out_dir: Path) -> list[Path]:
-    """Every metric table as Parquet and CSV under ``out_dir/tables``."""
-    out_dir.mkdir(parents=True, exist_ok=True)
-    (out_dir / "tables").mkdir(exist_ok=True)
-    files: list[Path] = []
-    for name, table in tables.items():
-        for suffix in (".parquet", ".csv"):
-            path = out_dir / "tables" / f"{name}{suffix}"
-            _write_table(table, path)
-            files.append(path)
-    return files
-
-
-def json_section(tables: dict[str, pa.Table], names: list[str]) -> dict[str, Any]:
-    return {name: rows_of(tables[name]) for name in names if name in tables}
-
-
-def build_report(run_dirs: list[Path], out: Path | None, formats: set[str]) -> ReportOutput:
-    """Compute and write the report; ``out`` defaults to ``<first run>/report``."""
-    runs = [open_run(p) for p in run_dirs]
-    out_dir = out or runs[0].path / "report"
-    if runs[0].game == "treasure-island":
-        from pipelines import report_treasure_island
-
-        return report_treasure_island.build(runs, out_dir, formats)
-    tables = compute(runs)
-    games = int(tables.pop("_games").column("games")[0].as_py())
-    complete = all(r.complete for r in runs)
-    files = write_tables(tables, out_dir)
-
-    run_names = [str(r.path) for r in runs]
-    win = json_section(
-        tables,
-        ["win_rate_by_strategy", "win_rate_by_seat", "win_rate_by_players",
-         "win_rate_by_opponents", "head_to_head", "ratings", "game_length"],
-    )  # fmt: skip
-    curse = json_section(
-        tables,
-        ["curse_frequency", "curse_positions", "curse_by_island", "curse_victims",
-         "curse_hit_vs_not_hit", "amulet_value", "paired_difference"],
-    )  # fmt: skip
-    board = json_section(tables, ["island_fairness", "seat_win_shares", "start_cells"])
-    note = "" if complete else "unfinished run: reported for the games it has"
-    if "json" in formats:
-        obj = {
-            "report": "tourney",
-            "runs": run_names,
-            "complete": complete,
-            "games": games,
-            "win_rate": win,
-            "curse_impact": curse,
-            "board_fairness": board,
-        }
-        path = out_dir / "report.json"
-        path.write_text(json.dumps(obj, indent=1, default=str) + "\n")
-        files.append(path)
-    if "md" in formats:
-        path = out_dir / "summary.md"
-        path.write_text(_markdown(tables, run_names, games, note))
-        files.append(path)
-    if "html" in formats:
-        path = out_dir / "index.html"
-        path.write_text(_html(tables, run_names, games, note))
-        files.append(path)
-    return ReportOutput(out_dir, files, games, complete)
 
 
 def _markdown(tables: dict[str, pa.Table], runs: list[str], games: int, note: str) -> str:
@@ -259,3 +144,40 @@ def _html(tables: dict[str, pa.Table], runs: list[str], games: int, note: str) -
         ),
     ]
     return doc.html_page("tourney report", sections)
+
+
+TOBAGO = GameReport(
+    compute=compute,
+    head={},
+    sections={
+        "win_rate": [
+            "win_rate_by_strategy",
+            "win_rate_by_seat",
+            "win_rate_by_players",
+            "win_rate_by_opponents",
+            "head_to_head",
+            "ratings",
+            "game_length",
+        ],
+        "curse_impact": [
+            "curse_frequency",
+            "curse_positions",
+            "curse_by_island",
+            "curse_victims",
+            "curse_hit_vs_not_hit",
+            "amulet_value",
+            "paired_difference",
+        ],
+        "board_fairness": ["island_fairness", "seat_win_shares", "start_cells"],
+    },
+    markdown=_markdown,
+    html=_html,
+)
+
+
+def build_report(run_dirs: list[Path], out: Path | None, formats: set[str]) -> ReportOutput:
+    """Compute and write the report; ``out`` defaults to ``<first run>/report``."""
+    runs = [open_run(p) for p in run_dirs]
+    out_dir = out or runs[0].path / "report"
+    reports = {"tobago": TOBAGO, "treasure-island": report_treasure_island.REPORT}
+    return write_report(reports[runs[0].game], runs, out_dir, formats)

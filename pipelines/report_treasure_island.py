@@ -8,14 +8,12 @@ has the top-level keys of :data:`JSON_KEYS`.
 from __future__ import annotations
 
 import html
-import json
-from pathlib import Path
 
 import pyarrow as pa
 
 from pipelines.metrics import push_luck
 from pipelines.metrics.source import RunInfo, connect
-from pipelines.report import ReportOutput, common_tables, json_section, rows_of, write_tables
+from pipelines.report_common import GameReport, common_tables, rows_of
 from reports import documents, figures
 
 JSON_KEYS = (
@@ -64,39 +62,6 @@ def compute(runs: list[RunInfo]) -> dict[str, pa.Table]:
         games = int(con.sql("SELECT count(*) FROM games").fetchall()[0][0])
     tables["_games"] = pa.table({"games": [games]})
     return tables
-
-
-def build(runs: list[RunInfo], out_dir: Path, formats: set[str]) -> ReportOutput:
-    """Compute and write the report into ``out_dir``."""
-    tables = compute(runs)
-    games = int(tables.pop("_games").column("games")[0].as_py())
-    complete = all(r.complete for r in runs)
-    files = write_tables(tables, out_dir)
-    names = [str(r.path) for r in runs]
-    note = "" if complete else "unfinished run: reported for the games it has"
-    if "json" in formats:
-        obj = {
-            "report": "tourney",
-            "game": "treasure-island",
-            "runs": names,
-            "complete": complete,
-            "games": games,
-            "win_rate": json_section(tables, _WIN),
-            "seat_advantage": json_section(tables, _SEAT),
-            "push_your_luck": json_section(tables, _LUCK),
-        }
-        path = out_dir / "report.json"
-        path.write_text(json.dumps(obj, indent=1, default=str) + "\n")
-        files.append(path)
-    if "md" in formats:
-        path = out_dir / "summary.md"
-        path.write_text(_markdown(tables, names, games, note))
-        files.append(path)
-    if "html" in formats:
-        path = out_dir / "index.html"
-        path.write_text(_html(tables, names, games, note))
-        files.append(path)
-    return ReportOutput(out_dir, files, games, complete)
 
 
 def _markdown(tables: dict[str, pa.Table], runs: list[str], games: int, note: str) -> str:
@@ -193,3 +158,12 @@ def _html(tables: dict[str, pa.Table], runs: list[str], games: int, note: str) -
         ),
     ]
     return doc.html_page("tourney report: Treasure Island", sections)
+
+
+REPORT = GameReport(
+    compute=compute,
+    head={"game": "treasure-island"},
+    sections={"win_rate": _WIN, "seat_advantage": _SEAT, "push_your_luck": _LUCK},
+    markdown=_markdown,
+    html=_html,
+)

@@ -15,7 +15,7 @@ from typing import Any, TextIO
 from pipelines.play import DEFAULT_RULES
 from sim.errors import InputError
 from sim.runner.backends import BACKENDS
-from sim.runner.games import GAMES, NO_ISLAND
+from sim.runner.games import GAMES, NO_ISLAND, GameKind
 from sim.runner.run import RunConfig, RunReport, run
 from sim.runner.shard import ShardSummary
 from sim.tobago.catalog import resolve_board
@@ -102,6 +102,16 @@ def parse_islands(value: Any, source: str) -> tuple[str, ...]:
     return tuple(names)
 
 
+def game_islands(kind: GameKind, value: Any, source: str, label: str) -> tuple[str, ...]:
+    """The islands ``value`` names (default all) for a game played on islands; for a game
+    without islands the placeholder, and ``InputError`` (starting ``label``) if any was named."""
+    if kind.boards:
+        return parse_islands("all" if value is None else value, source)
+    if value is not None:
+        raise InputError(f"{label}: {kind.title} is not played on islands")
+    return (NO_ISLAND,)
+
+
 def _positive(source: str, key: str, value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
         raise InputError(f"{source}: {key} = {value!r} is not allowed (a positive integer)")
@@ -147,12 +157,7 @@ def resolve(file_values: dict[str, Any], flags: dict[str, Any], source: str) -> 
             raise InputError(f"{source}: ablate is for Tobago (curses, amulets), not {game}")
         rules = ablated(rules, ablate, f"{source}: ablate =")
         rules_source = f"{rules_source} without {ablate}"
-    if kind.boards:
-        islands = parse_islands(values["islands"], source)
-    elif values["islands"] is not None:
-        raise InputError(f"{source}: islands: {kind.title} is not played on islands")
-    else:
-        islands = (NO_ISLAND,)
+    islands = game_islands(kind, values["islands"], source, f"{source}: islands")
     out = values["out"]
     run_dir = Path(out) if out else Path("data") / "runs" / _run_id(values, labels)
     address = values["address"] or None

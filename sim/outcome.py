@@ -1,12 +1,15 @@
-"""What every game engine reports back: the result, strategy violations, strict-mode errors.
+"""What every game engine shares about its players and results: building a seat's strategy
+(a failure is a violation, the seat then plays the fallbacks), the result, strategy
+violations, strict-mode errors.
 
 Shared by the games so the runner, the reports and the comparisons read one shape.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 
 class StrategyError(RuntimeError):
@@ -51,3 +54,25 @@ def ranks_and_shares(keys: Sequence[tuple[int, ...]]) -> tuple[tuple[int, ...], 
     winners = ranks.count(1)
     share = 1.0 / winners
     return tuple(ranks), tuple(share if r == 1 else 0.0 for r in ranks)
+
+
+class FallbackPlayer:
+    """Stands in for a strategy that could not be built: always the documented fallback."""
+
+    def decide(self, view: Any, decision: Any) -> object:
+        """The decision's fallback answer."""
+        return decision.fallback()
+
+
+def build_strategy(
+    factory: Callable[[Any], Any], rng: Any, seat: int, strict: bool, violations: list[Violation]
+) -> Any:
+    """``factory(rng)``; one that raises is recorded in ``violations`` and replaced by a
+    :class:`FallbackPlayer` (strict mode: :class:`StrategyError`)."""
+    try:
+        return factory(rng)
+    except Exception as exc:
+        if strict:
+            raise StrategyError(f"seat {seat} could not be built: {exc!r}") from exc
+        violations.append(Violation(0, seat, "create", "<raised>", repr(exc)[:200]))
+        return FallbackPlayer()

@@ -1,9 +1,13 @@
-"""What the games' rules modules share: checking scalar keys and reading preset and override
-files. Each game keeps its own rules object, its ranges and its special keys.
+"""What the games' rules modules share: checking scalar keys, reading preset and override
+files, plain values and the stable digest. Each game keeps its own rules object, its ranges
+and its special keys.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
+import json
 from pathlib import Path
 from typing import Any
 
@@ -73,3 +77,18 @@ def read_overrides(
     raw.pop("description", None)
     base = raw.pop("preset", default)
     return str(path), base, raw
+
+
+def plain_fields(rules: Any) -> dict[str, Any]:
+    """A rules dataclass's public fields as JSON-able values (tuples as lists)."""
+    return {
+        f.name: list(v) if isinstance(v := getattr(rules, f.name), tuple) else v
+        for f in dataclasses.fields(rules)
+        if f.name[0] != "_"
+    }
+
+
+def digest(payload: dict[str, Any]) -> str:
+    """A stable 16-hex-digit digest of a JSON-able dict (key order does not matter)."""
+    text = json.dumps(payload, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:16]

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
+from sim.outcome import GameResult
 from sim.runner.schedule import GamePlan
 from sim.tobago.engine import TobagoGame
 from sim.tobago.movelog import CODE, EVENTS
@@ -155,20 +156,8 @@ class TableBuilder:
         n_rows = len(rows) // 6
         dists = self._treasures(gid, rows)
 
+        append_common(self.cols, plan, self.game, island, result, self.labels)
         g = self.cols["games"]
-        g["game_id"].append(gid)
-        g["seed"].append(plan.seed)
-        g["block"].append(plan.block)
-        g["rotation"].append(plan.rotation)
-        g["game"].append(self.game)
-        g["rules"].append(result.rules)
-        g["rules_hash"].append(result.rules_hash)
-        g["island"].append(island)
-        g["n_players"].append(s.n)
-        g["first_player"].append(result.first_player)
-        g["turns"].append(result.turns)
-        g["truncated"].append(result.truncated)
-        g["winners"].append(sum(1 for r in result.ranks if r == 1))
         g["distributions"].append(dists)
         g["decisions"].append(game.decisions)
         g["violations"].append(len(game.violations))
@@ -178,14 +167,6 @@ class TableBuilder:
         for v in game.violations:
             bad[v.seat] += 1
         for seat in range(s.n):
-            player = plan.order[seat]
-            st["game_id"].append(gid)
-            st["seat"].append(seat)
-            st["player"].append(player)
-            st["strategy"].append(self.labels[player])
-            st["score"].append(result.scores[seat])
-            st["rank"].append(result.ranks[seat])
-            st["win_share"].append(result.win_shares[seat])
             st["treasure_cards"].append(len(s.treasures[seat]))
             st["treasures_raised"].append(s.treasures_raised[seat])
             st["clues_played"].append(s.clues_played[seat])
@@ -242,12 +223,10 @@ class TableBuilder:
 
     def build(self) -> dict[str, pa.Table]:
         """The four tables of the games added so far."""
-        out = {}
-        for name in ("games", "seats", "treasures"):
-            cols = self.cols[name]
-            schema = SCHEMAS[name]
-            arrays = [column(cols[f.name], f.type) for f in schema]
-            out[name] = pa.Table.from_arrays(arrays, schema=schema)
+        out = {
+            name: table_of(self.cols[name], SCHEMAS[name])
+            for name in ("games", "seats", "treasures")
+        }
         game_ids = self.cols["games"]["game_id"]
         out["moves"] = moves_table(self.move_flat, self.move_ids, game_ids, EVENT_NAMES)
         return out
@@ -291,6 +270,49 @@ def moves_from_grid(
         ],
         schema=MOVES_SCHEMA,
     )
+
+
+def append_common(
+    cols: dict[str, dict[str, list[Any]]],
+    plan: GamePlan,
+    game: str,
+    island: str,
+    result: GameResult,
+    labels: list[str],
+) -> None:
+    """Append a finished game's :data:`GAME_COLUMNS` row and its seats' :data:`SEAT_COLUMNS`
+    rows (every game fills these the same way)."""
+    n = len(plan.order)
+    g = cols["games"]
+    for name, value in (
+        ("game_id", plan.game_id),
+        ("seed", plan.seed),
+        ("block", plan.block),
+        ("rotation", plan.rotation),
+        ("game", game),
+        ("rules", result.rules),
+        ("rules_hash", result.rules_hash),
+        ("island", island),
+        ("n_players", n),
+        ("first_player", result.first_player),
+        ("turns", result.turns),
+        ("truncated", result.truncated),
+        ("winners", result.ranks.count(1)),
+    ):
+        g[name].append(value)
+    st = cols["seats"]
+    st["game_id"] += [plan.game_id] * n
+    st["seat"] += range(n)
+    st["player"] += plan.order
+    st["strategy"] += [labels[p] for p in plan.order]
+    st["score"] += result.scores
+    st["rank"] += result.ranks
+    st["win_share"] += result.win_shares
+
+
+def table_of(cols: dict[str, list[Any]], schema: pa.Schema) -> pa.Table:
+    """An Arrow table of ``schema`` from columns of Python values."""
+    return pa.Table.from_arrays([column(cols[f.name], f.type) for f in schema], schema=schema)
 
 
 def column(values: list[Any], kind: pa.DataType) -> pa.Array:

@@ -18,10 +18,11 @@ from sim.runner.schedule import GamePlan
 from sim.runner.tables import (
     GAME_COLUMNS,
     SEAT_COLUMNS,
-    column,
+    append_common,
     log_grid,
     moves_from_grid,
     moves_table,
+    table_of,
 )
 from sim.treasure_island.cards import STARTING_PILE
 from sim.treasure_island.engine import BUSTED, TreasureIslandGame
@@ -113,33 +114,14 @@ class TreasureIslandTableBuilder:
         result = game.result
         assert result is not None
         n = game.n
+        append_common(self.cols, plan, self.game, plan.island, result, self.labels)
         g = self.cols["games"]
-        g["game_id"].append(plan.game_id)
-        g["seed"].append(plan.seed)
-        g["block"].append(plan.block)
-        g["rotation"].append(plan.rotation)
-        g["game"].append(self.game)
-        g["rules"].append(result.rules)
-        g["rules_hash"].append(result.rules_hash)
-        g["island"].append(plan.island)
-        g["n_players"].append(n)
-        g["first_player"].append(result.first_player)
-        g["turns"].append(result.turns)
-        g["truncated"].append(result.truncated)
-        g["winners"].append(result.ranks.count(1))
         g["decisions"].append(game.decisions)
         g["violations"].append(len(game.violations))
         bad = [0] * n
         for v in game.violations:
             bad[v.seat] += 1
         st = self.cols["seats"]
-        st["game_id"] += [plan.game_id] * n
-        st["seat"] += range(n)
-        st["player"] += plan.order
-        st["strategy"] += [self.labels[p] for p in plan.order]
-        st["score"] += result.scores
-        st["rank"] += result.ranks
-        st["win_share"] += result.win_shares
         st["character"] += game.characters
         st["stash_cards"] += game.cards
         st["stash_kinds"] += [m.bit_count() for m in game.stash_kinds]
@@ -166,13 +148,7 @@ class TreasureIslandTableBuilder:
         st["busts"] = np.bincount(seat_row[busted], minlength=n_seats).tolist()
         for total, field in (("cards_banked", 4), ("bonus_cards", 5)):
             st[total] = np.bincount(seat_row, grid[:, field], n_seats).astype(int).tolist()
-        out = {}
-        for name in ("games", "seats"):
-            cols = self.cols[name]
-            schema = SCHEMAS[name]
-            out[name] = pa.Table.from_arrays(
-                [column(cols[f.name], f.type) for f in schema], schema=schema
-            )
+        out = {name: table_of(self.cols[name], SCHEMAS[name]) for name in ("games", "seats")}
         game_ids = self.cols["games"]["game_id"]
         log = log_grid(self.move_flat)
         out["moves"] = moves_from_grid(log, self.move_rows, game_ids, EVENT_NAMES)

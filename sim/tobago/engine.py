@@ -18,7 +18,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
-from sim.outcome import GameResult, StrategyError, Violation, ranks_and_shares
+from sim.outcome import GameResult, StrategyError, Violation, build_strategy, ranks_and_shares
 from sim.seeding import Stream, derive_seed, stream
 from sim.tobago import decisions as d
 from sim.tobago.board import Board
@@ -40,13 +40,6 @@ class Strategy(Protocol):
 
 #: Builds a seat's strategy from the seat's own random generator.
 StrategyFactory = Callable[[random.Random], Strategy]
-
-
-class _FallbackPlayer:
-    """Stands in for a strategy that could not be built: always the documented fallback."""
-
-    def decide(self, view: PlayerView, decision: d.Decision) -> object:
-        return decision.fallback()
 
 
 _EV = CODE
@@ -109,13 +102,9 @@ class TobagoGame:
 
     def _build_strategy(self, seat: int, factory: StrategyFactory) -> Strategy:
         """The seat's strategy; one that fails to build plays the fallbacks (a violation)."""
-        try:
-            return factory(Stream(derive_seed(self.seed, "seat", seat)))
-        except Exception as exc:
-            if self.strict:
-                raise StrategyError(f"seat {seat} could not be built: {exc!r}") from exc
-            self.violations.append(Violation(0, seat, "create", "<raised>", repr(exc)[:200]))
-            return _FallbackPlayer()
+        rng = Stream(derive_seed(self.seed, "seat", seat))
+        built: Strategy = build_strategy(factory, rng, seat, self.strict, self.violations)
+        return built
 
     # -- asking strategies ------------------------------------------------------------------
 

@@ -12,15 +12,20 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import hashlib
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
 from sim.errors import InputError
 from sim.paths import data_dir
-from sim.rules_files import NOT_SCALAR, check_scalar, read_overrides, read_preset
+from sim.rules_files import (
+    NOT_SCALAR,
+    check_scalar,
+    digest,
+    plain_fields,
+    read_overrides,
+    read_preset,
+)
 from sim.tobago.clues import ClueDeck, default_deck_path, load_clue_deck
 
 #: Rules spec §11 PROPOSAL: 39 gold cards, 2 to 6 coins.
@@ -98,9 +103,7 @@ class TobagoRules:
 
     def to_dict(self) -> dict[str, Any]:
         """The resolved rules as plain JSON-able values (without the cached deck)."""
-        out = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name[0] != "_"}
-        out["treasure_values"] = list(self.treasure_values)
-        return out
+        return plain_fields(self)
 
 
 _INT_RANGES: dict[str, tuple[int, int]] = {
@@ -213,5 +216,4 @@ def rules_hash(rules: TobagoRules) -> str:
     payload.pop("clue_deck")
     payload.pop("preset")
     payload["clue_cards"] = [c.text for c in rules.deck.cards]
-    text = json.dumps(payload, sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
+    return digest(payload)

@@ -37,9 +37,8 @@ STARTING_DISCARD: tuple[int, ...] = tuple(k * PER_KIND for k in range(N_KINDS))
 #: The other 50 cards: the draw pile before shuffling (§4.4).
 STARTING_PILE: tuple[int, ...] = tuple(c for c in range(N_CARDS) if c % PER_KIND)
 ALL_CARDS_MASK = (1 << N_CARDS) - 1
-#: A pile mask's top card index (-1 for an empty pile), and its card count.
+#: A pile mask's top card index (-1 for an empty pile).
 TOP_INDEX: tuple[int, ...] = tuple(m.bit_length() - 1 for m in range(64))
-PILE_SIZE: tuple[int, ...] = tuple(m.bit_count() for m in range(64))
 #: Points a pile mask scores, per kind: the value of its top card (0 when empty).
 TOP_VALUE: tuple[tuple[int, ...], ...] = tuple(
     tuple(0 if m == 0 else VALUE[k * PER_KIND + TOP_INDEX[m]] for m in range(64))
@@ -52,16 +51,6 @@ KIND_BIT: tuple[int, ...] = tuple(1 << KIND[c] for c in range(N_CARDS))
 def card_name(card: int) -> str:
     """``"knife 5"``: a card as people read it."""
     return f"{KIND_NAMES[KIND[card]]} {VALUE[card]}"
-
-
-def kind_cards(mask: int, kind: int) -> int:
-    """The 6-bit pile mask of ``kind``'s cards inside a 60-bit card mask."""
-    return (mask >> (kind * PER_KIND)) & 63
-
-
-def stash_score(piles: list[int] | tuple[int, ...]) -> int:
-    """The score of a stash given as ten pile masks: each kind's top value (§7)."""
-    return sum(TOP_VALUE[k][m] for k, m in enumerate(piles))
 
 
 def gain_table() -> tuple[tuple[tuple[int, ...], ...], ...]:

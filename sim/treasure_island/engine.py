@@ -32,10 +32,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Any, ClassVar, Protocol, cast
+from typing import Any, ClassVar, Protocol
 
 from sim.errors import InputError
-from sim.outcome import GameResult, StrategyError, Violation, ranks_and_shares
+from sim.outcome import GameResult, StrategyError, Violation, build_strategy, ranks_and_shares
 from sim.seeding import LazyStream, stream
 from sim.treasure_island import decisions as d
 from sim.treasure_island.cards import (
@@ -116,13 +116,6 @@ _EV_REVEAL = CODE["reveal"]
 _EV_SCORE = CODE["score"]
 
 
-class _FallbackPlayer:
-    """Stands in for a strategy that could not be built: always the documented fallback."""
-
-    def decide(self, view: PlayerView, decision: d.Decision) -> object:
-        return decision.fallback()
-
-
 class TreasureIslandGame:
     """One game: build it, then :meth:`play` it.
 
@@ -145,7 +138,6 @@ class TreasureIslandGame:
         "busting",
         "cards",
         "characters",
-        "current",
         "decisions",
         "discard",
         "discard_mask",
@@ -222,7 +214,6 @@ class TreasureIslandGame:
         self.busting = 0  # cards in the draw pile of kinds in the play area
         self.known = 0  # cards on top of the draw pile whose identity is public
         self.turn = 0
-        self.current = 0
         self.first_player = cards_rng.randrange(n) if rules.first_player == "random" else 0
         self.characters: list[str] = [""] * n
         self.wrecker = -1
@@ -238,14 +229,9 @@ class TreasureIslandGame:
 
     def _build_strategy(self, seat: int, factory: StrategyFactory) -> Strategy:
         """The seat's strategy; one that fails to build plays the fallbacks (a violation)."""
-        try:
-            rng = LazyStream(self.seed, "seat", seat)
-            return factory(cast(random.Random, rng))
-        except Exception as exc:
-            if self.strict:
-                raise StrategyError(f"seat {seat} could not be built: {exc!r}") from exc
-            self.violations.append(Violation(0, seat, "create", "<raised>", repr(exc)[:200]))
-            return _FallbackPlayer()
+        rng = LazyStream(self.seed, "seat", seat)
+        built: Strategy = build_strategy(factory, rng, seat, self.strict, self.violations)
+        return built
 
     # -- asking strategies ------------------------------------------------------------------
 
@@ -325,7 +311,6 @@ class TreasureIslandGame:
             if self.turn >= max_turns:
                 truncated = True
                 break
-            self.current = seat
             self.play_turn(seat)
             seat = (seat + 1) % n
             self.turn += 1

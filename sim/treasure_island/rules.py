@@ -11,14 +11,19 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import hashlib
-import json
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from sim.errors import InputError
 from sim.paths import data_dir
-from sim.rules_files import NOT_SCALAR, check_scalar, read_overrides, read_preset
+from sim.rules_files import (
+    NOT_SCALAR,
+    check_scalar,
+    digest,
+    plain_fields,
+    read_overrides,
+    read_preset,
+)
 from sim.treasure_island.characters import NAMES as CHARACTER_NAMES
 
 
@@ -61,15 +66,12 @@ class TreasureIslandRules:
         if not self._hash:
             payload = self.to_dict()
             payload.pop("preset")
-            text = json.dumps(payload, sort_keys=True, separators=(",", ":"))
-            object.__setattr__(self, "_hash", hashlib.sha256(text.encode()).hexdigest()[:16])
+            object.__setattr__(self, "_hash", digest(payload))
         return self._hash
 
     def to_dict(self) -> dict[str, Any]:
         """The resolved rules as plain JSON-able values."""
-        out = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name[0] != "_"}
-        out["character_pool"] = list(self.character_pool)
-        return out
+        return plain_fields(self)
 
 
 _INT_RANGES: dict[str, tuple[int, int]] = {

@@ -77,15 +77,6 @@ def gain(stash: tuple[int, ...], card: int) -> int:
     return max(0, VALUE[card] - TOP_VALUE[kind][stash[kind]])
 
 
-def card_worth(view: PlayerView, stash: tuple[int, ...], card: int) -> float:
-    """What a safe card placed in my play area is worth: its gain plus its power's bonus."""
-    kind = KIND[card]
-    worth = gain(stash, card) + POWER_BONUS[kind]
-    if _PAIR >> kind & 1 and view.area_kinds & _PAIR:
-        worth += view.area_size + 1  # completes the pair: about one bonus card each
-    return worth
-
-
 class PowerChoices:
     """The shared answers; subclasses decide ``keep_drawing``."""
 
