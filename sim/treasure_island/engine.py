@@ -315,6 +315,9 @@ class TreasureIslandGame:
             seat = (seat + 1) % n
             self.turn += 1
         self.result = self._finish(truncated)
+        # Views point back at the game: dropping them breaks the cycle, so a finished game is
+        # freed at once instead of by the cycle collector (about 5% of the run's time).
+        self.views = []
         return self.result
 
     def _draft(self) -> None:

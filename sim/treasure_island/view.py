@@ -12,9 +12,19 @@ from typing import TYPE_CHECKING
 
 from sim.treasure_island.cards import GAIN, KIND, N_KINDS, PER_KIND, TOP_INDEX, TOP_VALUE, VALUE
 
-#: The kinds of every kind mask, in order.
-_KINDS_OF: tuple[tuple[int, ...], ...] = tuple(
-    tuple(k for k in range(N_KINDS) if m >> k & 1) for m in range(1 << N_KINDS)
+#: ``_GAIN_ROWS[kind][pile]``: the row of ``GAIN`` for a stash pile (its top card looked up once).
+_GAIN_ROWS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(GAIN[k][TOP_INDEX[m]] for m in range(64)) for k in range(N_KINDS)
+)
+#: For every kind mask, ``(kind, gain rows, bit shift in a card mask)`` of each kind in it.
+_KIND_ROWS_OF: tuple[tuple[tuple[int, tuple[tuple[int, ...], ...], int], ...], ...] = tuple(
+    tuple((k, _GAIN_ROWS[k], k * PER_KIND) for k in range(N_KINDS) if m >> k & 1)
+    for m in range(1 << N_KINDS)
+)
+#: ``_CARD_GAIN[card][pile]``: the points ``card`` adds to a stash pile of its kind.
+_CARD_GAIN: tuple[tuple[int, ...], ...] = tuple(
+    tuple(max(0, VALUE[c] - TOP_VALUE[KIND[c]][m]) for m in range(64))
+    for c in range(N_KINDS * PER_KIND)
 )
 
 if TYPE_CHECKING:
@@ -120,7 +130,7 @@ class PlayerView:
 
     def stashes(self) -> tuple[tuple[int, ...], ...]:
         """Every seat's stash (see :meth:`stash`)."""
-        return tuple(tuple(piles) for piles in self._g.stash)
+        return tuple(map(tuple, self._g.stash))
 
     @property
     def my_stash(self) -> tuple[int, ...]:
@@ -148,10 +158,9 @@ class PlayerView:
         g = self._g
         mine = g.stash[self.seat]
         pile = g.pile_mask
-        free = ~g.area_kinds
         total = 0
-        for k in _KINDS_OF[free & 1023]:
-            total += GAIN[k][TOP_INDEX[mine[k]]][(pile >> (k * PER_KIND)) & 63]
+        for kind, rows, shift in _KIND_ROWS_OF[~g.area_kinds & 1023]:
+            total += rows[mine[kind]][pile >> shift & 63]
         return total
 
     def area_gain(self, start: int = 0) -> int:
@@ -160,11 +169,8 @@ class PlayerView:
         g = self._g
         mine = g.stash[self.seat]
         total = 0
-        for c in g.area[start:]:
-            kind = KIND[c]
-            gain = VALUE[c] - TOP_VALUE[kind][mine[kind]]
-            if gain > 0:
-                total += gain
+        for c in g.area[start:] if start else g.area:
+            total += _CARD_GAIN[c][mine[KIND[c]]]
         return total
 
     def area_cards_of(self, kind: int) -> int:

@@ -69,6 +69,16 @@ STEAL: tuple[tuple[float, ...], ...] = tuple(
     for k in range(N_KINDS)
 )
 _PAIR = (1 << KEY) | (1 << CHEST)
+# Module-level names for the decision kinds and answers: looked up at every decision.
+_CONTINUE, _PISTOL, _KNIFE, _CANDLE, _SPYGLASS, _HELM = (
+    d.CONTINUE,
+    d.PISTOL,
+    d.KNIFE,
+    d.CANDLE,
+    d.SPYGLASS,
+    d.HELM,
+)
+_DRAW, _PLUNDER, _PLACE, _BACK = d.DRAW, d.PLUNDER, d.PLACE, d.BACK
 
 
 def gain(stash: tuple[int, ...], card: int) -> int:
@@ -85,20 +95,20 @@ class PowerChoices:
         raise NotImplementedError
 
     def decide(self, view: PlayerView, decision: d.Decision) -> Any:
-        """Dispatch on the decision kind."""
+        """Dispatch on the decision kind (most frequent first)."""
         kind = decision.kind
-        if kind == d.CONTINUE:
-            return d.DRAW if self.keep_drawing(view) else d.PLUNDER
-        if kind == d.SPYGLASS:
-            safe = not view.area_kinds >> KIND[decision.value] & 1
-            return d.PLACE if safe and self.keep_drawing(view) else d.BACK
-        if kind == d.PISTOL:
+        if kind == _CONTINUE:
+            return _DRAW if self.keep_drawing(view) else _PLUNDER
+        if kind == _PISTOL:
             return self.pistol(view, decision.options)
-        if kind == d.KNIFE:
+        if kind == _KNIFE:
             return self.knife(view, decision.options)
-        if kind == d.CANDLE:
+        if kind == _CANDLE:
             return self.candle(view, decision.options)
-        if kind == d.HELM:
+        if kind == _SPYGLASS:
+            safe = not view.area_kinds >> KIND[decision.value] & 1
+            return _PLACE if safe and self.keep_drawing(view) else _BACK
+        if kind == _HELM:
             return self.helm(view, decision.options)
         if kind == d.BONUS:
             return self.bonus(view, decision.options)
@@ -109,26 +119,26 @@ class PowerChoices:
     def pistol(self, view: PlayerView, options: tuple[tuple[int, int], ...]) -> tuple[int, int]:
         """The pile whose loss costs its owner most; the leader's on a tie."""
         scores = view.scores()
-        pile = view.stash_pile
+        stashes = view.stashes()
         best = options[0]
         best_key = -1
         for option in options:
             victim, kind = option
-            key = LOSS[kind][pile(victim, kind)] * 256 + scores[victim]
+            key = LOSS[kind][stashes[victim][kind]] * 256 + scores[victim]
             if key > best_key:
                 best, best_key = option, key
         return best
 
     def knife(self, view: PlayerView, options: tuple[tuple[int, int], ...]) -> tuple[int, int]:
         """The safe steal worth most (my gain and the victim's loss), else the cheapest."""
-        pile_of = view.stash_pile
+        stashes = view.stashes()
         in_play = view.area_kinds
         pair = view.area_size + 1 if in_play & _PAIR else 0  # completing Key + Chest
         best = options[0]
         best_key = -1e9
         for option in options:
             victim, kind = option
-            pile = pile_of(victim, kind)
+            pile = stashes[victim][kind]
             if in_play >> kind & 1:
                 key = -100.0 - VALUE[kind * PER_KIND + TOP_INDEX[pile]]
             else:

@@ -75,5 +75,7 @@ class ExpectedValue(PowerChoices):
         busting = view.busting
         if not busting:
             return True
-        risk = points_at_risk(view, self.tie_weight)
+        # points_at_risk, inlined: this runs at every draw
+        start = view.anchor_at if view.anchor_at > 0 else 0
+        risk = view.area_gain(start) + self.tie_weight * (view.area_size - start)
         return view.safe_gain_total() * self.k > busting * risk
