@@ -99,6 +99,22 @@ _PAIRS_OF: tuple[tuple[tuple[tuple[int, int], ...], ...], ...] = tuple(
     tuple(tuple((o, k) for k in range(N_KINDS) if m >> k & 1) for m in range(1 << N_KINDS))
     for o in range(4)
 )
+#: The other seats of each seat, by number of players.
+_OPPONENTS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(tuple(o for o in range(n) if o != s) for s in range(n)) for n in range(5)
+)
+#: Number of kinds in every kind mask.
+_KIND_COUNT: tuple[int, ...] = tuple(m.bit_count() for m in range(1 << N_KINDS))
+#: ``_ADD_POINTS[card][pile]``: the points a stash pile of the card's kind gains with it.
+_ADD_POINTS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(TOP_VALUE[KIND[c]][m | 1 << (c % PER_KIND)] - TOP_VALUE[KIND[c]][m] for m in range(64))
+    for c in range(N_KINDS * PER_KIND)
+)
+#: A card's bit in the 6-bit pile mask of its kind.
+_PILE_BIT: tuple[int, ...] = tuple(1 << (c % PER_KIND) for c in range(N_KINDS * PER_KIND))
+_DRAW, _PLUNDER, _PLACE = d.DRAW, d.PLUNDER, d.PLACE
+#: Characters whose Pistol does more than send one card to the discard.
+_SHOOTERS = frozenset((MASTER_GUNNER, SCAVENGER))
 _EV_DRAW = CODE["draw"]
 _EV_DRAW_FORCED = CODE["draw_forced"]
 _EV_DRAW_KNOWN = CODE["draw_known"]
@@ -373,10 +389,8 @@ class TreasureIslandGame:
         piles = self.stash[seat]
         kind = KIND[card]
         old = piles[kind]
-        new = old | 1 << (card % PER_KIND)
-        piles[kind] = new
-        top = TOP_VALUE[kind]
-        self.points[seat] += top[new] - top[old]
+        piles[kind] = old | _PILE_BIT[card]
+        self.points[seat] += _ADD_POINTS[card][old]
         self.cards[seat] += 1
         self.stash_kinds[seat] |= 1 << kind
 
@@ -414,8 +428,8 @@ class TreasureIslandGame:
                         answer = strategy.decide(view, decision)
                     except Exception as exc:
                         answer = self._raised(decision, exc)
-                    if answer != d.DRAW:
-                        if answer != d.PLUNDER:
+                    if answer != _DRAW:
+                        if answer != _PLUNDER:
                             self._illegal(decision, answer)
                         reason = CHOSEN
                         self._plunder(seat, reason)
@@ -464,7 +478,7 @@ class TreasureIslandGame:
             event = _EV_DRAW_KNOWN
         else:
             event = _EV_DRAW_FORCED if forced else _EV_DRAW
-        self.log += (self.turn, seat, event, card, kinds.bit_count(), busting)
+        self.log += (self.turn, seat, event, card, _KIND_COUNT[kinds], busting)
         if kinds >> kind & 1:
             self.busting = busting - 1
             self._bust(seat, card)
@@ -554,18 +568,14 @@ class TreasureIslandGame:
         piles = self.stash[seat]
         before = self.points[seat]
         points = before
-        kinds = self.stash_kinds[seat]
         for c in area:  # _bank, inlined: every plunder moves several cards
             kind = KIND[c]
             old = piles[kind]
-            new = old | 1 << (c % PER_KIND)
-            piles[kind] = new
-            top = TOP_VALUE[kind]
-            points += top[new] - top[old]
-            kinds |= 1 << kind
+            piles[kind] = old | _PILE_BIT[c]
+            points += _ADD_POINTS[c][old]
         self.points[seat] = points
         self.cards[seat] += len(area)
-        self.stash_kinds[seat] = kinds
+        self.stash_kinds[seat] |= self.area_kinds
         self._banked = len(area)
         self.log += (self.turn, seat, _EV_PLUNDER, len(area), points - before, reason)
         if self.area_kinds & _KEY_CHEST == _KEY_CHEST:
@@ -621,15 +631,15 @@ class TreasureIslandGame:
 
     def _opponent_piles(self, seat: int, knife: bool) -> tuple[tuple[int, int], ...]:
         """Non-empty opponents' piles; for the Knife only kinds absent from ``seat``'s stash."""
-        blocked = 0
+        kinds = self.stash_kinds
+        allowed = 1023
         if knife:
-            blocked = self.stash_kinds[seat]
+            allowed = ~kinds[seat]
             if self.rules.knife_checks_play_area:
-                blocked |= self.area_kinds
+                allowed &= ~self.area_kinds
         out: tuple[tuple[int, int], ...] = ()
-        for o, kinds in enumerate(self.stash_kinds):
-            if o != seat:
-                out += _PAIRS_OF[o][kinds & ~blocked]
+        for o in _OPPONENTS[self.n][seat]:
+            out += _PAIRS_OF[o][kinds[o] & allowed]
         return out
 
     def _no_effect(self, seat: int, kind: int) -> bool:
@@ -673,6 +683,12 @@ class TreasureIslandGame:
             options[0] if len(options) == 1 else self.ask(d.Decision(d.PISTOL, seat, options))
         )
         character = self.characters[seat]
+        if character not in _SHOOTERS:  # one card to the discard
+            hit = self._pop_top(victim, kind)
+            self.discard.append(hit)
+            self.discard_mask |= 1 << hit
+            self.log += (self.turn, seat, _EV_PISTOL, hit, victim, -1)
+            return False
         shots = self.stash[victim][kind].bit_count() if character == MASTER_GUNNER else 1
         for _ in range(shots):
             hit = self._pop_top(victim, kind)
@@ -709,7 +725,7 @@ class TreasureIslandGame:
         if not pile:
             return self._no_effect(seat, SPYGLASS)
         top = pile[-1]
-        reveal = CODE["reveal"]
+        reveal = _EV_REVEAL
         self.log += (self.turn, seat, reveal, top, 4, -1)
         seen = 1
         if self.characters[seat] == MYSTIC:
@@ -719,7 +735,7 @@ class TreasureIslandGame:
         self.known = max(self.known, seen)
         if self.rum:  # an open Rum requirement leaves no choice (§6.6)
             return self._draw(seat, True)
-        if self.ask(d.Decision(d.SPYGLASS, seat, d.SPYGLASS_OPTIONS, top)) == d.PLACE:
+        if self.ask(d.Decision(d.SPYGLASS, seat, d.SPYGLASS_OPTIONS, top)) == _PLACE:
             return self._draw(seat, False)
         self.log += (self.turn, seat, _EV_SPYGLASS_BACK, top, -1, -1)
         self._plunder(seat, SPYGLASS_BACK)
