@@ -8,6 +8,7 @@ and of the order in which they are created, so adding a stream never shifts anot
 from __future__ import annotations
 
 import hashlib
+import math
 import random
 from typing import Any
 
@@ -36,8 +37,9 @@ class Stream(random.Random):
 
     def shuffle(self, x: Any, random: Any = None) -> None:
         rnd = self.random
+        floor = math.floor  # equal to int() on these non-negative floats, and faster
         for i in range(len(x) - 1, 0, -1):
-            j = int(rnd() * (i + 1))
+            j = floor(rnd() * (i + 1))
             x[i], x[j] = x[j], x[i]
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from math import floor
 from typing import Protocol
 
 from sim.tobago.hexgrid import disc_offsets, distance
@@ -182,7 +183,7 @@ def place_landmarks(
                 chosen: list[int] = []
                 blocked = 0
                 for _ in range(k):
-                    c = pool[int(rnd() * size)]
+                    c = pool[floor(rnd() * size)]
                     if (blocked >> c) & 1:
                         break
                     chosen.append(c)

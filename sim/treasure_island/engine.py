@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from math import floor
 from typing import Any, ClassVar, Protocol
 
 from sim.errors import InputError
@@ -113,6 +114,8 @@ _ADD_POINTS: tuple[tuple[int, ...], ...] = tuple(
 #: A card's bit in the 6-bit pile mask of its kind.
 _PILE_BIT: tuple[int, ...] = tuple(1 << (c % PER_KIND) for c in range(N_KINDS * PER_KIND))
 _DRAW, _PLUNDER, _PLACE = d.DRAW, d.PLUNDER, d.PLACE
+#: Every seat's draw-or-plunder question: the same for every turn and game.
+_CONTINUE_DECISIONS = tuple(d.Decision(d.CONTINUE, i, d.CONTINUE_OPTIONS) for i in range(4))
 #: Characters whose Pistol does more than send one card to the discard.
 _SHOOTERS = frozenset((MASTER_GUNNER, SCAVENGER))
 _EV_DRAW = CODE["draw"]
@@ -241,7 +244,7 @@ class TreasureIslandGame:
         self._ended = CHOSEN
         self.strategies = [self._build_strategy(i, f) for i, f in enumerate(strategies)]
         self.views = [PlayerView(self, i) for i in range(n)]
-        self._continue = [d.Decision(d.CONTINUE, i, d.CONTINUE_OPTIONS) for i in range(n)]
+        self._continue = _CONTINUE_DECISIONS
 
     def _build_strategy(self, seat: int, factory: StrategyFactory) -> Strategy:
         """The seat's strategy; one that fails to build plays the fallbacks (a violation)."""
@@ -550,7 +553,7 @@ class TreasureIslandGame:
         take = min(count, size)
         rnd = self.discard_rng.random
         for i in range(size - 1, size - 1 - take, -1):
-            j = int(rnd() * (i + 1))
+            j = floor(rnd() * (i + 1))
             discard[i], discard[j] = discard[j], discard[i]
         cards = discard[size - take :]
         del discard[size - take :]

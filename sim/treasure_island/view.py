@@ -173,6 +173,19 @@ class PlayerView:
             total += _CARD_GAIN[c][mine[KIND[c]]]
         return total
 
+    def at_risk(self) -> tuple[int, int]:
+        """What a bust would take now: the points the play area's unanchored cards would add
+        to this seat's stash, and how many cards they are (an Anchor keeps those before it)."""
+        g = self._g
+        mine = g.stash[self.seat]
+        area = g.area
+        if g.anchor_at > 0:
+            area = area[g.anchor_at :]
+        total = 0
+        for c in area:
+            total += _CARD_GAIN[c][mine[KIND[c]]]
+        return total, len(area)
+
     def area_cards_of(self, kind: int) -> int:
         """The card of ``kind`` in the play area, or -1."""
         for c in self._g.area:

@@ -22,6 +22,7 @@ import dataclasses
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
+from math import floor
 from typing import Any, TypeVar
 
 from sim.tobago import decisions as d
@@ -348,7 +349,7 @@ class ScriptedPlayer:
                 if steps.bit_count() == 1:
                     return steps.bit_length() - 1  # a single best step: no draw
                 picks = bits_of(steps)
-                return picks[int(self.rng.random() * len(picks))]
+                return picks[floor(self.rng.random() * len(picks))]
             if d.STOP in actions:
                 return d.STOP
             return self._wander(view, cells)
@@ -418,4 +419,4 @@ class ScriptedPlayer:
             score = [x + dist[i] for x, i in zip(score, options, strict=True)]
         best = min(score)
         picks = [i for i, x in zip(options, score, strict=True) if x == best and x <= _INF]
-        return picks[int(self.rng.random() * len(picks))] if len(picks) > 1 else picks[0]
+        return picks[floor(self.rng.random() * len(picks))] if len(picks) > 1 else picks[0]

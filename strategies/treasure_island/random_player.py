@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from math import floor
 
 from sim.treasure_island.decisions import Decision
 from sim.treasure_island.view import PlayerView
@@ -20,4 +21,4 @@ class RandomPlayer:
     def decide(self, view: PlayerView, decision: Decision) -> object:
         """A uniformly random legal answer."""
         options = decision.options
-        return options[int(self.rng.random() * len(options))]
+        return options[floor(self.rng.random() * len(options))]

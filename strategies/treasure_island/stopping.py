@@ -50,8 +50,8 @@ class BustThreshold(PowerChoices):
 
 def points_at_risk(view: PlayerView, tie_weight: float) -> float:
     """What a bust would cost now: the unanchored cards' gain plus ``tie_weight`` each."""
-    start = view.anchor_at if view.anchor_at > 0 else 0
-    return view.area_gain(start) + tie_weight * (view.area_size - start)
+    gain, cards = view.at_risk()
+    return gain + tie_weight * cards
 
 
 class ExpectedValue(PowerChoices):
@@ -75,7 +75,5 @@ class ExpectedValue(PowerChoices):
         busting = view.busting
         if not busting:
             return True
-        # points_at_risk, inlined: this runs at every draw
-        start = view.anchor_at if view.anchor_at > 0 else 0
-        risk = view.area_gain(start) + self.tie_weight * (view.area_size - start)
-        return view.safe_gain_total() * self.k > busting * risk
+        gain, cards = view.at_risk()  # points_at_risk, inlined: this runs at every draw
+        return view.safe_gain_total() * self.k > busting * (gain + self.tie_weight * cards)

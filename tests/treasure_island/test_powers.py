@@ -8,9 +8,11 @@ import pytest
 
 from sim.outcome import StrategyError
 from sim.treasure_island.cards import HELM, KEY, KNIFE, PARROT, PISTOL
-from sim.treasure_island.engine import BUSTED, CHOSEN, PILE_EMPTY, SPYGLASS_BACK
+from sim.treasure_island.decisions import Decision
+from sim.treasure_island.engine import BUSTED, CHOSEN, PILE_EMPTY, SPYGLASS_BACK, TreasureIslandGame
 from sim.treasure_island.movelog import CODE
 from sim.treasure_island.rules import preset
+from sim.treasure_island.view import PlayerView
 from tests.treasure_island.scenario import card, cards, make_game, names, stash_cards
 
 
@@ -391,8 +393,33 @@ def test_the_view_shows_the_piles_make_up_but_not_its_order() -> None:
     assert view.discard_mask == 1 << card("helm 2")
     # Everything a strategy can read; none of it is the order of the draw pile or discard.
     assert {name for name in dir(view) if name[0] != "_"} == {
-        "anchor_at", "area", "area_cards_of", "area_gain", "area_kinds", "area_size",
+        "anchor_at", "area", "area_cards_of", "area_gain", "area_kinds", "area_size", "at_risk",
         "bust_chance", "busting", "characters", "discard_mask", "discard_size", "known_cards",
         "known_top", "my_stash", "n", "pile_mask", "pile_size", "rules", "rum_pending",
         "safe_gain_total", "score", "scores", "seat", "stash", "stash_pile", "stashes", "turn",
     }  # fmt: skip
+
+
+def test_the_views_gain_and_risk_queries_match_a_hand_count() -> None:
+    # Seat 0 holds parrot 6 and key 3, then draws key 4 (+1 point), anchor 3 (+3) and
+    # chest 5 (+5). A bust would lose the Anchor and what follows it: 8 points in 2 cards.
+    # Left in the pile: parrot 5 (+0, below the 6), helm 4 (+4) and key 6 (busts).
+    seen: list[tuple[object, ...]] = []
+
+    class Probe:
+        def decide(self, view: PlayerView, decision: Decision) -> object:
+            if decision.kind == "continue" and view.area_size == 3:
+                risk, gains = view.at_risk(), (view.area_gain(), view.area_gain(1))
+                seen.append(
+                    (risk, *gains, view.safe_gain_total(), view.busting, view.bust_chance())
+                )
+                return "plunder"
+            return "draw"
+
+    game = TreasureIslandGame(preset("standard"), [lambda rng: Probe()] * 2, 1, strict=True)
+    game.arrange(
+        cards("key 4", "anchor 3", "chest 5", "parrot 5", "helm 4", "key 6"),
+        stashes=[cards("parrot 6", "key 3")],
+    )
+    game.play_turn(0)
+    assert seen == [((8, 2), 9, 8, 4, 1, 1 / 3)]
