@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 
 class StrategyError(RuntimeError):
@@ -27,9 +27,9 @@ class Violation:
     error: str
 
 
-@dataclass(frozen=True, slots=True)
-class GameResult:
-    """The outcome of one game."""
+class GameResult(NamedTuple):
+    """The outcome of one game (a named tuple: built once per game, cheaper than a frozen
+    dataclass)."""
 
     scores: tuple[int, ...]
     ranks: tuple[int, ...]
@@ -44,13 +44,9 @@ class GameResult:
 def ranks_and_shares(keys: Sequence[tuple[int, ...]]) -> tuple[tuple[int, ...], tuple[float, ...]]:
     """Competition ranks (1 = best) of the players' comparison keys, and their win shares:
     the players ranked first share one win equally."""
-    ranks = []
-    for key in keys:
-        rank = 1
-        for other in keys:
-            if other > key:
-                rank += 1
-        ranks.append(rank)
+    # A key's rank is one more than the keys above it: its first place in descending order.
+    descending = sorted(keys, reverse=True)
+    ranks = [descending.index(key) + 1 for key in keys]
     winners = ranks.count(1)
     share = 1.0 / winners
     return tuple(ranks), tuple(share if r == 1 else 0.0 for r in ranks)

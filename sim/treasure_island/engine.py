@@ -114,6 +114,7 @@ _ADD_POINTS: tuple[tuple[int, ...], ...] = tuple(
 #: A card's bit in the 6-bit pile mask of its kind.
 _PILE_BIT: tuple[int, ...] = tuple(1 << (c % PER_KIND) for c in range(N_KINDS * PER_KIND))
 _DRAW, _PLUNDER, _PLACE = d.DRAW, d.PLUNDER, d.PLACE
+_HELM, _KNIFE, _PISTOL, _CANDLE, _SPYGLASS = d.HELM, d.KNIFE, d.PISTOL, d.CANDLE, d.SPYGLASS
 #: Every seat's draw-or-plunder question: the same for every turn and game.
 _CONTINUE_DECISIONS = tuple(d.Decision(d.CONTINUE, i, d.CONTINUE_OPTIONS) for i in range(4))
 #: Characters whose Pistol does more than send one card to the discard.
@@ -613,10 +614,19 @@ class TreasureIslandGame:
     # -- powers (§6): each returns True when the turn is over -----------------------------------
 
     def _choose(self, kind: str, seat: int, options: tuple[Any, ...], value: int = -1) -> Any:
-        """The player's pick among ``options`` (asked only when there is a choice)."""
+        """The player's pick among ``options``, asked only when there is a choice (``ask``,
+        inlined: powers ask about once per draw)."""
         if len(options) == 1:
             return options[0]
-        return self.ask(d.Decision(kind, seat, options, value))
+        decision = d.Decision(kind, seat, options, value)
+        self.decisions += 1
+        try:
+            answer = self.strategies[seat].decide(self.views[seat], decision)
+        except Exception as exc:
+            return self._raised(decision, exc)
+        if answer in options:
+            return answer
+        return self._illegal(decision, answer)
 
     def _pop_top(self, seat: int, kind: int) -> int:
         """Take the top card off ``seat``'s pile of ``kind``."""
@@ -663,7 +673,7 @@ class TreasureIslandGame:
         options = _KINDS_OF[self.stash_kinds[seat]]
         if not options:
             return self._no_effect(seat, HELM)
-        kind = options[0] if len(options) == 1 else self.ask(d.Decision(d.HELM, seat, options))
+        kind = self._choose(_HELM, seat, options)
         return self._place(seat, self._pop_top(seat, kind), FROM_HELM, seat)
 
     def _knife(self, seat: int, card: int) -> bool:
@@ -671,9 +681,7 @@ class TreasureIslandGame:
         options = self._opponent_piles(seat, True)
         if not options:
             return self._no_effect(seat, KNIFE)
-        victim, kind = (
-            options[0] if len(options) == 1 else self.ask(d.Decision(d.KNIFE, seat, options))
-        )
+        victim, kind = self._choose(_KNIFE, seat, options)
         return self._place(seat, self._pop_top(victim, kind), FROM_KNIFE, victim)
 
     def _pistol(self, seat: int, card: int) -> bool:
@@ -682,9 +690,7 @@ class TreasureIslandGame:
         options = self._opponent_piles(seat, False)
         if not options:
             return self._no_effect(seat, PISTOL)
-        victim, kind = (
-            options[0] if len(options) == 1 else self.ask(d.Decision(d.PISTOL, seat, options))
-        )
+        victim, kind = self._choose(_PISTOL, seat, options)
         character = self.characters[seat]
         if character not in _SHOOTERS:  # one card to the discard
             hit = self._pop_top(victim, kind)
@@ -716,7 +722,7 @@ class TreasureIslandGame:
         turn = self.turn
         for c in shown:
             self.log += (turn, seat, _EV_REVEAL, c, FROM_CANDLE, -1)
-        choice = self._choose(d.CANDLE, seat, tuple(shown))
+        choice = self._choose(_CANDLE, seat, tuple(shown))
         shown.remove(choice)
         discard += shown
         self.discard_mask ^= 1 << choice
@@ -738,7 +744,7 @@ class TreasureIslandGame:
         self.known = max(self.known, seen)
         if self.rum:  # an open Rum requirement leaves no choice (§6.6)
             return self._draw(seat, True)
-        if self.ask(d.Decision(d.SPYGLASS, seat, d.SPYGLASS_OPTIONS, top)) == _PLACE:
+        if self._choose(_SPYGLASS, seat, d.SPYGLASS_OPTIONS, top) == _PLACE:
             return self._draw(seat, False)
         self.log += (self.turn, seat, _EV_SPYGLASS_BACK, top, -1, -1)
         self._plunder(seat, SPYGLASS_BACK)
