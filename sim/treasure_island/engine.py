@@ -111,6 +111,8 @@ _ADD_POINTS: tuple[tuple[int, ...], ...] = tuple(
     tuple(TOP_VALUE[KIND[c]][m | 1 << (c % PER_KIND)] - TOP_VALUE[KIND[c]][m] for m in range(64))
     for c in range(N_KINDS * PER_KIND)
 )
+#: A card's bit in a 60-bit card mask (made once: shifts past 30 bits allocate an int).
+_CARD_BIT: tuple[int, ...] = tuple(1 << c for c in range(N_KINDS * PER_KIND))
 #: A card's bit in the 6-bit pile mask of its kind.
 _PILE_BIT: tuple[int, ...] = tuple(1 << (c % PER_KIND) for c in range(N_KINDS * PER_KIND))
 _DRAW, _PLUNDER, _PLACE = d.DRAW, d.PLUNDER, d.PLACE
@@ -308,7 +310,7 @@ class TreasureIslandGame:
         self.discard = list(discard)
         self.discard_mask = 0
         for c in discard:
-            self.discard_mask |= 1 << c
+            self.discard_mask |= _CARD_BIT[c]
         self.stash = [[0] * N_KINDS for _ in range(self.n)]
         self.points = [0] * self.n
         self.cards = [0] * self.n
@@ -448,7 +450,7 @@ class TreasureIslandGame:
             self.turn,
             seat,
             _EV_END_TURN,
-            int(reason == BUSTED),
+            1 if reason == BUSTED else 0,
             self.cards[seat],
             after,
         )
@@ -472,7 +474,7 @@ class TreasureIslandGame:
         the pile's busting cards before the draw, from which the reports compute the exact bust
         chance of every draw (the pile's size follows from the draws before it)."""
         card = self.pile.pop()
-        self.pile_mask ^= 1 << card
+        self.pile_mask ^= _CARD_BIT[card]
         kind = KIND[card]
         self.pile_count[kind] -= 1
         kinds = self.area_kinds
@@ -563,7 +565,7 @@ class TreasureIslandGame:
     def _to_discard(self, cards: list[int]) -> None:
         self.discard += cards
         for c in cards:
-            self.discard_mask |= 1 << c
+            self.discard_mask |= _CARD_BIT[c]
 
     def _plunder(self, seat: int, reason: int) -> None:
         """§5.1.2: the play area into the stash; the Key + Chest bonus (§6.3)."""
@@ -607,7 +609,7 @@ class TreasureIslandGame:
         take = len(cards)
         for c in cards:
             self._bank(seat, c)
-            self.discard_mask ^= 1 << c
+            self.discard_mask ^= _CARD_BIT[c]
         self._bonus_cards += take
         self.log += (self.turn, seat, _EV_BONUS, take, self.points[seat] - before, -1)
 
@@ -695,7 +697,7 @@ class TreasureIslandGame:
         if character not in _SHOOTERS:  # one card to the discard
             hit = self._pop_top(victim, kind)
             self.discard.append(hit)
-            self.discard_mask |= 1 << hit
+            self.discard_mask |= _CARD_BIT[hit]
             self.log += (self.turn, seat, _EV_PISTOL, hit, victim, -1)
             return False
         shots = self.stash[victim][kind].bit_count() if character == MASTER_GUNNER else 1
@@ -725,7 +727,7 @@ class TreasureIslandGame:
         choice = self._choose(_CANDLE, seat, tuple(shown))
         shown.remove(choice)
         discard += shown
-        self.discard_mask ^= 1 << choice
+        self.discard_mask ^= _CARD_BIT[choice]
         return self._place(seat, choice, FROM_CANDLE, -1)
 
     def _spyglass(self, seat: int, card: int) -> bool:
