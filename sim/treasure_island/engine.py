@@ -89,7 +89,9 @@ FROM_PILE, FROM_HELM, FROM_KNIFE, FROM_CANDLE = 0, 1, 2, 3
 # How a turn ended (the ``reason`` of the turns table).
 CHOSEN, SPYGLASS_BACK, PILE_EMPTY, BUSTED = 0, 1, 2, 3
 _KEY_CHEST = (1 << KEY) | (1 << CHEST)
-_PILE_MASK = sum(1 << c for c in STARTING_PILE)
+_FULL_PILE = (1 << PER_KIND) - 1
+#: Cards in a 6-bit pile mask.
+_PILE_SIZE: tuple[int, ...] = tuple(m.bit_count() for m in range(1 << PER_KIND))
 _DISCARD_MASK = sum(1 << c for c in STARTING_DISCARD)
 #: The kinds of every kind mask, in order, made once.
 _KINDS_OF: tuple[tuple[int, ...], ...] = tuple(
@@ -143,7 +145,8 @@ class TreasureIslandGame:
 
     Public attributes read by views, tests and the runner: ``pile`` (top = last),
     ``discard``, ``stash`` (per seat, ten pile masks), ``area`` (the play area in placing
-    order), ``area_kinds`` (kind mask), ``anchor_at``, ``rum``, ``pile_mask`` and
+    order), ``area_kinds`` (kind mask), ``anchor_at``, ``rum``, ``pile_piles`` (the draw
+    pile's make-up: one 6-bit mask per kind, like a stash), ``pile_mask`` and
     ``discard_mask`` (60-bit card masks), ``log`` (flat rows of six ints) and ``turn_rows``
     (flat rows of :data:`TURN_FIELDS`).
     """
@@ -169,8 +172,7 @@ class TreasureIslandGame:
         "log",
         "n",
         "pile",
-        "pile_count",
-        "pile_mask",
+        "pile_piles",
         "points",
         "result",
         "rules",
@@ -220,8 +222,7 @@ class TreasureIslandGame:
         pile = list(STARTING_PILE)
         cards_rng.shuffle(pile)
         self.pile = pile
-        self.pile_mask = _PILE_MASK
-        self.pile_count = [PER_KIND - 1] * N_KINDS
+        self.pile_piles = [_FULL_PILE - 1] * N_KINDS  # all but the lowest card of each kind
         self.discard = list(STARTING_DISCARD)
         self.discard_mask = _DISCARD_MASK
         self.discard_rng = cards_rng
@@ -302,11 +303,9 @@ class TreasureIslandGame:
         """Put every card in a chosen place (scenario tests, analysis): ``pile`` listed top
         first, the ``discard``, and each seat's stash; cards not named are out of the game."""
         self.pile = list(reversed(pile))
-        self.pile_mask = 0
-        self.pile_count = [0] * N_KINDS
+        self.pile_piles = [0] * N_KINDS
         for c in pile:
-            self.pile_mask |= 1 << c
-            self.pile_count[KIND[c]] += 1
+            self.pile_piles[KIND[c]] |= _PILE_BIT[c]
         self.discard = list(discard)
         self.discard_mask = 0
         for c in discard:
@@ -381,6 +380,14 @@ class TreasureIslandGame:
         return GameResult(
             scores, ranks, shares, turn, truncated, self.first_player, rules.preset, rules.hash
         )
+
+    @property
+    def pile_mask(self) -> int:
+        """The draw pile's make-up as a 60-bit card mask (kept per kind in ``pile_piles``)."""
+        mask = 0
+        for kind, pile in enumerate(self.pile_piles):
+            mask |= pile << (kind * PER_KIND)
+        return mask
 
     def score(self, seat: int) -> int:
         """Points of ``seat``'s stash: the top value of each kind (§7)."""
@@ -474,9 +481,9 @@ class TreasureIslandGame:
         the pile's busting cards before the draw, from which the reports compute the exact bust
         chance of every draw (the pile's size follows from the draws before it)."""
         card = self.pile.pop()
-        self.pile_mask ^= _CARD_BIT[card]
         kind = KIND[card]
-        self.pile_count[kind] -= 1
+        left = self.pile_piles[kind] ^ _PILE_BIT[card]
+        self.pile_piles[kind] = left
         kinds = self.area_kinds
         busting = self.busting
         if self.known:
@@ -492,7 +499,7 @@ class TreasureIslandGame:
         # The rest of _place, inlined: this is the hottest path of the engine.
         self.area.append(card)
         self.area_kinds = kinds | 1 << kind
-        self.busting = busting + self.pile_count[kind]
+        self.busting = busting + _PILE_SIZE[left]
         if self.rum:
             self.rum -= 1
         power = _POWERS[kind]
@@ -510,7 +517,7 @@ class TreasureIslandGame:
             return True
         self.area.append(card)
         self.area_kinds |= 1 << kind
-        self.busting += self.pile_count[kind]
+        self.busting += _PILE_SIZE[self.pile_piles[kind]]
         if self.rum:
             self.rum -= 1
         power = _POWERS[kind]

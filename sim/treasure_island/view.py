@@ -16,10 +16,9 @@ from sim.treasure_island.cards import GAIN, KIND, N_KINDS, PER_KIND, TOP_INDEX, 
 _GAIN_ROWS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
     tuple(GAIN[k][TOP_INDEX[m]] for m in range(64)) for k in range(N_KINDS)
 )
-#: For every kind mask, ``(kind, gain rows, bit shift in a card mask)`` of each kind in it.
-_KIND_ROWS_OF: tuple[tuple[tuple[int, tuple[tuple[int, ...], ...], int], ...], ...] = tuple(
-    tuple((k, _GAIN_ROWS[k], k * PER_KIND) for k in range(N_KINDS) if m >> k & 1)
-    for m in range(1 << N_KINDS)
+#: For every kind mask, ``(kind, gain rows)`` of each kind in it.
+_KIND_ROWS_OF: tuple[tuple[tuple[int, tuple[tuple[int, ...], ...]], ...], ...] = tuple(
+    tuple((k, _GAIN_ROWS[k]) for k in range(N_KINDS) if m >> k & 1) for m in range(1 << N_KINDS)
 )
 #: ``_CARD_GAIN[card][pile]``: the points ``card`` adds to a stash pile of its kind.
 _CARD_GAIN: tuple[tuple[int, ...], ...] = tuple(
@@ -86,6 +85,11 @@ class PlayerView:
     def pile_mask(self) -> int:
         """The draw pile's make-up as a 60-bit card mask (not its order)."""
         return self._g.pile_mask
+
+    @property
+    def pile_piles(self) -> tuple[int, ...]:
+        """The draw pile's make-up per kind: ten 6-bit masks, like a stash (not its order)."""
+        return tuple(self._g.pile_piles)
 
     @property
     def busting(self) -> int:
@@ -157,10 +161,10 @@ class PlayerView:
         this seat's stash (so ``safe_gain_total() / pile_size`` is ``(1 - p) * E[gain | safe]``)."""
         g = self._g
         mine = g.stash[self.seat]
-        pile = g.pile_mask
+        piles = g.pile_piles
         total = 0
-        for kind, rows, shift in _KIND_ROWS_OF[~g.area_kinds & 1023]:
-            total += rows[mine[kind]][pile >> shift & 63]
+        for kind, rows in _KIND_ROWS_OF[~g.area_kinds & 1023]:
+            total += rows[mine[kind]][piles[kind]]
         return total
 
     def area_gain(self, start: int = 0) -> int:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from functools import cache
 
-from sim.treasure_island.cards import ANCHOR, KIND, N_CARDS, RUM
+from sim.treasure_island.cards import ANCHOR, KIND, N_CARDS, N_KINDS, PER_KIND, RUM
 from sim.treasure_island.view import PlayerView
 from strategies.treasure_island.optimal import OptimalStopping, TurnProblem
 from strategies.treasure_island.powers import gain
@@ -112,7 +112,9 @@ def test_stopping_rules_follow_their_parameters() -> None:
     game.area_kinds = (1 << KIND[game.area[0]]) | (1 << KIND[game.area[1]])
     game.busting = 0
     game.pile = cards("key 2", "chest 4")  # the key 2 is on top; the key busts
-    game.pile_mask = sum(1 << c for c in game.pile)
+    game.pile_piles = [0] * N_KINDS
+    for c in game.pile:
+        game.pile_piles[KIND[c]] |= 1 << (c % PER_KIND)
     rng = random.Random(0)
     assert StopAt(rng, n=3).keep_drawing(view) and not StopAt(rng, n=2).keep_drawing(view)
     game.busting = 1  # one of the two cards left busts: chance 0.5

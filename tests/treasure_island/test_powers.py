@@ -390,13 +390,15 @@ def test_the_view_shows_the_piles_make_up_but_not_its_order() -> None:
     view = game.views[1]
     assert view.pile_size == 3 and view.known_top == -1 and view.known_cards == ()
     assert view.pile_mask == sum(1 << c for c in cards("parrot 5", "key 3", "chest 4"))
+    assert view.pile_piles == (0, 0, 1 << 1, 1 << 2, 0, 0, 0, 0, 1 << 1, 0)
     assert view.discard_mask == 1 << card("helm 2")
     # Everything a strategy can read; none of it is the order of the draw pile or discard.
     assert {name for name in dir(view) if name[0] != "_"} == {
         "anchor_at", "area", "area_cards_of", "area_gain", "area_kinds", "area_size", "at_risk",
         "bust_chance", "busting", "characters", "discard_mask", "discard_size", "known_cards",
-        "known_top", "my_stash", "n", "pile_mask", "pile_size", "rules", "rum_pending",
-        "safe_gain_total", "score", "scores", "seat", "stash", "stash_pile", "stashes", "turn",
+        "known_top", "my_stash", "n", "pile_mask", "pile_piles", "pile_size", "rules",
+        "rum_pending", "safe_gain_total", "score", "scores", "seat", "stash", "stash_pile",
+        "stashes", "turn",
     }  # fmt: skip
 
 
