@@ -92,7 +92,6 @@ _KEY_CHEST = (1 << KEY) | (1 << CHEST)
 _FULL_PILE = (1 << PER_KIND) - 1
 #: Cards in a 6-bit pile mask.
 _PILE_SIZE: tuple[int, ...] = tuple(m.bit_count() for m in range(1 << PER_KIND))
-_DISCARD_MASK = sum(1 << c for c in STARTING_DISCARD)
 #: The kinds of every kind mask, in order, made once.
 _KINDS_OF: tuple[tuple[int, ...], ...] = tuple(
     tuple(k for k in range(N_KINDS) if m >> k & 1) for m in range(1 << N_KINDS)
@@ -165,7 +164,6 @@ class TreasureIslandGame:
         "characters",
         "decisions",
         "discard",
-        "discard_mask",
         "discard_rng",
         "first_player",
         "known",
@@ -224,7 +222,6 @@ class TreasureIslandGame:
         self.pile = pile
         self.pile_piles = [_FULL_PILE - 1] * N_KINDS  # all but the lowest card of each kind
         self.discard = list(STARTING_DISCARD)
-        self.discard_mask = _DISCARD_MASK
         self.discard_rng = cards_rng
         self.stash: list[list[int]] = [[0] * N_KINDS for _ in range(n)]
         self.points = [0] * n  # each stash's score, kept up to date card by card
@@ -307,9 +304,6 @@ class TreasureIslandGame:
         for c in pile:
             self.pile_piles[KIND[c]] |= _PILE_BIT[c]
         self.discard = list(discard)
-        self.discard_mask = 0
-        for c in discard:
-            self.discard_mask |= _CARD_BIT[c]
         self.stash = [[0] * N_KINDS for _ in range(self.n)]
         self.points = [0] * self.n
         self.cards = [0] * self.n
@@ -387,6 +381,14 @@ class TreasureIslandGame:
         mask = 0
         for kind, pile in enumerate(self.pile_piles):
             mask |= pile << (kind * PER_KIND)
+        return mask
+
+    @property
+    def discard_mask(self) -> int:
+        """The discard's make-up as a 60-bit card mask."""
+        mask = 0
+        for c in self.discard:
+            mask |= _CARD_BIT[c]
         return mask
 
     def score(self, seat: int) -> int:
@@ -498,7 +500,7 @@ class TreasureIslandGame:
             return True
         # The rest of _place, inlined: this is the hottest path of the engine.
         self.area.append(card)
-        self.area_kinds = kinds | 1 << kind
+        self.area_kinds = kinds | KIND_BIT[card]
         self.busting = busting + _PILE_SIZE[left]
         if self.rum:
             self.rum -= 1
@@ -516,7 +518,7 @@ class TreasureIslandGame:
             self._bust(seat, card)
             return True
         self.area.append(card)
-        self.area_kinds |= 1 << kind
+        self.area_kinds |= KIND_BIT[card]
         self.busting += _PILE_SIZE[self.pile_piles[kind]]
         if self.rum:
             self.rum -= 1
@@ -560,7 +562,7 @@ class TreasureIslandGame:
         discard's order never matters because it is shuffled before every use."""
         discard = self.discard
         size = len(discard)
-        take = min(count, size)
+        take = count if count < size else size
         rnd = self.discard_rng.random
         for i in range(size - 1, size - 1 - take, -1):
             j = floor(rnd() * (i + 1))
@@ -571,8 +573,6 @@ class TreasureIslandGame:
 
     def _to_discard(self, cards: list[int]) -> None:
         self.discard += cards
-        for c in cards:
-            self.discard_mask |= _CARD_BIT[c]
 
     def _plunder(self, seat: int, reason: int) -> None:
         """§5.1.2: the play area into the stash; the Key + Chest bonus (§6.3)."""
@@ -616,7 +616,6 @@ class TreasureIslandGame:
         take = len(cards)
         for c in cards:
             self._bank(seat, c)
-            self.discard_mask ^= _CARD_BIT[c]
         self._bonus_cards += take
         self.log += (self.turn, seat, _EV_BONUS, take, self.points[seat] - before, -1)
 
@@ -704,7 +703,6 @@ class TreasureIslandGame:
         if character not in _SHOOTERS:  # one card to the discard
             hit = self._pop_top(victim, kind)
             self.discard.append(hit)
-            self.discard_mask |= _CARD_BIT[hit]
             self.log += (self.turn, seat, _EV_PISTOL, hit, victim, -1)
             return False
         shots = self.stash[victim][kind].bit_count() if character == MASTER_GUNNER else 1
@@ -729,12 +727,12 @@ class TreasureIslandGame:
         else:
             shown = self._sample_discard(self.rules.candle_reveal)
         turn = self.turn
+        log = self.log
         for c in shown:
-            self.log += (turn, seat, _EV_REVEAL, c, FROM_CANDLE, -1)
+            log += (turn, seat, _EV_REVEAL, c, FROM_CANDLE, -1)
         choice = self._choose(_CANDLE, seat, tuple(shown))
         shown.remove(choice)
         discard += shown
-        self.discard_mask ^= _CARD_BIT[choice]
         return self._place(seat, choice, FROM_CANDLE, -1)
 
     def _spyglass(self, seat: int, card: int) -> bool:
