@@ -112,6 +112,20 @@ _ADD_POINTS: tuple[tuple[int, ...], ...] = tuple(
     tuple(TOP_VALUE[KIND[c]][m | 1 << (c % PER_KIND)] - TOP_VALUE[KIND[c]][m] for m in range(64))
     for c in range(N_KINDS * PER_KIND)
 )
+#: ``_POP_TOP[kind][pile]``: the pile without its top card, that card, and the points lost.
+_POP_TOP: tuple[tuple[tuple[int, int, int], ...], ...] = tuple(
+    tuple(
+        (
+            m ^ 1 << TOP_INDEX[m],
+            k * PER_KIND + TOP_INDEX[m],
+            TOP_VALUE[k][m] - TOP_VALUE[k][m ^ 1 << TOP_INDEX[m]],
+        )
+        if m
+        else (0, -1, 0)
+        for m in range(1 << PER_KIND)
+    )
+    for k in range(N_KINDS)
+)
 #: A card's bit in a 60-bit card mask (made once: shifts past 30 bits allocate an int).
 _CARD_BIT: tuple[int, ...] = tuple(1 << c for c in range(N_KINDS * PER_KIND))
 #: A card's bit in the 6-bit pile mask of its kind.
@@ -639,16 +653,13 @@ class TreasureIslandGame:
     def _pop_top(self, seat: int, kind: int) -> int:
         """Take the top card off ``seat``'s pile of ``kind``."""
         piles = self.stash[seat]
-        old = piles[kind]
-        top = TOP_INDEX[old]
-        new = old ^ 1 << top
+        new, card, loss = _POP_TOP[kind][piles[kind]]
         piles[kind] = new
-        values = TOP_VALUE[kind]
-        self.points[seat] += values[new] - values[old]
+        self.points[seat] -= loss
         self.cards[seat] -= 1
         if not new:
             self.stash_kinds[seat] ^= 1 << kind
-        return kind * PER_KIND + top
+        return card
 
     def _opponent_piles(self, seat: int, knife: bool) -> tuple[tuple[int, int], ...]:
         """Non-empty opponents' piles; for the Knife only kinds absent from ``seat``'s stash."""
