@@ -498,8 +498,9 @@ class TreasureIslandGame:
         chance of every draw (the pile's size follows from the draws before it)."""
         card = self.pile.pop()
         kind = KIND[card]
-        left = self.pile_piles[kind] ^ _PILE_BIT[card]
-        self.pile_piles[kind] = left
+        piles = self.pile_piles
+        left = piles[kind] ^ _PILE_BIT[card]
+        piles[kind] = left
         kinds = self.area_kinds
         busting = self.busting
         if self.known:
@@ -508,7 +509,7 @@ class TreasureIslandGame:
         else:
             event = _EV_DRAW_FORCED if forced else _EV_DRAW
         self.log += (self.turn, seat, event, card, _KIND_COUNT[kinds], busting)
-        if kinds >> kind & 1:
+        if kinds & KIND_BIT[card]:
             self.busting = busting - 1
             self._bust(seat, card)
             return True
