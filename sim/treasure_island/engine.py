@@ -132,6 +132,7 @@ _CARD_BIT: tuple[int, ...] = tuple(1 << c for c in range(N_KINDS * PER_KIND))
 _PILE_BIT: tuple[int, ...] = tuple(1 << (c % PER_KIND) for c in range(N_KINDS * PER_KIND))
 _DRAW, _PLUNDER, _PLACE = d.DRAW, d.PLUNDER, d.PLACE
 _HELM, _KNIFE, _PISTOL, _CANDLE, _SPYGLASS = d.HELM, d.KNIFE, d.PISTOL, d.CANDLE, d.SPYGLASS
+_Decision = d.Decision
 #: Every seat's draw-or-plunder question: the same for every turn and game.
 _CONTINUE_DECISIONS = tuple(d.Decision(d.CONTINUE, i, d.CONTINUE_OPTIONS) for i in range(4))
 #: Characters whose Pistol does more than send one card to the discard.
@@ -529,7 +530,7 @@ class TreasureIslandGame:
         area: bust, or apply its power. True when the turn is over."""
         self.log += (self.turn, seat, _EV_PLACE, card, source, origin)
         kind = KIND[card]
-        if self.area_kinds >> kind & 1:
+        if self.area_kinds & KIND_BIT[card]:
             self._bust(seat, card)
             return True
         self.area.append(card)
@@ -602,12 +603,14 @@ class TreasureIslandGame:
             piles[kind] = old | _PILE_BIT[c]
             points += _ADD_POINTS[c][old]
         self.points[seat] = points
-        self.cards[seat] += len(area)
-        self.stash_kinds[seat] |= self.area_kinds
-        self._banked = len(area)
-        self.log += (self.turn, seat, _EV_PLUNDER, len(area), points - before, reason)
-        if self.area_kinds & _KEY_CHEST == _KEY_CHEST:
-            self._bonus(seat, len(area))
+        size = len(area)
+        self.cards[seat] += size
+        kinds = self.area_kinds
+        self.stash_kinds[seat] |= kinds
+        self._banked = size
+        self.log += (self.turn, seat, _EV_PLUNDER, size, points - before, reason)
+        if kinds & _KEY_CHEST == _KEY_CHEST:
+            self._bonus(seat, size)
 
     def _bonus(self, seat: int, count: int) -> None:
         """§6.3: ``count`` cards (up to what is there) into the stash, with no powers."""
@@ -641,7 +644,7 @@ class TreasureIslandGame:
         inlined: powers ask about once per draw)."""
         if len(options) == 1:
             return options[0]
-        decision = d.Decision(kind, seat, options, value)
+        decision = _Decision(kind, seat, options, value)
         self.decisions += 1
         try:
             answer = self.strategies[seat].decide(self.views[seat], decision)
