@@ -23,9 +23,12 @@ The rulings are those of the rules spec §9. How they are read here:
 - Every turn takes at least one card from the draw pile (the mandatory first draw), so a game
   lasts at most 50 turns; ``max_turns`` is only a safety net.
 
-Stashes are kept as ten 6-bit pile masks per player (:mod:`sim.treasure_island.cards`). The
-engine also keeps the public composition of the draw pile and the discard (what perfect
-memory knows, §9.15) for the strategies, and one record per turn for the reports.
+Stashes are kept as ten 6-bit pile masks per player (:mod:`sim.treasure_island.cards`), and
+so is the public make-up of the draw pile (what perfect memory knows, §9.15); the engine also
+keeps one record per turn for the reports. Speed notes: CPython allocates every int above
+256, so the hot paths avoid rebuilding 60-bit card masks (``pile_mask`` and ``discard_mask``
+are computed when asked) and read small precomputed tables instead of shifting; a finished
+game drops its views, which point back at it, so it is freed without the cycle collector.
 """
 
 from __future__ import annotations
@@ -161,8 +164,9 @@ class TreasureIslandGame:
     ``discard``, ``stash`` (per seat, ten pile masks), ``area`` (the play area in placing
     order), ``area_kinds`` (kind mask), ``anchor_at``, ``rum``, ``pile_piles`` (the draw
     pile's make-up: one 6-bit mask per kind, like a stash), ``pile_mask`` and
-    ``discard_mask`` (60-bit card masks), ``log`` (flat rows of six ints) and ``turn_rows``
-    (flat rows of :data:`TURN_FIELDS`).
+    ``discard_mask`` (60-bit card masks, computed when read), ``log`` (flat rows of six
+    ints) and ``turn_rows`` (flat rows of :data:`TURN_FIELDS`). ``views`` is emptied when
+    :meth:`play` returns.
     """
 
     __slots__ = (
