@@ -68,6 +68,26 @@ STEAL: tuple[tuple[float, ...], ...] = tuple(
     )
     for k in range(N_KINDS)
 )
+#: ``UNSAFE[kind][pile]``: the key of a choice that busts (taking that pile's top card): the
+#: cheaper the card, the better.
+UNSAFE: tuple[tuple[float, ...], ...] = tuple(
+    tuple(-100.0 - VALUE[k * PER_KIND + TOP_INDEX[m]] if m else -100.0 for m in range(64))
+    for k in range(N_KINDS)
+)
+#: ``CANDLE_KEY[card][pile]``: a safe card's worth to a stash pile of its kind, plus its
+#: power's bonus.
+CANDLE_KEY: tuple[tuple[float, ...], ...] = tuple(
+    tuple(max(0, VALUE[c] - TOP_VALUE[KIND[c]][m]) + POWER_BONUS[KIND[c]] for m in range(64))
+    for c in range(N_KINDS * PER_KIND)
+)
+#: ``HELM_KEY[kind][pile]``: a safe Helm choice: the power's bonus less a tenth of what the
+#: pile's top card is worth; ``HELM_UNSAFE``: one that busts.
+HELM_KEY: tuple[tuple[float, ...], ...] = tuple(
+    tuple(POWER_BONUS[k] - 0.1 * TOP_VALUE[k][m] for m in range(64)) for k in range(N_KINDS)
+)
+HELM_UNSAFE: tuple[tuple[float, ...], ...] = tuple(
+    tuple(-100.0 - TOP_VALUE[k][m] for m in range(64)) for k in range(N_KINDS)
+)
 _PAIR = (1 << KEY) | (1 << CHEST)
 # Module-level names for the decision kinds and answers: looked up at every decision.
 _CONTINUE, _PISTOL, _KNIFE, _CANDLE, _SPYGLASS, _HELM = (
@@ -138,12 +158,11 @@ class PowerChoices:
         best_key = -1e9
         for option in options:
             victim, kind = option
-            pile = stashes[victim][kind]
             if in_play >> kind & 1:
-                key = -100.0 - VALUE[kind * PER_KIND + TOP_INDEX[pile]]
+                key = UNSAFE[kind][stashes[victim][kind]]
             else:
-                key = STEAL[kind][pile]
-                if _PAIR >> kind & 1:
+                key = STEAL[kind][stashes[victim][kind]]
+                if pair and _PAIR >> kind & 1:
                     key += pair
             if key > best_key:
                 best, best_key = option, key
@@ -161,8 +180,8 @@ class PowerChoices:
             if in_play >> kind & 1:
                 key = -100.0 - VALUE[card]
             else:
-                key = max(0, VALUE[card] - TOP_VALUE[kind][mine[kind]]) + POWER_BONUS[kind]
-                if _PAIR >> kind & 1:
+                key = CANDLE_KEY[card][mine[kind]]
+                if pair and _PAIR >> kind & 1:
                     key += pair
             if key > best_key:
                 best, best_key = card, key
@@ -175,11 +194,10 @@ class PowerChoices:
         best = options[0]
         best_key = -1e9
         for kind in options:
-            at_risk = TOP_VALUE[kind][mine[kind]]
             if in_play >> kind & 1:
-                key = -100.0 - at_risk
+                key = HELM_UNSAFE[kind][mine[kind]]
             else:
-                key = POWER_BONUS[kind] - 0.1 * at_risk
+                key = HELM_KEY[kind][mine[kind]]
                 if _PAIR >> kind & 1 and in_play & _PAIR:
                     key += view.area_size + 1
             if key > best_key:
