@@ -59,6 +59,8 @@ LOSS: tuple[tuple[int, ...], ...] = tuple(
     tuple(TOP_VALUE[k][m] - TOP_VALUE[k][m & ~(1 << TOP_INDEX[m])] if m else 0 for m in range(64))
     for k in range(N_KINDS)
 )
+#: The Pistol's key of a pile, before the owner's score breaks ties.
+_PISTOL_KEY: tuple[tuple[int, ...], ...] = tuple(tuple(x * 256 for x in row) for row in LOSS)
 #: ``STEAL[kind][pile]``: what the Knife gains by taking that pile's top card (a kind the
 #: thief does not have: its whole value), plus its power's bonus, plus what the victim loses.
 STEAL: tuple[tuple[float, ...], ...] = tuple(
@@ -144,7 +146,7 @@ class PowerChoices:
         best_key = -1
         for option in options:
             victim, kind = option
-            key = LOSS[kind][stashes[victim][kind]] * 256 + scores[victim]
+            key = _PISTOL_KEY[kind][stashes[victim][kind]] + scores[victim]
             if key > best_key:
                 best, best_key = option, key
         return best
