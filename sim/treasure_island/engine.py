@@ -136,6 +136,11 @@ _PILE_BIT: tuple[int, ...] = tuple(1 << (c % PER_KIND) for c in range(N_KINDS * 
 _DRAW, _PLUNDER, _PLACE = d.DRAW, d.PLUNDER, d.PLACE
 _HELM, _KNIFE, _PISTOL, _CANDLE, _SPYGLASS = d.HELM, d.KNIFE, d.PISTOL, d.CANDLE, d.SPYGLASS
 _Decision = d.Decision
+#: ``_STEPS[size][take]``: the sizes of the Fisher-Yates steps that take ``take`` cards off
+#: a list of ``size`` (the discard never holds more than the 60 cards).
+_STEPS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(tuple(range(size, size - take, -1)) for take in range(size + 1)) for size in range(61)
+)
 #: Every seat's draw-or-plunder question: the same for every turn and game.
 _CONTINUE_DECISIONS = tuple(d.Decision(d.CONTINUE, i, d.CONTINUE_OPTIONS) for i in range(4))
 #: Characters whose Pistol does more than send one card to the discard.
@@ -584,9 +589,9 @@ class TreasureIslandGame:
         size = len(discard)
         take = count if count < size else size
         rnd = self.discard_rng.random
-        for i in range(size - 1, size - 1 - take, -1):
-            j = floor(rnd() * (i + 1))
-            discard[i], discard[j] = discard[j], discard[i]
+        for i in _STEPS[size][take]:  # i - 1 is the position the step fills
+            j = floor(rnd() * i)
+            discard[i - 1], discard[j] = discard[j], discard[i - 1]
         cards = discard[size - take :]
         del discard[size - take :]
         return cards
