@@ -115,6 +115,8 @@ _ADD_POINTS: tuple[tuple[int, ...], ...] = tuple(
     tuple(TOP_VALUE[KIND[c]][m | 1 << (c % PER_KIND)] - TOP_VALUE[KIND[c]][m] for m in range(64))
     for c in range(N_KINDS * PER_KIND)
 )
+#: An empty pile's entry in ``_POP_TOP``: unpacking it raises, as taking from it must.
+_NO_TOP: Any = ()
 #: ``_POP_TOP[kind][pile]``: the pile without its top card, that card, and the points lost.
 _POP_TOP: tuple[tuple[tuple[int, int, int], ...], ...] = tuple(
     tuple(
@@ -124,13 +126,11 @@ _POP_TOP: tuple[tuple[tuple[int, int, int], ...], ...] = tuple(
             TOP_VALUE[k][m] - TOP_VALUE[k][m ^ 1 << TOP_INDEX[m]],
         )
         if m
-        else (0, -1, 0)
+        else _NO_TOP
         for m in range(1 << PER_KIND)
     )
     for k in range(N_KINDS)
 )
-#: A card's bit in a 60-bit card mask (made once: shifts past 30 bits allocate an int).
-_CARD_BIT: tuple[int, ...] = tuple(1 << c for c in range(N_KINDS * PER_KIND))
 #: A card's bit in the 6-bit pile mask of its kind.
 _PILE_BIT: tuple[int, ...] = tuple(1 << (c % PER_KIND) for c in range(N_KINDS * PER_KIND))
 _DRAW, _PLUNDER, _PLACE = d.DRAW, d.PLUNDER, d.PLACE
@@ -141,8 +141,6 @@ _Decision = d.Decision
 _STEPS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
     tuple(tuple(range(size, size - take, -1)) for take in range(size + 1)) for size in range(61)
 )
-#: Every seat's draw-or-plunder question: the same for every turn and game.
-_CONTINUE_DECISIONS = tuple(d.Decision(d.CONTINUE, i, d.CONTINUE_OPTIONS) for i in range(4))
 #: Characters whose Pistol does more than send one card to the discard.
 _SHOOTERS = frozenset((MASTER_GUNNER, SCAVENGER))
 _EV_DRAW = CODE["draw"]
@@ -269,7 +267,7 @@ class TreasureIslandGame:
         self._ended = CHOSEN
         self.strategies = [self._build_strategy(i, f) for i, f in enumerate(strategies)]
         self.views = [PlayerView(self, i) for i in range(n)]
-        self._continue = _CONTINUE_DECISIONS
+        self._continue = [d.Decision(d.CONTINUE, i, d.CONTINUE_OPTIONS) for i in range(n)]
 
     def _build_strategy(self, seat: int, factory: StrategyFactory) -> Strategy:
         """The seat's strategy; one that fails to build plays the fallbacks (a violation)."""
@@ -412,7 +410,7 @@ class TreasureIslandGame:
         """The discard's make-up as a 60-bit card mask."""
         mask = 0
         for c in self.discard:
-            mask |= _CARD_BIT[c]
+            mask |= 1 << c
         return mask
 
     def score(self, seat: int) -> int:
@@ -588,6 +586,8 @@ class TreasureIslandGame:
         discard = self.discard
         size = len(discard)
         take = count if count < size else size
+        if take <= 0:
+            return []
         rnd = self.discard_rng.random
         for i in _STEPS[size][take]:  # i - 1 is the position the step fills
             j = floor(rnd() * i)
@@ -765,13 +765,12 @@ class TreasureIslandGame:
         if not pile:
             return self._no_effect(seat, SPYGLASS)
         top = pile[-1]
-        reveal = _EV_REVEAL
-        self.log += (self.turn, seat, reveal, top, 4, -1)
+        self.log += (self.turn, seat, _EV_REVEAL, top, 4, -1)
         seen = 1
         if self.characters[seat] == MYSTIC:
             seen = min(3, len(pile))
             for c in reversed(pile[len(pile) - seen : -1]):
-                self.log += (self.turn, seat, reveal, c, 5, -1)
+                self.log += (self.turn, seat, _EV_REVEAL, c, 5, -1)
         self.known = max(self.known, seen)
         if self.rum:  # an open Rum requirement leaves no choice (§6.6)
             return self._draw(seat, True)

@@ -70,24 +70,24 @@ STEAL: tuple[tuple[float, ...], ...] = tuple(
     )
     for k in range(N_KINDS)
 )
-#: ``UNSAFE[kind][pile]``: the key of a choice that busts (taking that pile's top card): the
-#: cheaper the card, the better.
-UNSAFE: tuple[tuple[float, ...], ...] = tuple(
+#: ``_KNIFE_UNSAFE[kind][pile]``: the Knife's key for a steal that busts (that pile's top
+#: card): the cheaper the card, the better.
+_KNIFE_UNSAFE: tuple[tuple[float, ...], ...] = tuple(
     tuple(-100.0 - VALUE[k * PER_KIND + TOP_INDEX[m]] if m else -100.0 for m in range(64))
     for k in range(N_KINDS)
 )
-#: ``CANDLE_KEY[card][pile]``: a safe card's worth to a stash pile of its kind, plus its
+#: ``_CANDLE_KEY[card][pile]``: a safe card's worth to a stash pile of its kind, plus its
 #: power's bonus.
-CANDLE_KEY: tuple[tuple[float, ...], ...] = tuple(
+_CANDLE_KEY: tuple[tuple[float, ...], ...] = tuple(
     tuple(max(0, VALUE[c] - TOP_VALUE[KIND[c]][m]) + POWER_BONUS[KIND[c]] for m in range(64))
     for c in range(N_KINDS * PER_KIND)
 )
-#: ``HELM_KEY[kind][pile]``: a safe Helm choice: the power's bonus less a tenth of what the
-#: pile's top card is worth; ``HELM_UNSAFE``: one that busts.
-HELM_KEY: tuple[tuple[float, ...], ...] = tuple(
+#: ``_HELM_KEY[kind][pile]``: a safe Helm choice: the power's bonus less a tenth of what the
+#: pile's top card is worth; ``_HELM_UNSAFE``: one that busts.
+_HELM_KEY: tuple[tuple[float, ...], ...] = tuple(
     tuple(POWER_BONUS[k] - 0.1 * TOP_VALUE[k][m] for m in range(64)) for k in range(N_KINDS)
 )
-HELM_UNSAFE: tuple[tuple[float, ...], ...] = tuple(
+_HELM_UNSAFE: tuple[tuple[float, ...], ...] = tuple(
     tuple(-100.0 - TOP_VALUE[k][m] for m in range(64)) for k in range(N_KINDS)
 )
 _PAIR = (1 << KEY) | (1 << CHEST)
@@ -161,7 +161,7 @@ class PowerChoices:
         for option in options:
             victim, kind = option
             if in_play >> kind & 1:
-                key = UNSAFE[kind][stashes[victim][kind]]
+                key = _KNIFE_UNSAFE[kind][stashes[victim][kind]]
             else:
                 key = STEAL[kind][stashes[victim][kind]]
                 if pair and _PAIR >> kind & 1:
@@ -182,7 +182,7 @@ class PowerChoices:
             if in_play >> kind & 1:
                 key = -100.0 - VALUE[card]
             else:
-                key = CANDLE_KEY[card][mine[kind]]
+                key = _CANDLE_KEY[card][mine[kind]]
                 if pair and _PAIR >> kind & 1:
                     key += pair
             if key > best_key:
@@ -197,9 +197,9 @@ class PowerChoices:
         best_key = -1e9
         for kind in options:
             if in_play >> kind & 1:
-                key = HELM_UNSAFE[kind][mine[kind]]
+                key = _HELM_UNSAFE[kind][mine[kind]]
             else:
-                key = HELM_KEY[kind][mine[kind]]
+                key = _HELM_KEY[kind][mine[kind]]
                 if _PAIR >> kind & 1 and in_play & _PAIR:
                     key += view.area_size + 1
             if key > best_key:

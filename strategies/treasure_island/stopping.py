@@ -48,12 +48,6 @@ class BustThreshold(PowerChoices):
         return view.bust_chance() <= self.threshold
 
 
-def points_at_risk(view: PlayerView, tie_weight: float) -> float:
-    """What a bust would cost now: the unanchored cards' gain plus ``tie_weight`` each."""
-    gain, cards = view.at_risk()
-    return gain + tie_weight * cards
-
-
 class ExpectedValue(PowerChoices):
     """Draws while the expected gain of a draw, times ``k``, beats the expected loss."""
 
@@ -75,5 +69,6 @@ class ExpectedValue(PowerChoices):
         busting = view.busting
         if not busting:
             return True
-        gain, cards = view.at_risk()  # points_at_risk, inlined: this runs at every draw
+        # The points at risk: the unanchored cards' gain plus tie_weight each.
+        gain, cards = view.at_risk()
         return view.safe_gain_total() * self.k > busting * (gain + self.tie_weight * cards)
