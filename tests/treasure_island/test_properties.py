@@ -12,7 +12,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sim.treasure_island.cards import ALL_CARDS_MASK, PER_KIND, TOP_VALUE
+from sim.treasure_island.cards import ALL_CARDS_MASK, KIND, PER_KIND, TOP_VALUE
 from sim.treasure_island.engine import TreasureIslandGame
 from sim.treasure_island.movelog import CODE
 from sim.treasure_island.rules import preset
@@ -39,7 +39,10 @@ def check(game: TreasureIslandGame) -> None:
         union |= x
     assert union == ALL_CARDS_MASK
     assert len(game.discard) == game.discard_mask.bit_count()
-    assert len(game.pile) == game.pile_mask.bit_count()
+    # The pile's make-up kept per kind is the make-up of the pile's cards, and the count of
+    # busting cards matches the play area's kinds.
+    assert game.pile_mask == sum(1 << c for c in game.pile)
+    assert game.busting == sum(1 for c in game.pile if game.area_kinds >> KIND[c] & 1)
 
 
 class Checked(TreasureIslandGame):
