@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import re
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pyarrow.parquet as pq
@@ -67,7 +68,7 @@ def drop_covered_parts(run_dir: Path) -> int:
 def compact(run_dir: Path, max_files: int = 16) -> dict[str, int]:
     """Merge each table's single-shard parts into at most ``max_files`` files (contiguous
     shard ranges); return the number of files per table afterwards."""
-    counts = {}
+    merges: list[tuple[Path, list[tuple[int, Path]]]] = []
     for table in table_names(run_dir):
         folder = run_dir / table
         singles = sorted(
@@ -80,12 +81,18 @@ def compact(run_dir: Path, max_files: int = 16) -> dict[str, int]:
             run: list[tuple[int, Path]] = []
             for item in singles:
                 if run and (item[0] != run[-1][0] + 1 or len(run) == size):
-                    _merge(folder, run)
+                    merges.append((folder, run))
                     run = []
                 run.append(item)
-            _merge(folder, run)
-        counts[table] = len(list(folder.glob("part-*.parquet")))
-    return counts
+            merges.append((folder, run))
+    # Each merge writes its own file from its own parts, so they run side by side: reading
+    # and writing Parquet release the GIL. The files are the same in any order.
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+        for done in [pool.submit(_merge, folder, run) for folder, run in merges]:
+            done.result()
+    return {
+        table: len(list((run_dir / table).glob("part-*.parquet"))) for table in table_names(run_dir)
+    }
 
 
 def _merge(folder: Path, run: list[tuple[int, Path]]) -> None:
