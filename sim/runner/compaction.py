@@ -3,7 +3,7 @@
 Thousands of small files make DuckDB and Polars scans several times slower, so once every
 shard is written each table's parts are merged, in shard order, into at most ``max_files``
 files per table named ``part-FIRST-LAST.parquet`` (the shard range they hold), streamed part
-by part so that memory stays flat however large the run. A merged
+by part so that memory stays flat however large the run (one merge per core at a time). A merged
 file is written atomically before the parts it replaces are deleted; if a crash comes in
 between, :func:`drop_covered_parts` (run whenever a run directory is reopened) deletes the
 parts a merged file already covers, so no row is ever read twice after a resume.
