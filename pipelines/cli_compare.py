@@ -16,23 +16,14 @@ from pipelines.cli_app import (
     command,
     echo_json,
 )
-from pipelines.compare import CompareSpec, check_metric, compare, plan
 from pipelines.play import DEFAULT_RULES, check_game, parse_players
-from pipelines.regress import (
-    compare_to_baseline,
-    junit_xml,
-    read_baseline,
-    read_suite,
-    run_case,
-    write_baseline,
-)
-from pipelines.simulate import ablated, game_islands, parse_islands
-from pipelines.sweep import SweepSpec, parse_param, sweep
-from reports import figures
 from sim.errors import InputError
 from sim.runner.games import game_kind
 from sim.tobago.rules import load_rules
 from strategies.registry import DEFAULT_PLAYERS, parse_strategy, split_specs
+
+# Each command imports its pipeline when called (see cli_games): the statistics, Parquet and
+# plotting libraries they use are a second of start-up the other commands do not need.
 
 
 @command(app, "compare")
@@ -84,6 +75,9 @@ def compare_cmd(
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object.")] = False,
 ) -> None:
     """Compare A and B on common seeds (rules, an ablation, or strategies): an SPRT."""
+    from pipelines.compare import CompareSpec, check_metric, compare, plan
+    from pipelines.simulate import ablated, game_islands
+
     check_game(game)
     kind = game_kind(game)
     strategy_mode = a_strategy is not None or b_strategy is not None
@@ -172,6 +166,15 @@ def regress_cmd(
     workers: Annotated[int, typer.Option("--workers", min=1)] = 2,
 ) -> None:
     """Run a fixed suite against a baseline: exit 0 unchanged, 1 regression, 2 error."""
+    from pipelines.regress import (
+        compare_to_baseline,
+        junit_xml,
+        read_baseline,
+        read_suite,
+        run_case,
+        write_baseline,
+    )
+
     cases = read_suite(suite)
     current = {case.name: run_case(case, workers) for case in cases}
     if update_baseline:
@@ -214,6 +217,10 @@ def sweep_cmd(
     as_json: Annotated[bool, typer.Option("--json", help="Print the rows as JSON.")] = False,
 ) -> None:
     """Sweep one or two rule parameters on common seeds: fairness, length, curses, spread."""
+    from pipelines.simulate import parse_islands
+    from pipelines.sweep import SweepSpec, parse_param, sweep
+    from reports import figures
+
     if not 1 <= len(param) <= 2:
         raise InputError(f"--param: give one or two parameters, got {len(param)}")
     params = tuple((k, tuple(v)) for k, v in (parse_param(p) for p in param))

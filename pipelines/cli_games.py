@@ -17,19 +17,12 @@ from pipelines.cli_app import (
     echo_json,
 )
 from pipelines.play import bench, check_game, game_json_rows, game_text, parse_players, play_game
-from pipelines.report import FORMATS as REPORT_FORMATS
-from pipelines.report import build_report
-from pipelines.run_bench import bench_runner
-from pipelines.simulate import (
-    Progress,
-    read_spec,
-    resolve,
-    simulate,
-)
-from pipelines.win_table import format_win_table, win_table
 from sim.errors import InputError
-from sim.runner.compaction import shards_written
 from sim.runner.games import GAMES
+
+# The commands that run tournaments or write reports import their pipelines when called:
+# those pull in Ray, pyarrow, DuckDB, Polars and matplotlib, about a second of start-up that
+# ``tourney play``, ``bench`` and ``--help`` do not need.
 
 
 @command(app, "play")
@@ -127,6 +120,10 @@ def simulate_cmd(
     ] = None,
 ) -> None:
     """Run a tournament: seeded games in shards, Parquet tables, resumable."""
+    from pipelines.simulate import Progress, read_spec, resolve, simulate
+    from pipelines.win_table import format_win_table, win_table
+    from sim.runner.compaction import shards_written
+
     file_values = read_spec(spec) if spec is not None else {}
     source = str(spec) if spec is not None else "command line"
     flags = {
@@ -180,6 +177,9 @@ def bench_runner_cmd(
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object.")] = False,
 ) -> None:
     """Time the runner: one serial worker against Ray workers on the same games."""
+    from pipelines.run_bench import bench_runner
+    from pipelines.simulate import resolve
+
     base = resolve({}, {"games": games, "shard_size": shard_size, "out": "unused"}, "bench")
     result = bench_runner(base, workers)
     if as_json:
@@ -211,6 +211,9 @@ def report_cmd(
     ] = "html,md,json",
 ) -> None:
     """Write the win-rate, curse-impact and board-fairness report of one or more runs."""
+    from pipelines.report import FORMATS as REPORT_FORMATS
+    from pipelines.report import build_report
+
     chosen = {f.strip() for f in formats.split(",") if f.strip()}
     unknown = sorted(chosen - set(REPORT_FORMATS))
     if unknown or not chosen:

@@ -11,14 +11,10 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
-
-import pyarrow as pa
+from typing import TYPE_CHECKING, Any, Protocol
 
 from sim.errors import InputError
 from sim.outcome import GameResult, Violation
-from sim.runner import tables as tobago_tables
-from sim.runner import treasure_island_tables
 from sim.runner.schedule import GamePlan
 from sim.tobago import rules as tobago_rules
 from sim.tobago.board import Board
@@ -26,6 +22,9 @@ from sim.tobago.catalog import resolve_board
 from sim.tobago.engine import TobagoGame
 from sim.treasure_island import rules as ti_rules
 from sim.treasure_island.engine import TreasureIslandGame
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 #: The rules object of either game.
 Rules = tobago_rules.TobagoRules | ti_rules.TreasureIslandRules
@@ -73,6 +72,20 @@ def _board(name: str) -> Board:
     return resolve_board(name)
 
 
+def _tobago_builder(game: str, labels: list[str]) -> Builder:
+    # Imported when a shard is built: numpy and pyarrow are not needed to play a game, and
+    # commands such as ``tourney play`` start faster without them.
+    from sim.runner.tables import TableBuilder
+
+    return TableBuilder(game, labels)
+
+
+def _treasure_island_builder(game: str, labels: list[str]) -> Builder:
+    from sim.runner.treasure_island_tables import TreasureIslandTableBuilder
+
+    return TreasureIslandTableBuilder(game, labels)
+
+
 def _play_tobago(plan: GamePlan, rules: Any, factories: Sequence[Factory]) -> TobagoGame:
     game = TobagoGame(rules, _board(plan.island), [factories[p] for p in plan.order], plan.seed)
     game.play()
@@ -97,18 +110,18 @@ GAMES: dict[str, GameKind] = {
         with_overrides=tobago_rules.with_overrides,
         rules_keys=tobago_rules.KEYS,
         play=_play_tobago,
-        builder=tobago_tables.TableBuilder,
+        builder=_tobago_builder,
     ),
     "treasure-island": GameKind(
         name="treasure-island",
         title="Treasure Island",
-        tables=treasure_island_tables.TABLES,
+        tables=("draws", "turns", "moves", "seats", "games"),
         boards=False,
         load_rules=ti_rules.load_rules,
         with_overrides=ti_rules.with_overrides,
         rules_keys=ti_rules.KEYS,
         play=_play_treasure_island,
-        builder=treasure_island_tables.TreasureIslandTableBuilder,
+        builder=_treasure_island_builder,
     ),
 }
 

@@ -87,8 +87,6 @@ SCHEMAS: dict[str, pa.Schema] = {
     "turns": TURNS_SCHEMA,
     "draws": DRAWS_SCHEMA,
 }
-#: The run's tables, ``games`` last (its part file marks a shard complete).
-TABLES: tuple[str, ...] = ("draws", "turns", "moves", "seats", "games")
 _DRAW_CODES = (CODE["draw"], CODE["draw_forced"], CODE["draw_known"])
 _BUST = CODE["bust"]
 _PILE = len(STARTING_PILE)
