@@ -7,6 +7,7 @@ and of the order in which they are created, so adding a stream never shifts anot
 
 from __future__ import annotations
 
+import _random
 import hashlib
 import math
 import random
@@ -34,6 +35,15 @@ class Stream(random.Random):
     """A Mersenne Twister whose ``shuffle`` draws with ``random()`` (Fisher-Yates): cheaper
     than the standard library's ``randbelow``-based shuffle, with a negligible bias from the
     53-bit float. Deterministic like the base class."""
+
+    def __init__(self, x: Any = None) -> None:
+        if type(x) is not int:  # unpickling (no seed) and other seeds: the base class
+            super().__init__(x)
+            return
+        # What Random.__init__ and Random.seed do for an int seed, without their two Python
+        # calls (a game seeds up to eight streams; the C seeding is what remains).
+        _random.Random.seed(self, x)
+        self.gauss_next = None
 
     def shuffle(self, x: Any, random: Any = None) -> None:
         rnd = self.random
