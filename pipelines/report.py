@@ -9,7 +9,6 @@ and the report says so.
 
 from __future__ import annotations
 
-import html
 from pathlib import Path
 
 import pyarrow as pa
@@ -21,6 +20,8 @@ from pipelines.report_common import (
     GameReport,
     ReportOutput,
     common_tables,
+    intro_html,
+    ratings_html,
     rows_of,
     write_report,
 )
@@ -91,9 +92,7 @@ def _html(tables: dict[str, pa.Table], runs: list[str], games: int, note: str) -
                 figures.hex_heat(cells_of, amulets, f"{name}: amulets appeared"), f"{name} amulets"
             )
         )
-    intro = f"<p>Runs: {html.escape(', '.join(runs))}. Games: {games}.</p>" + (
-        f'<p class="note">{html.escape(note)}.</p>' if note else ""
-    )
+    intro = intro_html(runs, games, note)
     fairness_text = (
         "<p>Fairness index: the largest distance of any seat's win share from the fair share "
         "1/n (0 = perfectly fair). First-seat advantage: seat 0's win share minus 1/n. The "
@@ -109,15 +108,7 @@ def _html(tables: dict[str, pa.Table], runs: list[str], games: int, note: str) -
             + doc.image(
                 figures.seat_shares(rows_of(tables["win_rate_by_seat"])), "win share by seat"
             )
-            + "<h3>Ratings</h3><p>Bradley-Terry by maximum likelihood on the pairwise results "
-            "inside games (Elo scale, pool mean 0); 95% intervals by bootstrap over chunks of "
-            "whole games.</p>"
-            + doc.html_table(rows_of(tables["ratings"]))
-            + doc.image(figures.score_distribution(rows_of(tables["score_distribution"])), "scores")
-            + "<h3>By opponent mix</h3>"
-            + doc.html_table(rows_of(tables["win_rate_by_opponents"]))
-            + "<h3>Head to head</h3>"
-            + doc.html_table(rows_of(tables["head_to_head"]))
+            + ratings_html(tables)
             + "<h3>Game length</h3>"
             + doc.html_table(rows_of(tables["game_length"])),
         ),

@@ -7,6 +7,7 @@ Markdown and HTML pages; :func:`write_report` does the rest the same way for eve
 
 from __future__ import annotations
 
+import html
 import json
 import os
 from collections.abc import Callable
@@ -20,6 +21,7 @@ import pyarrow.csv as pacsv
 
 from pipelines.metrics import fairness, rating, win_rate
 from pipelines.metrics.source import RunInfo
+from reports import documents, figures
 from sim.runner.shard import write_part
 
 #: A page of the report: (tables, run names, games, note) -> text.
@@ -39,6 +41,30 @@ class ReportOutput:
 def rows_of(table: pa.Table) -> list[dict[str, Any]]:
     rows: list[dict[str, Any]] = table.to_pylist()
     return rows
+
+
+def intro_html(runs: list[str], games: int, note: str) -> str:
+    """The summary section of a page: the runs, the games, and a note if there is one."""
+    return f"<p>Runs: {html.escape(', '.join(runs))}. Games: {games}.</p>" + (
+        f'<p class="note">{html.escape(note)}.</p>' if note else ""
+    )
+
+
+def ratings_html(tables: dict[str, pa.Table]) -> str:
+    """The part of the win-rate section every game shows: ratings, the score distribution,
+    win rates by opponent mix and head to head."""
+    doc = documents
+    return (
+        "<h3>Ratings</h3><p>Bradley-Terry by maximum likelihood on the pairwise results "
+        "inside games (Elo scale, pool mean 0); 95% intervals by bootstrap over chunks of "
+        "whole games.</p>"
+        + doc.html_table(rows_of(tables["ratings"]))
+        + doc.image(figures.score_distribution(rows_of(tables["score_distribution"])), "scores")
+        + "<h3>By opponent mix</h3>"
+        + doc.html_table(rows_of(tables["win_rate_by_opponents"]))
+        + "<h3>Head to head</h3>"
+        + doc.html_table(rows_of(tables["head_to_head"]))
+    )
 
 
 def common_tables(con: duckdb.DuckDBPyConnection) -> dict[str, pa.Table]:

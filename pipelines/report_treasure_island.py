@@ -7,13 +7,17 @@ has the top-level keys of :data:`JSON_KEYS`.
 
 from __future__ import annotations
 
-import html
-
 import pyarrow as pa
 
 from pipelines.metrics import push_luck
 from pipelines.metrics.source import RunInfo, connect
-from pipelines.report_common import GameReport, common_tables, rows_of
+from pipelines.report_common import (
+    GameReport,
+    common_tables,
+    intro_html,
+    ratings_html,
+    rows_of,
+)
 from reports import documents, figures
 
 JSON_KEYS = (
@@ -86,9 +90,7 @@ def _markdown(tables: dict[str, pa.Table], runs: list[str], games: int, note: st
 def _html(tables: dict[str, pa.Table], runs: list[str], games: int, note: str) -> str:
     doc = documents
     rows = rows_of
-    intro = f"<p>Runs: {html.escape(', '.join(runs))}. Games: {games}.</p>" + (
-        f'<p class="note">{html.escape(note)}.</p>' if note else ""
-    )
+    intro = intro_html(runs, games, note)
     seat_text = (
         "<p>Win share by seat with 95% intervals; first-seat advantage is seat 0's share minus "
         "1/n, the fairness index the largest distance of any seat from 1/n, and the "
@@ -107,15 +109,7 @@ def _html(tables: dict[str, pa.Table], runs: list[str], games: int, note: str) -
             "Win rate",
             doc.image(figures.win_share_bars(rows(tables["win_rate_by_strategy"])), "win share")
             + doc.html_table(rows(tables["win_rate_by_strategy"]))
-            + "<h3>Ratings</h3><p>Bradley-Terry by maximum likelihood on the pairwise results "
-            "inside games (Elo scale, pool mean 0); 95% intervals by bootstrap over chunks of "
-            "whole games.</p>"
-            + doc.html_table(rows(tables["ratings"]))
-            + doc.image(figures.score_distribution(rows(tables["score_distribution"])), "scores")
-            + "<h3>By opponent mix</h3>"
-            + doc.html_table(rows(tables["win_rate_by_opponents"]))
-            + "<h3>Head to head</h3>"
-            + doc.html_table(rows(tables["head_to_head"]))
+            + ratings_html(tables)
             + "<h3>Game length (turns)</h3>"
             + doc.html_table(rows(tables["game_length"])),
         ),

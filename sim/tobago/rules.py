@@ -118,9 +118,11 @@ _INT_RANGES: dict[str, tuple[int, int]] = {
     "same_object_min_distance": (1, 8),
     "max_turns": (1, 1_000_000),
 }
+PRESETS: tuple[str, ...] = ("rulebook", "bga")
 _CHOICES: dict[str, tuple[str, ...]] = {
     "tie_break": ("shared", "amulets"),
     "first_player": ("seat0", "random"),
+    "preset": PRESETS,
 }
 _BOOLS = (
     "bga_allow_non_reducing_without_markers",
@@ -131,7 +133,6 @@ _BOOLS = (
     "leftover_curse_removed",
 )
 KEYS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(TobagoRules) if f.name[0] != "_")
-PRESETS: tuple[str, ...] = ("rulebook", "bga")
 
 
 @functools.cache
@@ -166,10 +167,6 @@ def _check(source: str, key: str, value: Any) -> Any:
             path = Path(source).parent / path  # relative to the rules file
         _load_deck(str(path))  # validate now: a bad deck makes a bad rules file
         return str(path)
-    if key == "preset":
-        if value not in PRESETS:
-            raise bad("one of " + ", ".join(PRESETS))
-        return value
     raise AssertionError(key)
 
 

@@ -44,6 +44,15 @@ TOP_VALUE: tuple[tuple[int, ...], ...] = tuple(
     tuple(0 if m == 0 else VALUE[k * PER_KIND + TOP_INDEX[m]] for m in range(64))
     for k in range(N_KINDS)
 )
+#: ``CARD_GAIN[card][pile]``: the points ``card`` adds to a stash pile (mask) of its kind.
+CARD_GAIN: tuple[tuple[int, ...], ...] = tuple(
+    tuple(max(0, VALUE[c] - TOP_VALUE[KIND[c]][m]) for m in range(64)) for c in range(N_CARDS)
+)
+#: ``TOP_LOSS[kind][pile]``: the points a pile's owner loses when its top card goes.
+TOP_LOSS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(TOP_VALUE[k][m] - TOP_VALUE[k][m & ~(1 << TOP_INDEX[m])] if m else 0 for m in range(64))
+    for k in range(N_KINDS)
+)
 #: Bit of each kind in a 10-bit kind mask.
 KIND_BIT: tuple[int, ...] = tuple(1 << KIND[c] for c in range(N_CARDS))
 

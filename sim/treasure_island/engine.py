@@ -45,6 +45,7 @@ from sim.treasure_island import decisions as d
 from sim.treasure_island.cards import (
     ANCHOR,
     CANDLE,
+    CARD_GAIN,
     CHEST,
     HELM,
     KEY,
@@ -59,7 +60,7 @@ from sim.treasure_island.cards import (
     STARTING_DISCARD,
     STARTING_PILE,
     TOP_INDEX,
-    TOP_VALUE,
+    TOP_LOSS,
 )
 from sim.treasure_island.characters import (
     MASTER_GUNNER,
@@ -93,8 +94,8 @@ FROM_PILE, FROM_HELM, FROM_KNIFE, FROM_CANDLE = 0, 1, 2, 3
 CHOSEN, SPYGLASS_BACK, PILE_EMPTY, BUSTED = 0, 1, 2, 3
 _KEY_CHEST = (1 << KEY) | (1 << CHEST)
 _FULL_PILE = (1 << PER_KIND) - 1
-#: Cards in a 6-bit pile mask.
-_PILE_SIZE: tuple[int, ...] = tuple(m.bit_count() for m in range(1 << PER_KIND))
+#: Bits set in every mask up to 10 bits: the kinds in a kind mask, the cards in a pile mask.
+_BITS: tuple[int, ...] = tuple(m.bit_count() for m in range(1 << N_KINDS))
 #: The kinds of every kind mask, in order, made once.
 _KINDS_OF: tuple[tuple[int, ...], ...] = tuple(
     tuple(k for k in range(N_KINDS) if m >> k & 1) for m in range(1 << N_KINDS)
@@ -108,13 +109,6 @@ _PAIRS_OF: tuple[tuple[tuple[tuple[int, int], ...], ...], ...] = tuple(
 _OPPONENTS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
     tuple(tuple(o for o in range(n) if o != s) for s in range(n)) for n in range(5)
 )
-#: Number of kinds in every kind mask.
-_KIND_COUNT: tuple[int, ...] = tuple(m.bit_count() for m in range(1 << N_KINDS))
-#: ``_ADD_POINTS[card][pile]``: the points a stash pile of the card's kind gains with it.
-_ADD_POINTS: tuple[tuple[int, ...], ...] = tuple(
-    tuple(TOP_VALUE[KIND[c]][m | 1 << (c % PER_KIND)] - TOP_VALUE[KIND[c]][m] for m in range(64))
-    for c in range(N_KINDS * PER_KIND)
-)
 #: An empty pile's entry in ``_POP_TOP``: unpacking it raises, as taking from it must.
 _NO_TOP: Any = ()
 #: ``_POP_TOP[kind][pile]``: the pile without its top card, that card, and the points lost.
@@ -123,7 +117,7 @@ _POP_TOP: tuple[tuple[tuple[int, int, int], ...], ...] = tuple(
         (
             m ^ 1 << TOP_INDEX[m],
             k * PER_KIND + TOP_INDEX[m],
-            TOP_VALUE[k][m] - TOP_VALUE[k][m ^ 1 << TOP_INDEX[m]],
+            TOP_LOSS[k][m],
         )
         if m
         else _NO_TOP
@@ -427,7 +421,7 @@ class TreasureIslandGame:
         kind = KIND[card]
         old = piles[kind]
         piles[kind] = old | _PILE_BIT[card]
-        self.points[seat] += _ADD_POINTS[card][old]
+        self.points[seat] += CARD_GAIN[card][old]
         self.cards[seat] += 1
         self.stash_kinds[seat] |= 1 << kind
 
@@ -516,7 +510,7 @@ class TreasureIslandGame:
             event = _EV_DRAW_KNOWN
         else:
             event = _EV_DRAW_FORCED if forced else _EV_DRAW
-        self.log += (self.turn, seat, event, card, _KIND_COUNT[kinds], busting)
+        self.log += (self.turn, seat, event, card, _BITS[kinds], busting)
         if kinds & KIND_BIT[card]:
             self.busting = busting - 1
             self._bust(seat, card)
@@ -524,7 +518,7 @@ class TreasureIslandGame:
         # The rest of _place, inlined: this is the hottest path of the engine.
         self.area.append(card)
         self.area_kinds = kinds | KIND_BIT[card]
-        self.busting = busting + _PILE_SIZE[left]
+        self.busting = busting + _BITS[left]
         if self.rum:
             self.rum -= 1
         power = _POWERS[kind]
@@ -542,7 +536,7 @@ class TreasureIslandGame:
             return True
         self.area.append(card)
         self.area_kinds |= KIND_BIT[card]
-        self.busting += _PILE_SIZE[self.pile_piles[kind]]
+        self.busting += _BITS[self.pile_piles[kind]]
         if self.rum:
             self.rum -= 1
         power = _POWERS[kind]
@@ -610,7 +604,7 @@ class TreasureIslandGame:
             kind = KIND[c]
             old = piles[kind]
             piles[kind] = old | _PILE_BIT[c]
-            points += _ADD_POINTS[c][old]
+            points += CARD_GAIN[c][old]
         self.points[seat] = points
         size = len(area)
         self.cards[seat] += size

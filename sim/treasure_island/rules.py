@@ -87,11 +87,11 @@ _BOOLS = (
     "tie_break_cards",
     "tie_break_kinds",
 )
-_CHOICES: dict[str, tuple[str, ...]] = {"first_player": ("seat0", "random")}
+PRESETS: tuple[str, ...] = ("standard", "characters")
+_CHOICES: dict[str, tuple[str, ...]] = {"first_player": ("seat0", "random"), "preset": PRESETS}
 KEYS: tuple[str, ...] = tuple(
     f.name for f in dataclasses.fields(TreasureIslandRules) if f.name[0] != "_"
 )
-PRESETS: tuple[str, ...] = ("standard", "characters")
 
 
 def _check(source: str, key: str, value: Any) -> Any:
@@ -112,10 +112,6 @@ def _check(source: str, key: str, value: Any) -> Any:
         ):
             raise bad("a list of 2 or more different names from " + ", ".join(CHARACTER_NAMES))
         return tuple(value)
-    if key == "preset":
-        if value not in PRESETS:
-            raise bad("one of " + ", ".join(PRESETS))
-        return value
     raise AssertionError(key)
 
 

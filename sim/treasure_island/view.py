@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from sim.treasure_island.cards import GAIN, KIND, N_KINDS, PER_KIND, TOP_INDEX, TOP_VALUE, VALUE
+from sim.treasure_island.cards import CARD_GAIN, GAIN, KIND, N_KINDS, TOP_INDEX
 
 #: ``_GAIN_ROWS[kind][pile]``: the row of ``GAIN`` for a stash pile (its top card looked up once).
 _GAIN_ROWS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
@@ -19,11 +19,6 @@ _GAIN_ROWS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
 #: For every kind mask, ``(kind, gain rows)`` of each kind in it.
 _KIND_ROWS_OF: tuple[tuple[tuple[int, tuple[tuple[int, ...], ...]], ...], ...] = tuple(
     tuple((k, _GAIN_ROWS[k]) for k in range(N_KINDS) if m >> k & 1) for m in range(1 << N_KINDS)
-)
-#: ``_CARD_GAIN[card][pile]``: the points ``card`` adds to a stash pile of its kind.
-_CARD_GAIN: tuple[tuple[int, ...], ...] = tuple(
-    tuple(max(0, VALUE[c] - TOP_VALUE[KIND[c]][m]) for m in range(64))
-    for c in range(N_KINDS * PER_KIND)
 )
 
 if TYPE_CHECKING:
@@ -174,7 +169,7 @@ class PlayerView:
         mine = g.stash[self.seat]
         total = 0
         for c in g.area[start:] if start else g.area:
-            total += _CARD_GAIN[c][mine[KIND[c]]]
+            total += CARD_GAIN[c][mine[KIND[c]]]
         return total
 
     def at_risk(self) -> tuple[int, int]:
@@ -187,7 +182,7 @@ class PlayerView:
             area = area[g.anchor_at :]
         total = 0
         for c in area:
-            total += _CARD_GAIN[c][mine[KIND[c]]]
+            total += CARD_GAIN[c][mine[KIND[c]]]
         return total, len(area)
 
     def area_cards_of(self, kind: int) -> int:

@@ -22,6 +22,7 @@ from sim.treasure_island import decisions as d
 from sim.treasure_island.cards import (
     ANCHOR,
     CANDLE,
+    CARD_GAIN,
     CHEST,
     HELM,
     KEY,
@@ -33,6 +34,7 @@ from sim.treasure_island.cards import (
     RUM,
     SPYGLASS,
     TOP_INDEX,
+    TOP_LOSS,
     TOP_VALUE,
     VALUE,
 )
@@ -54,18 +56,13 @@ POWER_BONUS: tuple[float, ...] = tuple(
     )
     for k in range(N_KINDS)
 )
-#: ``LOSS[kind][pile]``: the points a pile's owner loses when its top card goes.
-LOSS: tuple[tuple[int, ...], ...] = tuple(
-    tuple(TOP_VALUE[k][m] - TOP_VALUE[k][m & ~(1 << TOP_INDEX[m])] if m else 0 for m in range(64))
-    for k in range(N_KINDS)
-)
 #: The Pistol's key of a pile, before the owner's score breaks ties.
-_PISTOL_KEY: tuple[tuple[int, ...], ...] = tuple(tuple(x * 256 for x in row) for row in LOSS)
+_PISTOL_KEY: tuple[tuple[int, ...], ...] = tuple(tuple(x * 256 for x in row) for row in TOP_LOSS)
 #: ``STEAL[kind][pile]``: what the Knife gains by taking that pile's top card (a kind the
 #: thief does not have: its whole value), plus its power's bonus, plus what the victim loses.
 STEAL: tuple[tuple[float, ...], ...] = tuple(
     tuple(
-        VALUE[k * PER_KIND + TOP_INDEX[m]] + POWER_BONUS[k] + LOSS[k][m] if m else 0.0
+        VALUE[k * PER_KIND + TOP_INDEX[m]] + POWER_BONUS[k] + TOP_LOSS[k][m] if m else 0.0
         for m in range(64)
     )
     for k in range(N_KINDS)
@@ -79,7 +76,7 @@ _KNIFE_UNSAFE: tuple[tuple[float, ...], ...] = tuple(
 #: ``_CANDLE_KEY[card][pile]``: a safe card's worth to a stash pile of its kind, plus its
 #: power's bonus.
 _CANDLE_KEY: tuple[tuple[float, ...], ...] = tuple(
-    tuple(max(0, VALUE[c] - TOP_VALUE[KIND[c]][m]) + POWER_BONUS[KIND[c]] for m in range(64))
+    tuple(CARD_GAIN[c][m] + POWER_BONUS[KIND[c]] for m in range(64))
     for c in range(N_KINDS * PER_KIND)
 )
 #: ``_HELM_KEY[kind][pile]``: a safe Helm choice: the power's bonus less a tenth of what the
@@ -105,8 +102,7 @@ _DRAW, _PLUNDER, _PLACE, _BACK = d.DRAW, d.PLUNDER, d.PLACE, d.BACK
 
 def gain(stash: tuple[int, ...], card: int) -> int:
     """Points ``card`` adds to ``stash`` once banked."""
-    kind = KIND[card]
-    return max(0, VALUE[card] - TOP_VALUE[kind][stash[kind]])
+    return CARD_GAIN[card][stash[KIND[card]]]
 
 
 class PowerChoices:
