@@ -27,6 +27,16 @@ class Violation:
     error: str
 
 
+#: Why a game ended; the index is the ``a`` argument of the move log's ``game_end`` event.
+#: ``deck_exhausted``: the natural end (Tobago's treasure deck, Treasure Island's draw pile);
+#: ``turn_cap``: the rules' safety cap on turns; ``deadlock``: no seat can ever change the
+#: position again under the rules (the game cannot reach its natural end).
+END_REASONS = ("deck_exhausted", "turn_cap", "deadlock")
+#: End reasons whose final standing is not a result of the game (reports leave them out of
+#: win rates and count them).
+UNFINISHED = ("turn_cap", "deadlock")
+
+
 class GameResult(NamedTuple):
     """The outcome of one game (a named tuple: built once per game, cheaper than a frozen
     dataclass)."""
@@ -39,6 +49,8 @@ class GameResult(NamedTuple):
     first_player: int
     rules: str
     rules_hash: str
+    #: One of :data:`END_REASONS`; ``truncated`` is ``end_reason == "turn_cap"``.
+    end_reason: str
 
 
 def ranks_and_shares(keys: Sequence[tuple[int, ...]]) -> tuple[tuple[int, ...], tuple[float, ...]]:

@@ -19,7 +19,7 @@ import pyarrow.parquet as pq
 from sim.errors import InputError
 from sim.runner.compaction import shard_range
 from sim.runner.games import GAMES
-from sim.runner.run import read_manifest
+from sim.runner.run import check_schema, read_manifest
 
 
 @dataclass(frozen=True)
@@ -50,6 +50,7 @@ def open_run(path: Path) -> RunInfo:
     manifest = read_manifest(path) if path.is_dir() else None
     if manifest is None:
         raise InputError(f"{path}: not a run directory (no manifest.json)")
+    check_schema(path, manifest)
     game = manifest["spec"].get("game", "tobago")
     if game not in GAMES:
         raise InputError(f"{path}: a run of an unknown game {game!r}")

@@ -104,7 +104,7 @@ GAMES: dict[str, GameKind] = {
     "tobago": GameKind(
         name="tobago",
         title="Tobago",
-        tables=("treasures", "moves", "seats", "games"),
+        tables=("failures", "treasures", "moves", "seats", "games"),
         boards=True,
         load_rules=tobago_rules.load_rules,
         with_overrides=tobago_rules.with_overrides,
@@ -115,7 +115,7 @@ GAMES: dict[str, GameKind] = {
     "treasure-island": GameKind(
         name="treasure-island",
         title="Treasure Island",
-        tables=("draws", "turns", "moves", "seats", "games"),
+        tables=("failures", "draws", "turns", "moves", "seats", "games"),
         boards=False,
         load_rules=ti_rules.load_rules,
         with_overrides=ti_rules.with_overrides,

@@ -133,6 +133,16 @@ def read_manifest(run_dir: Path) -> dict[str, Any] | None:
     return obj
 
 
+def check_schema(run_dir: Path, manifest: dict[str, Any]) -> None:
+    """``InputError`` unless the run was written with this version's table schema."""
+    version = manifest.get("schema_version")
+    if version != SCHEMA_VERSION:
+        raise InputError(
+            f"{run_dir / MANIFEST}: schema_version {version!r} is not supported (this tourney "
+            f"writes and reads {SCHEMA_VERSION}); simulate the run again into a new directory"
+        )
+
+
 def prepare(config: RunConfig) -> dict[str, Any]:
     """Create or reopen the run directory; refuse one that holds a different spec."""
     run_dir = config.run_dir
@@ -141,6 +151,7 @@ def prepare(config: RunConfig) -> dict[str, Any]:
     if existing is not None:
         for stale in run_dir.glob("*/.*.tmp"):  # what a killed writer left: never a part
             stale.unlink(missing_ok=True)
+        check_schema(run_dir, existing)
         drop_covered_parts(run_dir)
         if existing["spec"] != spec:
             differs = sorted(k for k in spec if existing["spec"].get(k) != spec[k])

@@ -1,7 +1,8 @@
-"""The four output tables of a run, accumulated game by game and built as Arrow tables.
+"""The output tables of a Tobago run, accumulated game by game and built as Arrow tables.
 
 ``games`` (one row per game), ``seats`` (one per game and seat), ``moves`` (one per logged
-decision or event) and ``treasures`` (one per distribution, derived from the move log). The
+decision or event), ``treasures`` (one per distribution, derived from the move log) and
+``failures`` (one per recorded strategy failure, with its error text). The
 column list and types here are the data contract documented in ``data/README.md``; rows come
 sorted by game id, then seat or ply.
 """
@@ -13,12 +14,16 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
-from sim.outcome import GameResult
+from sim.outcome import GameResult, Violation
 from sim.runner.schedule import GamePlan
 from sim.tobago.engine import TobagoGame
 from sim.tobago.movelog import CODE, EVENTS
 
-SCHEMA_VERSION = 1
+#: 2: ``games.end_reason`` and the ``failures`` table.
+SCHEMA_VERSION = 2
+#: Failures kept per seat and game in the ``failures`` table (all are counted in
+#: ``seats.violations``): enough to show what went wrong without a row per decision.
+FAILURES_PER_SEAT = 3
 
 EVENT_NAMES = [name for name, _ in EVENTS]
 _DIST_EVENTS = {
@@ -63,6 +68,7 @@ GAME_COLUMNS: list[tuple[str, pa.DataType]] = [
     ("first_player", pa.int8()),
     ("turns", pa.int32()),
     ("truncated", pa.bool_()),
+    ("end_reason", pa.dictionary(pa.int8(), pa.string())),
     ("winners", pa.int8()),
 ]
 #: The first columns of every game's ``seats`` table.
@@ -125,16 +131,30 @@ TREASURES_SCHEMA = pa.schema(
         ("taken_values", pa.list_(pa.int8())),
     ]
 )
+#: One row per recorded strategy failure (the first :data:`FAILURES_PER_SEAT` of each seat
+#: in a game): what was asked, what came back, the error.
+FAILURES_SCHEMA = pa.schema(
+    [
+        ("game_id", pa.int64()),
+        ("turn", pa.int32()),
+        ("seat", pa.int8()),
+        ("strategy", pa.dictionary(pa.int8(), pa.string())),
+        ("decision", pa.dictionary(pa.int8(), pa.string())),
+        ("answer", pa.string()),
+        ("error", pa.string()),
+    ]
+)
 SCHEMAS: dict[str, pa.Schema] = {
     "games": GAMES_SCHEMA,
     "seats": SEATS_SCHEMA,
     "moves": MOVES_SCHEMA,
     "treasures": TREASURES_SCHEMA,
+    "failures": FAILURES_SCHEMA,
 }
 
 
 class TableBuilder:
-    """Columns of the four tables for a batch of games, filled game by game."""
+    """Columns of the five tables for a batch of games, filled game by game."""
 
     def __init__(self, game: str, labels: list[str]) -> None:
         self.game = game
@@ -163,9 +183,7 @@ class TableBuilder:
         g["violations"].append(len(game.violations))
 
         st = self.cols["seats"]
-        bad = [0] * s.n
-        for v in game.violations:
-            bad[v.seat] += 1
+        bad = append_failures(self.cols["failures"], plan, game.violations, self.labels)
         for seat in range(s.n):
             st["treasure_cards"].append(len(s.treasures[seat]))
             st["treasures_raised"].append(s.treasures_raised[seat])
@@ -222,10 +240,10 @@ class TableBuilder:
         return count
 
     def build(self) -> dict[str, pa.Table]:
-        """The four tables of the games added so far."""
+        """The tables of the games added so far."""
         out = {
             name: table_of(self.cols[name], SCHEMAS[name])
-            for name in ("games", "seats", "treasures")
+            for name in ("games", "seats", "treasures", "failures")
         }
         game_ids = self.cols["games"]["game_id"]
         out["moves"] = moves_table(self.move_flat, self.move_ids, game_ids, EVENT_NAMES)
@@ -297,6 +315,7 @@ def append_common(
         ("first_player", result.first_player),
         ("turns", result.turns),
         ("truncated", result.truncated),
+        ("end_reason", result.end_reason),
         ("winners", result.ranks.count(1)),
     ):
         g[name].append(value)
@@ -308,6 +327,25 @@ def append_common(
     st["score"] += result.scores
     st["rank"] += result.ranks
     st["win_share"] += result.win_shares
+
+
+def append_failures(
+    cols: dict[str, list[Any]], plan: GamePlan, violations: list[Violation], labels: list[str]
+) -> list[int]:
+    """Append a game's first :data:`FAILURES_PER_SEAT` failures of each seat to the
+    ``failures`` columns; return every seat's failure count."""
+    bad = [0] * len(plan.order)
+    for v in violations:
+        bad[v.seat] += 1
+        if bad[v.seat] <= FAILURES_PER_SEAT:
+            cols["game_id"].append(plan.game_id)
+            cols["turn"].append(v.turn)
+            cols["seat"].append(v.seat)
+            cols["strategy"].append(labels[plan.order[v.seat]])
+            cols["decision"].append(v.kind)
+            cols["answer"].append(v.answer)
+            cols["error"].append(v.error)
+    return bad
 
 
 def table_of(cols: dict[str, list[Any]], schema: pa.Schema) -> pa.Table:

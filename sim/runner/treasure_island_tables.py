@@ -1,10 +1,11 @@
-"""The five output tables of a Treasure Island run, built game by game as Arrow tables.
+"""The output tables of a Treasure Island run, built game by game as Arrow tables.
 
 ``games`` (one row per game), ``seats`` (one per game and seat), ``moves`` (one per logged
 event, the same columns as Tobago's), ``turns`` (one per turn: how it ended, what it banked)
 and ``draws`` (one per card taken from the draw pile, with the kinds in play, the pile's size
 and its busting cards just before: the exact bust chance of every draw, derived from the move
-log). The column lists here are the data contract documented in ``data/README.md``.
+log), plus ``failures`` as for Tobago. The column lists here are the data contract
+documented in ``data/README.md``.
 """
 
 from __future__ import annotations
@@ -16,9 +17,11 @@ import pyarrow as pa
 
 from sim.runner.schedule import GamePlan
 from sim.runner.tables import (
+    FAILURES_SCHEMA,
     GAME_COLUMNS,
     SEAT_COLUMNS,
     append_common,
+    append_failures,
     log_grid,
     moves_from_grid,
     moves_table,
@@ -86,6 +89,7 @@ SCHEMAS: dict[str, pa.Schema] = {
     "moves": moves_table([], [], [], EVENT_NAMES).schema,
     "turns": TURNS_SCHEMA,
     "draws": DRAWS_SCHEMA,
+    "failures": FAILURES_SCHEMA,
 }
 _DRAW_CODES = (CODE["draw"], CODE["draw_forced"], CODE["draw_known"])
 _BUST = CODE["bust"]
@@ -100,7 +104,7 @@ class TreasureIslandTableBuilder:
         self.game = game
         self.labels = labels
         self.cols: dict[str, dict[str, list[Any]]] = {
-            name: {f.name: [] for f in SCHEMAS[name]} for name in ("games", "seats")
+            name: {f.name: [] for f in SCHEMAS[name]} for name in ("games", "seats", "failures")
         }
         self.move_flat: list[int] = []
         self.move_rows: list[int] = []
@@ -111,14 +115,11 @@ class TreasureIslandTableBuilder:
         """Record one finished game (what the turns add up to is counted in :meth:`build`)."""
         result = game.result
         assert result is not None
-        n = game.n
         append_common(self.cols, plan, self.game, plan.island, result, self.labels)
         g = self.cols["games"]
         g["decisions"].append(game.decisions)
         g["violations"].append(len(game.violations))
-        bad = [0] * n
-        for v in game.violations:
-            bad[v.seat] += 1
+        bad = append_failures(self.cols["failures"], plan, game.violations, self.labels)
         st = self.cols["seats"]
         st["character"] += game.characters
         st["stash_cards"] += game.cards
@@ -130,7 +131,7 @@ class TreasureIslandTableBuilder:
         self.turn_rows.append(len(game.turn_rows) // _TURN_WIDTH)
 
     def build(self) -> dict[str, pa.Table]:
-        """The five tables of the games added so far."""
+        """The tables of the games added so far."""
         grid = np.array(self.turn_flat, dtype=np.int32).reshape(-1, _TURN_WIDTH)
         game_pos = np.repeat(np.arange(len(self.turn_rows)), self.turn_rows)
         n_games = len(self.turn_rows)
@@ -146,7 +147,10 @@ class TreasureIslandTableBuilder:
         st["busts"] = np.bincount(seat_row[busted], minlength=n_seats).tolist()
         for total, field in (("cards_banked", 4), ("bonus_cards", 5)):
             st[total] = np.bincount(seat_row, grid[:, field], n_seats).astype(int).tolist()
-        out = {name: table_of(self.cols[name], SCHEMAS[name]) for name in ("games", "seats")}
+        out = {
+            name: table_of(self.cols[name], SCHEMAS[name])
+            for name in ("games", "seats", "failures")
+        }
         game_ids = self.cols["games"]["game_id"]
         log = log_grid(self.move_flat)
         out["moves"] = moves_from_grid(log, self.move_rows, game_ids, EVENT_NAMES)

@@ -18,7 +18,14 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
-from sim.outcome import GameResult, StrategyError, Violation, build_strategy, ranks_and_shares
+from sim.outcome import (
+    END_REASONS,
+    GameResult,
+    StrategyError,
+    Violation,
+    build_strategy,
+    ranks_and_shares,
+)
 from sim.seeding import Stream, derive_seed, stream
 from sim.tobago import decisions as d
 from sim.tobago.board import Board
@@ -201,7 +208,8 @@ class TobagoGame:
     def _finish(self) -> GameResult:
         s = self.state
         s.over = True
-        s.log.add(s.turn, -1, _EV["game_end"], int(s.truncated))
+        reason = "turn_cap" if s.truncated else s.end_reason
+        s.log.add(s.turn, -1, _EV["game_end"], END_REASONS.index(reason))
         scores = tuple(s.score(p) for p in range(s.n))
         keys = [
             (scores[p], s.amulets[p] if s.rules.tie_break == "amulets" else 0) for p in range(s.n)
@@ -211,7 +219,15 @@ class TobagoGame:
             s.log.add(s.turn, p, _EV["score"], scores[p], ranks[p], s.amulets[p])
         rules = s.rules
         return GameResult(
-            scores, ranks, shares, s.turn, s.truncated, self.first_player, rules.preset, rules.hash
+            scores,
+            ranks,
+            shares,
+            s.turn,
+            s.truncated,
+            self.first_player,
+            rules.preset,
+            rules.hash,
+            reason,
         )
 
     def play_turn(self, seat: int) -> None:

@@ -39,7 +39,7 @@ EVENTS: tuple[tuple[str, str], ...] = (
     ("clue_reshuffle", "a=cards"),
     ("violation", "a=decision kind code b=fallback used (1)"),
     ("end_turn", ""),
-    ("game_end", "a=truncated (1) or not (0)"),
+    ("game_end", "a=end reason: 0 deck exhausted, 1 turn cap, 2 deadlock"),
     ("score", "a=coins b=rank c=amulets left"),
 )
 CODE: dict[str, int] = {name: code for code, (name, _) in enumerate(EVENTS)}
@@ -115,7 +115,11 @@ def render(log: MoveLog, island: Island, card_texts: tuple[str, ...]) -> list[st
         elif name == "violation":
             text = f"illegal or failed answer to a {a} decision; fallback used"
         elif name == "game_end":
-            text = "truncated at the turn cap" if a == 1 else "the treasure deck ran out"
+            text = (
+                "the treasure deck ran out",
+                "truncated at the turn cap",
+                "deadlock: no seat can change the position again",
+            )[a]
         elif name == "score":
             text = f"{a} coins, rank {b}, {c} amulets left"
         else:

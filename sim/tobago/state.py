@@ -44,6 +44,7 @@ class GameState:
         "dist_roses",
         "distribution_rng",
         "drawn",
+        "end_reason",
         "facings",
         "hand_short",
         "hand_size",
@@ -120,6 +121,8 @@ class GameState:
         self.over = False
         self.setup_done = False
         self.truncated = False
+        #: Why the game ended when it did not run to the cap (see ``sim.outcome.END_REASONS``).
+        self.end_reason = "deck_exhausted"
         self.treasures_raised = [0] * n_players
         self.clues_played = [0] * n_players
         self.amulets_collected = [0] * n_players

@@ -388,7 +388,15 @@ class TreasureIslandGame:
         for p, score in enumerate(scores):
             log += (turn, p, _EV_SCORE, score, ranks[p], cards[p])
         return GameResult(
-            scores, ranks, shares, turn, truncated, self.first_player, rules.preset, rules.hash
+            scores,
+            ranks,
+            shares,
+            turn,
+            truncated,
+            self.first_player,
+            rules.preset,
+            rules.hash,
+            "turn_cap" if truncated else "deck_exhausted",
         )
 
     @property

@@ -30,7 +30,7 @@ EVENTS: tuple[tuple[str, str], ...] = (
     ("draft", "a=character code"),
     ("violation", "a=decision kind code b=fallback used (1)"),
     ("end_turn", "a=outcome (0 plunder, 1 bust) b=cards in stash c=score"),
-    ("game_end", "a=truncated (1) or not (0)"),
+    ("game_end", "a=end reason: 0 draw pile empty, 1 turn cap"),
     ("score", "a=points b=rank c=cards in stash"),
 )
 CODE: dict[str, int] = {name: code for code, (name, _) in enumerate(EVENTS)}

@@ -14,6 +14,8 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from sim.runner.tables import FAILURES_SCHEMA, SCHEMA_VERSION
+
 SEATS = [
     # game, seat, strategy, score, rank, win_share, curse_hits, coins_lost
     (0, 0, "A", 30, 1, 1.0, 0, 0),
@@ -54,7 +56,7 @@ TURNS = {0: 30, 1: 40, 2: 20}
 def write_fixture(run_dir: Path, game: str = "tobago", score_shift: int = 0) -> Path:
     """Write the fixture run into ``run_dir`` and return it; ``score_shift`` adds that many
     coins to C's score in every game (a counterfactual run on the same seeds)."""
-    for table in ("games", "seats", "moves", "treasures"):
+    for table in ("games", "seats", "moves", "treasures", "failures"):
         (run_dir / table).mkdir(parents=True, exist_ok=True)
     seats = pa.table(
         {
@@ -78,6 +80,8 @@ def write_fixture(run_dir: Path, game: str = "tobago", score_shift: int = 0) -> 
             "n_players": pa.array(list(N_PLAYERS.values()), pa.int8()),
             "island": pa.array(list(ISLAND.values())).dictionary_encode(),
             "turns": pa.array(list(TURNS.values()), pa.int32()),
+            "truncated": pa.array([False] * len(N_PLAYERS), pa.bool_()),
+            "end_reason": pa.array(["deck_exhausted"] * len(N_PLAYERS)).dictionary_encode(),
         }
     )
     pq.write_table(seats, run_dir / "seats" / "part-000000.parquet")
@@ -101,6 +105,7 @@ def write_fixture(run_dir: Path, game: str = "tobago", score_shift: int = 0) -> 
     )
     pq.write_table(moves, run_dir / "moves" / "part-000000.parquet")
     pq.write_table(treasures, run_dir / "treasures" / "part-000000.parquet")
-    manifest = {"spec": {"game": game}, "status": "complete"}
+    pq.write_table(FAILURES_SCHEMA.empty_table(), run_dir / "failures" / "part-000000.parquet")
+    manifest = {"schema_version": SCHEMA_VERSION, "spec": {"game": game}, "status": "complete"}
     (run_dir / "manifest.json").write_text(json.dumps(manifest))
     return run_dir

@@ -36,7 +36,7 @@ def test_unfinished_run_is_reported_and_flagged(small_run: Path, tmp_path: Path)
     manifest = json.loads((small_run / "manifest.json").read_text())
     partial = tmp_path / "partial"
     partial.mkdir()
-    for table in ("games", "seats", "moves", "treasures"):
+    for table in ("games", "seats", "moves", "treasures", "failures"):
         (partial / table).mkdir()
         first = sorted((small_run / table).glob("*.parquet"))[0]
         (partial / table / first.name).write_bytes(first.read_bytes())
@@ -70,7 +70,7 @@ def test_missing_part_file_is_named(small_run: Path, tmp_path: Path) -> None:
     broken = tmp_path / "broken"
     broken.mkdir()
     (broken / "manifest.json").write_text((small_run / "manifest.json").read_text())
-    for table in ("games", "seats", "moves", "treasures"):
+    for table in ("games", "seats", "moves", "treasures", "failures"):
         (broken / table).mkdir()
         for part in sorted((small_run / table).glob("*.parquet")):
             if table == "moves" and part.name == "part-000001.parquet":

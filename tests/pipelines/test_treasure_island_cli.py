@@ -67,7 +67,8 @@ def spec(out: Path, backend: str = "serial", **extra: object) -> dict[str, objec
 
 def tables(run_dir: Path) -> dict[str, list[tuple[object, ...]]]:
     order = {"games": "game_id", "seats": "game_id, seat", "moves": "game_id, ply",
-             "turns": "game_id, turn", "draws": "game_id, turn, pile_size DESC"}  # fmt: skip
+             "turns": "game_id, turn", "draws": "game_id, turn, pile_size DESC",
+             "failures": "game_id, seat, turn, decision, answer, error"}  # fmt: skip
     with duckdb.connect() as con:
         return {
             t: con.execute(
@@ -108,7 +109,7 @@ def test_simulate_command_line_and_its_errors(tmp_path: Path) -> None:
     args = ["simulate", *TI, "--games", "20", "--backend", "serial", "--out", str(out)]
     result = runner.invoke(app, args)
     assert result.exit_code == 0, result.output
-    assert "draws,games,moves,seats,turns" in result.stdout
+    assert "draws,failures,games,moves,seats,turns" in result.stdout
     for extra, message in (
         (["--islands", "all"], "Treasure Island is not played on islands"),
         (["--players", "hunter,random"], "unknown strategy 'hunter'"),

@@ -44,9 +44,12 @@ def fingerprint(run_dir: Path) -> dict[str, list[tuple[object, ...]]]:
     out = {}
     with duckdb.connect() as con:
         for table in TABLES:
-            order = {"games": "game_id", "seats": "game_id, seat", "moves": "game_id, ply"}.get(
-                table, "game_id, distribution"
-            )
+            order = {
+                "games": "game_id",
+                "seats": "game_id, seat",
+                "moves": "game_id, ply",
+                "failures": "game_id, seat, turn, decision, answer, error",
+            }.get(table, "game_id, distribution")
             rows = con.execute(
                 f"SELECT * FROM read_parquet('{run_dir}/{table}/*.parquet') ORDER BY {order}"
             ).fetchall()

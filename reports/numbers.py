@@ -1,0 +1,50 @@
+"""Numbers written for people: percentages with one decimal, intervals in brackets, counts
+with thousands separators, p-values that never print as zero.
+
+Every page, table and console line of the product formats its figures here, so that the same
+figure reads the same everywhere.
+"""
+
+from __future__ import annotations
+
+import math
+
+
+def count(n: float) -> str:
+    """``1234567`` -> ``1,234,567``."""
+    return f"{round(n):,}"
+
+
+def pct(share: float, digits: int = 1) -> str:
+    """A share (0..1) as a percentage: ``0.3551`` -> ``35.5%``."""
+    return f"{100 * share:.{digits}f}%"
+
+
+def points(diff: float, digits: int = 1, signed: bool = True) -> str:
+    """A difference of shares in percentage points: ``0.06`` -> ``+6.0 points``."""
+    return f"{100 * diff:{'+' if signed else ''}.{digits}f} points"
+
+
+def interval(low: float, high: float, scale: float = 100.0, digits: int = 1) -> str:
+    """``[low, high]`` scaled (shares to percent by default): ``[35.4, 35.6]``."""
+    return f"[{scale * low:.{digits}f}, {scale * high:.{digits}f}]"
+
+
+def number(x: float, digits: int = 2, signed: bool = False) -> str:
+    """A plain number with ``digits`` decimals and thousands separators."""
+    if math.isnan(x):
+        return "n/a"
+    if math.isinf(x):
+        return "∞" if x > 0 else "-∞"
+    return f"{x:{'+' if signed else ''},.{digits}f}"
+
+
+def p_value(p: float) -> str:
+    """``p = 0.66``, ``p = 0.0012``, ``p < 0.0001``: small values never print as zero."""
+    if math.isnan(p):
+        return "p = n/a"
+    if p < 0.0001:
+        return "p < 0.0001"
+    if p < 0.01:
+        return f"p = {p:.4f}"
+    return f"p = {p:.2f}"
