@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -34,13 +34,17 @@ def play(
         str, typer.Option("--island", help="Built-in name, generated:SEED or a file.")
     ] = "aBc-2",
     rules: RulesOpt = None,
+    ablate: Annotated[
+        str | None,
+        typer.Option("--ablate", help="Play the rules without: curses or amulets (Tobago)."),
+    ] = None,
     as_json: Annotated[
         bool, typer.Option("--json", help="JSON lines: one per event, then the result.")
     ] = False,
 ) -> None:
     """Play one seeded game and print it, ending with the scores and the winner(s)."""
     check_game(game)
-    played = play_game(seed, parse_players(players, game), island, rules, game)
+    played = play_game(seed, parse_players(players, game), island, rules, game, ablate)
     if as_json:
         for row in game_json_rows(played):
             typer.echo(json.dumps(row, separators=(",", ":")))
@@ -118,11 +122,16 @@ def simulate_cmd(
         str | None,
         typer.Option("--ablate", help="The same seeds without: curses or amulets."),
     ] = None,
+    twin: Annotated[
+        str | None,
+        typer.Option(
+            "--twin",
+            help="Also play the same seeds without curses or amulets, into <out>-without-X.",
+        ),
+    ] = None,
 ) -> None:
     """Run a tournament: seeded games in shards, Parquet tables, resumable."""
-    from pipelines.simulate import Progress, read_spec, resolve, simulate
-    from pipelines.win_table import format_win_table, win_table
-    from sim.runner.compaction import shards_written
+    from pipelines.simulate import read_spec, resolve, twin_config
 
     file_values = read_spec(spec) if spec is not None else {}
     source = str(spec) if spec is not None else "command line"
@@ -140,8 +149,23 @@ def simulate_cmd(
         "address": address,
         "out": str(out) if out is not None else None,
         "ablate": ablate,
+        "twin": twin,
     }
     config = resolve(file_values, flags, source)
+    counterfactual = twin_config(file_values, flags, source)
+    _simulate_one(config)
+    if counterfactual is not None:
+        typer.echo(f"twin on the same seeds: {counterfactual.rules_source}")
+        _simulate_one(counterfactual)
+        typer.echo(f"report both: tourney report {config.run_dir} {counterfactual.run_dir}")
+
+
+def _simulate_one(config: Any) -> None:
+    """Play one run with progress, then print its win table and its warnings."""
+    from pipelines.simulate import Progress, simulate
+    from pipelines.win_table import format_win_table, warning_lines, win_table
+    from sim.runner.compaction import shards_written
+
     written = shards_written(config.run_dir) if config.run_dir.exists() else set()
     missing = sum(
         min(config.shard_size, config.games - k * config.shard_size)
@@ -167,6 +191,8 @@ def simulate_cmd(
         typer.echo(line)
     names = ",".join(sorted(GAMES[config.game].tables))
     typer.echo(f"tables: {config.run_dir}/{{{names}}}/*.parquet")
+    for line in warning_lines(config.run_dir):
+        typer.echo(line, err=True)
 
 
 @command(app, "bench-runner")
@@ -209,6 +235,13 @@ def report_cmd(
     formats: Annotated[
         str, typer.Option("--format", help="Comma-separated: html, md, json.")
     ] = "html,md,json",
+    include_unfinished: Annotated[
+        bool,
+        typer.Option(
+            "--include-unfinished",
+            help="Count games cut off at the turn cap or by a deadlock in win rates.",
+        ),
+    ] = False,
 ) -> None:
     """Write the win-rate, curse-impact and board-fairness report of one or more runs."""
     from pipelines.report import FORMATS as REPORT_FORMATS
@@ -221,9 +254,11 @@ def report_cmd(
             f"--format {formats!r}: unknown format {unknown[0] if unknown else ''!r} "
             f"(allowed: {', '.join(REPORT_FORMATS)})"
         )
-    result = build_report(list(runs), out, chosen)
+    result = build_report(list(runs), out, chosen, include_unfinished)
     if not result.complete:
         typer.echo("note: unfinished run, reported for the games it has", err=True)
+    if result.warnings:
+        typer.echo(f"{result.warnings} warning(s): see the top of the report", err=True)
     typer.echo(f"report of {result.games} games: {result.out_dir}")
     if "html" in chosen:
         typer.echo(f"open {result.out_dir / 'index.html'}")

@@ -13,6 +13,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from pipelines.ablation import ablated
 from sim.errors import InputError
 from sim.runner.games import NO_ISLAND, game_kind
 from sim.runner.schedule import GamePlan
@@ -60,12 +61,18 @@ def play_game(
     island: str,
     rules_spec: str | None,
     game: str = "tobago",
+    ablate: str | None = None,
 ) -> PlayedGame:
-    """Play one game (``island`` matters only to games played on islands)."""
+    """Play one game (``island`` matters only to games played on islands; ``ablate`` plays
+    the rules without curses or amulets, as a run's ``--ablate`` twin did)."""
     kind = game_kind(game)
     rules = kind.load_rules(rules_spec or DEFAULT_RULES[game])
+    if ablate:
+        rules = ablated(rules, ablate, "--ablate")
     name = resolve_board(island).name if kind.boards else NO_ISLAND
-    plan = GamePlan(0, 0, 0, seed, name, tuple(range(len(players))))
+    # The plan names the island as given (a file's path): the engine resolves the board
+    # from it, as the runner does from the run's island list.
+    plan = GamePlan(0, 0, 0, seed, island if kind.boards else NO_ISLAND, tuple(range(len(players))))
     played = kind.play(plan, rules, [p.factory() for p in players])
     return PlayedGame(game, played, rules, players, name)
 

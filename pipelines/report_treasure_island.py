@@ -1,163 +1,330 @@
-"""The Treasure Island report: win rate, seat advantage, and the push-your-luck figures.
+"""The Treasure Island report's own parts: busts against their exact chance, turns, plunders,
+the Key + Chest bonus, each power's use, and the gap to the exact optimum.
 
-The same outputs as the Tobago report (metric tables as Parquet and CSV, ``report.json``,
-``summary.md``, a self-contained ``index.html``) with this game's sections. ``report.json``
-has the top-level keys of :data:`JSON_KEYS`.
+The win rates, seats, ratings and game length are the common part (``report_common``); this
+game has no islands and scores in points.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
+import duckdb
 import pyarrow as pa
 
+from pipelines.findings import cohort_scope
 from pipelines.metrics import push_luck
-from pipelines.metrics.source import RunInfo, connect
-from pipelines.report_common import (
-    GameReport,
-    common_tables,
-    intro_html,
-    ratings_html,
-    rows_of,
-)
-from reports import documents, figures
+from pipelines.metrics.clustered import clustered
+from pipelines.report_common import GameReport, cohort_heading
+from pipelines.report_data import Finding, ReportData
+from pipelines.run_groups import Cohort
+from reports import documents, figures, numbers
+from reports.documents import Section, col
 
-JSON_KEYS = (
-    "report",
-    "game",
-    "runs",
-    "complete",
-    "games",
-    "win_rate",
-    "seat_advantage",
-    "push_your_luck",
-)
-_WIN = [
-    "win_rate_by_strategy",
-    "win_rate_by_players",
-    "win_rate_by_opponents",
-    "head_to_head",
-    "ratings",
-    "game_length",
-]
-_SEAT = ["win_rate_by_seat", "seat_win_shares", "island_fairness"]
-_LUCK = [
-    "bust_by_kinds",
-    "turns_by_strategy",
-    "turn_endings",
-    "plunder_sizes",
-    "key_chest",
-    "power_use",
-]
+#: The reference strategy whose gap the report measures when it is seated.
+OPTIMAL = "optimal"
+#: A bust-rate check is flagged when its two-sided p-value, Holm-adjusted over the groups
+#: of kinds in play, is below this.
+ALPHA = 0.05
 
 
-def compute(runs: list[RunInfo]) -> dict[str, pa.Table]:
-    """Every metric table of the Treasure Island report."""
-    with connect(runs) as con:
-        tables = common_tables(con)
-        tables.update(
-            {
-                "bust_by_kinds": push_luck.bust_by_kinds(con),
-                "turns_by_strategy": push_luck.turns_by_strategy(con),
-                "turn_endings": push_luck.turn_endings(con),
-                "plunder_sizes": push_luck.plunder_sizes(con),
-                "key_chest": push_luck.key_chest(con),
-                "power_use": push_luck.power_use(con),
-            }
-        )
-        games = int(con.sql("SELECT count(*) FROM games").fetchall()[0][0])
-    tables["_games"] = pa.table({"games": [games]})
+def optimal_gap(con: duckdb.DuckDBPyConnection) -> pa.Table:
+    """Per strategy: points per turn minus those of ``optimal`` in the same seed blocks
+    (paired: the same deals from every seat with rotated seating), with its interval."""
+    per_block = """
+        SELECT t.run, g.block, s.strategy::VARCHAR AS strategy, avg(t.points)::DOUBLE AS ppt
+        FROM turns t JOIN seats s USING (run, game_id, seat) JOIN games g USING (run, game_id)
+        GROUP BY 1, 2, 3"""
+    source = f"""
+        WITH b AS ({per_block})
+        SELECT x.run, x.block, x.strategy, x.ppt - o.ppt AS gap
+        FROM b x JOIN b o ON o.run = x.run AND o.block = x.block AND o.strategy = '{OPTIMAL}'
+        WHERE x.strategy <> '{OPTIMAL}'"""
+    rows = clustered(con, source, ["strategy"], "gap")
+    return pa.table(
+        {
+            "strategy": pa.array([r["strategy"] for r in rows], pa.string()),
+            "blocks": pa.array([r["n"] for r in rows], pa.int64()),
+            "gap": pa.array([r["mean"] for r in rows], pa.float64()),
+            "low": pa.array([r["low"] for r in rows], pa.float64()),
+            "high": pa.array([r["high"] for r in rows], pa.float64()),
+        }
+    )
+
+
+def compute(con: duckdb.DuckDBPyConnection, cohort: Cohort) -> dict[str, pa.Table]:
+    """The Treasure Island tables of one cohort."""
+    tables = {
+        "bust_by_kinds": push_luck.bust_by_kinds(con),
+        "turns_by_strategy": push_luck.turns_by_strategy(con),
+        "turn_endings": push_luck.turn_endings(con),
+        "plunder_sizes": push_luck.plunder_sizes(con),
+        "key_chest": push_luck.key_chest(con),
+        "power_use": push_luck.power_use(con),
+    }
+    if OPTIMAL in cohort.players and len(set(cohort.players)) > 1:
+        tables["optimal_gap"] = optimal_gap(con)
     return tables
 
 
-def _markdown(tables: dict[str, pa.Table], runs: list[str], games: int, note: str) -> str:
-    md = documents.markdown_table
-    parts = [
-        "# tourney report: Treasure Island\n",
-        f"Runs: {', '.join(runs)}; {games} games.{' ' + note.capitalize() + '.' if note else ''}\n",
-        "## Win rate\n",
-        md(rows_of(tables["win_rate_by_strategy"])),
-        md(rows_of(tables["ratings"])),
-        "## Seat advantage\n",
-        md(rows_of(tables["island_fairness"])),
-        "## Bust rate against the exact chance\n",
-        md(rows_of(tables["bust_by_kinds"])),
-        "## Turns\n",
-        md(rows_of(tables["turns_by_strategy"])),
-        md(rows_of(tables["key_chest"])),
-    ]
-    return "\n".join(parts)
+def findings(data: ReportData) -> list[Finding]:
+    """The bust check and the gap to the optimum of every cohort."""
+    from pipelines.stats import holm
+
+    out = []
+    for result in data.cohorts:
+        scope = cohort_scope(result)
+        busts = [r for r in result.rows("bust_by_kinds") if r["kinds_in_play"] > 0]
+        if busts:
+            adjusted = holm([float(r["p_value"]) for r in busts])
+            off = [r for r, p in zip(busts, adjusted, strict=True) if p < ALPHA]
+            draws = sum(int(r["draws"]) for r in busts)
+            worst = max(busts, key=lambda r: abs(r["z"]))
+            if off:
+                text = (
+                    "Busts depart from their exact chance with "
+                    + ", ".join(
+                        f"{r['kinds_in_play']} kinds in play (z = {r['z']:+.1f})" for r in off
+                    )
+                    + f" (Holm-adjusted, {numbers.count(draws)} blind draws): check the engine."
+                )
+            else:
+                text = (
+                    f"Busts happen at their exact chance: every group of kinds in play "
+                    f"agrees (largest |z| = {abs(worst['z']):.1f}, Holm-adjusted "
+                    f"{numbers.p_value(min(adjusted))}; {numbers.count(draws)} blind draws)."
+                )
+            out.append(Finding("bust_check", "draws", abs(worst["z"]), float("nan"),
+                               float("nan"), draws, text, scope))  # fmt: skip
+        for r in result.rows("optimal_gap"):
+            verdict = "fewer" if r["high"] < 0 else "more" if r["low"] > 0 else "no detectable gap"
+            if verdict == "no detectable gap":
+                text = (
+                    f"{r['strategy']} scores no detectably different points per turn "
+                    f"from optimal: {r['gap']:+.2f} "
+                    f"{numbers.interval(r['low'], r['high'], 1.0, 2)}"
+                )
+            else:
+                text = (
+                    f"{r['strategy']} scores {abs(r['gap']):.2f} points per turn "
+                    f"{verdict} than optimal "
+                    f"{numbers.interval(r['low'], r['high'], 1.0, 2)}"
+                )
+            out.append(
+                Finding(
+                    "optimal_gap",
+                    str(r["strategy"]),
+                    r["gap"],
+                    r["low"],
+                    r["high"],
+                    int(r["blocks"]),
+                    f"{text} (paired over {numbers.count(r['blocks'])} seed blocks).",
+                    scope,
+                )
+            )
+    return out
 
 
-def _html(tables: dict[str, pa.Table], runs: list[str], games: int, note: str) -> str:
+BUST_COLUMNS = [
+    col("kinds in play", "text", "kinds_in_play"),
+    col("blind draws", "count", "draws"),
+    col("busts", "count"),
+    col("observed [95% interval]", "share_ci", "observed", "low", "high"),
+    col("exact chance", "pct", "exact"),
+    col("z", "num2", "z"),
+    col("p", "p", "p_value"),
+]
+TURN_COLUMNS = [
+    col("strategy", "text"),
+    col("turns", "count"),
+    col("bust rate [95% interval]", "share_ci", "bust_rate", "low", "high"),
+    col("points per turn", "num2", "points_per_turn"),
+    col("cards placed per turn", "num2", "cards_placed"),
+    col("cards per plunder", "num2", "plunder_size"),
+]
+
+
+def _rows_of(data: ReportData, name: str) -> list[tuple[Any, list[dict[str, Any]]]]:
+    return [(r, r.rows(name)) for r in data.cohorts]
+
+
+def sections(data: ReportData) -> list[Section]:
     doc = documents
-    rows = rows_of
-    intro = intro_html(runs, games, note)
-    seat_text = (
-        "<p>Win share by seat with 95% intervals; first-seat advantage is seat 0's share minus "
-        "1/n, the fairness index the largest distance of any seat from 1/n, and the "
-        "chi-square test asks whether wins are spread evenly over the seats.</p>"
-    )
-    bust_text = (
-        "<p>Every card taken blind from the draw pile busts with an exact chance known from "
-        "the pile's make-up: the cards left of kinds already in play over the cards left. "
-        "Observed against exact, by kinds in play (cards a Spyglass showed are left out); "
-        "intervals and z use the spread between seed blocks.</p>"
-    )
-    sections: list[tuple[str, str, str]] = [
-        ("summary", "Summary", intro),
-        (
-            "win-rate",
-            "Win rate",
-            doc.image(figures.win_share_bars(rows(tables["win_rate_by_strategy"])), "win share")
-            + doc.html_table(rows(tables["win_rate_by_strategy"]))
-            + ratings_html(tables)
-            + "<h3>Game length (turns)</h3>"
-            + doc.html_table(rows(tables["game_length"])),
-        ),
-        (
-            "seat-advantage",
-            "Seat advantage",
-            seat_text
-            + doc.image(figures.seat_shares(rows(tables["win_rate_by_seat"])), "seat shares")
-            + doc.html_table(rows(tables["island_fairness"]))
-            + doc.html_table(rows(tables["seat_win_shares"])),
-        ),
-        (
+    bust_body, plunder_body, chest_body, power_body, gap_body = [], [], [], [], []
+    for result in data.cohorts:
+        head = cohort_heading(result, data)
+        busts = result.rows("bust_by_kinds")
+        bust_body += [
+            head,
+            doc.figure(
+                figures.bust_vs_exact(busts, "Bust rate of a blind draw against its exact chance"),
+                "Dot plot of the observed bust rate with intervals and the exact chance line, "
+                "by kinds in play",
+                "Every card taken blind from the draw pile busts with an exact chance known from "
+                "the pile's make-up (cards left of kinds in play over cards left). Dots: the "
+                "observed rate with a 95% interval over seed blocks; line: the mean exact "
+                "chance. Cards a Spyglass showed are left out.",
+            ),
+            doc.html_table(busts, BUST_COLUMNS),
+            doc.subheading("Turns by strategy")
+            + doc.paragraph(
+                "Per strategy: how often its turns bust, and what a turn brings in points and "
+                "cards."
+            )
+            + doc.html_table(result.rows("turns_by_strategy"), TURN_COLUMNS)
+            + doc.subheading("How turns end")
+            + doc.html_table(
+                result.rows("turn_endings"),
+                [col("ending", "text", "reason"), col("turns", "count"), col("share", "pct")],
+            ),
+        ]
+        sizes = result.rows("plunder_sizes")
+        plunder_body += [
+            head,
+            doc.figure(
+                figures.plunder_sizes(sizes, "Cards banked per plunder"),
+                "Grouped bar chart of how many cards each plunder banked, per strategy",
+                "The share of each strategy's plunders (turns that banked instead of busting) "
+                "that moved 1, 2, 3… cards to the stash.",
+            ),
+            doc.folded(
+                f"Plunder sizes ({len(sizes)} rows)",
+                doc.html_table(
+                    sizes,
+                    [
+                        col("strategy", "text"),
+                        col("cards", "count"),
+                        col("plunders", "count"),
+                        col("share", "pct"),
+                    ],
+                ),
+            ),
+        ]
+        chest_body += [
+            head,
+            doc.html_table(
+                result.rows("key_chest"),
+                [
+                    col("strategy", "text"),
+                    col("plunders", "count"),
+                    col("paid the bonus", "count", "bonuses"),
+                    col("share [95% interval]", "share_ci", "share", "low", "high"),
+                    col("bonus cards", "num2", "mean_cards"),
+                    col("bonus points", "num2", "mean_points"),
+                ],
+            ),
+        ]
+        power_body += [
+            head,
+            doc.html_table(
+                [r for r in result.rows("power_use") if r["uses"]],
+                [
+                    col("strategy", "text"),
+                    col("power", "text"),
+                    col("uses", "count"),
+                    col("per game", "num2", "per_game"),
+                ],
+            ),
+        ]
+        gap = result.rows("optimal_gap")
+        if gap:
+            gap_body += [
+                head,
+                doc.figure(
+                    figures.forest(
+                        [{**r, "label": r["strategy"], "estimate": r["gap"]} for r in gap],
+                        "label",
+                        None,
+                        "Points per turn against the exact optimum",
+                        "points per turn minus optimal's (95% interval)",
+                        points=False,
+                    ),
+                    "Dot plot of each strategy's points per turn minus optimal's",
+                    "Each strategy's mean points per turn minus those of optimal, the exact "
+                    "single-turn optimal-stopping reference, on the same seed blocks (paired); "
+                    "left of zero means the strategy banks less per turn than optimal.",
+                ),
+                doc.html_table(
+                    gap,
+                    [
+                        col("strategy", "text"),
+                        col("seed blocks", "count", "blocks"),
+                        col("gap, points per turn [95%]", "signed_ci", "gap", "low", "high"),
+                    ],
+                ),
+            ]
+    out = [
+        Section(
             "busts",
             "Bust rate against the exact chance",
-            bust_text
-            + doc.image(figures.bust_vs_exact(rows(tables["bust_by_kinds"])), "bust rate")
-            + doc.html_table(rows(tables["bust_by_kinds"]))
-            + "<h3>Turns by strategy</h3>"
-            + doc.html_table(rows(tables["turns_by_strategy"]))
-            + doc.html_table(rows(tables["turn_endings"])),
+            "Do busts happen as often as the pile's make-up says they must? A check of the "
+            "engine and the data, then what each strategy's turns bring.",
+            "".join(bust_body),
         ),
-        (
+        Section(
             "plunder",
             "Plunder sizes",
-            doc.image(figures.plunder_sizes(rows(tables["plunder_sizes"])), "plunder sizes")
-            + doc.html_table(rows(tables["plunder_sizes"])),
+            "How much a turn that does not bust moves to the stash.",
+            "".join(plunder_body),
         ),
-        (
+        Section(
             "key-chest",
             "Key + Chest bonus",
-            "<p>Share of plunders that moved both a Key and a Chest, and what the bonus brought "
-            "(cards from the discard, and the points they added).</p>"
-            + doc.html_table(rows(tables["key_chest"])),
+            "Share of plunders that moved both a Key and a Chest, and what the bonus brought "
+            "(cards from the discard pile and the points they added).",
+            "".join(chest_body),
         ),
-        (
+        Section(
             "powers",
             "Use of each power",
-            "<p>Powers applied per game a strategy played; <code>_nothing</code>: the power "
-            "had nothing to act on.</p>" + doc.html_table(rows(tables["power_use"])),
+            "How often each strategy applied each power per game it played; '_nothing' counts "
+            "powers that had nothing to act on.",
+            "".join(power_body),
         ),
     ]
-    return doc.html_page("tourney report: Treasure Island", sections)
+    if gap_body:
+        out.append(
+            Section(
+                "optimal",
+                "Gap to the exact optimum",
+                "How many points per turn each strategy leaves against optimal on the same deals.",
+                "".join(gap_body),
+            )
+        )
+    return out
 
 
-REPORT = GameReport(
+def markdown(data: ReportData) -> list[str]:
+    md = documents.markdown_table
+    parts = []
+    for result in data.cohorts:
+        suffix = f" — {result.cohort.label}" if len(data.cohorts) > 1 else ""
+        parts += [
+            f"## Bust rate against the exact chance{suffix}\n",
+            md(result.rows("bust_by_kinds"), BUST_COLUMNS),
+            f"## Turns{suffix}\n",
+            md(result.rows("turns_by_strategy"), TURN_COLUMNS),
+        ]
+    return parts
+
+
+TREASURE_ISLAND = GameReport(
+    game="treasure-island",
+    title="Treasure Island",
+    score_unit="points",
     compute=compute,
-    head={"game": "treasure-island"},
-    sections={"win_rate": _WIN, "seat_advantage": _SEAT, "push_your_luck": _LUCK},
-    markdown=_markdown,
-    html=_html,
+    findings=findings,
+    sections=sections,
+    markdown=markdown,
+    json_sections={
+        "push_your_luck": [
+            "bust_by_kinds",
+            "turns_by_strategy",
+            "turn_endings",
+            "plunder_sizes",
+            "key_chest",
+            "power_use",
+            "optimal_gap",
+        ],
+    },
 )

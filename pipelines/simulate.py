@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 from typing import Any, TextIO
 
+from pipelines.ablation import ABLATIONS, ablated
 from pipelines.play import DEFAULT_RULES
 from sim.errors import InputError
 from sim.runner.backends import BACKENDS
@@ -19,8 +20,9 @@ from sim.runner.games import GAMES, NO_ISLAND, GameKind
 from sim.runner.run import RunConfig, RunReport, run
 from sim.runner.shard import ShardSummary
 from sim.tobago.catalog import resolve_board
+
+__all__ = ["ABLATIONS", "ablated"]
 from sim.tobago.modular import island_names
-from sim.tobago.rules import TobagoRules, with_overrides
 from sim.toml_files import read_toml
 from strategies.registry import DEFAULT_PLAYERS, parse_strategy, split_specs
 
@@ -38,6 +40,7 @@ SPEC_KEYS = (
     "address",
     "out",
     "ablate",
+    "twin",
 )
 DEFAULTS: dict[str, Any] = {
     "game": "tobago",
@@ -53,26 +56,21 @@ DEFAULTS: dict[str, Any] = {
     "address": None,
     "out": None,
     "ablate": None,
+    "twin": None,
 }
-#: Counterfactual variants on the same seeds: the rules without curses, or without amulets.
-ABLATIONS: dict[str, dict[str, int]] = {
-    "curses": {"curse_count": 0},
-    "amulets": {"amulet_count": 0},
-}
-
-
-def ablated(rules: TobagoRules, name: str, label: str) -> TobagoRules:
-    """``rules`` without curses or without amulets; ``label`` starts the error message."""
-    if name not in ABLATIONS:
-        raise InputError(f"{label} {name!r} is not allowed (curses or amulets)")
-    return with_overrides(rules, ABLATIONS[name], f"{label} {name}")
 
 
 def read_spec(path: Path) -> dict[str, Any]:
     """The keys of a spec file (validated names; values are checked by :func:`resolve`)."""
     raw = read_toml(path, "spec file")
-    raw.pop("description", None)
+    description = raw.pop("description", None)
+    if description is not None and not isinstance(description, str):
+        raise InputError(f"{path}: description = {description!r} is not allowed (a string)")
+    if description:
+        raw["label"] = description.strip()
     for key in raw:
+        if key == "label":
+            continue
         if key not in SPEC_KEYS:
             raise InputError(f"{path}: unknown key {key!r} (allowed: {', '.join(SPEC_KEYS)})")
     return raw
@@ -161,6 +159,9 @@ def resolve(file_values: dict[str, Any], flags: dict[str, Any], source: str) -> 
     out = values["out"]
     run_dir = Path(out) if out else Path("data") / "runs" / _run_id(values, labels)
     address = values["address"] or None
+    label = str(file_values.get("label") or run_label(rules_source, labels))
+    if ablate and file_values.get("label"):
+        label += f" (without {ablate})"
     return RunConfig(
         run_dir=run_dir,
         game=game,
@@ -176,7 +177,35 @@ def resolve(file_values: dict[str, Any], flags: dict[str, Any], source: str) -> 
         backend=backend,
         workers=workers,
         address=address,
+        label=label,
     )
+
+
+def run_label(rules_source: str, labels: list[str]) -> str:
+    """A run's name for people when its spec has no description: its rules (a rules file by
+    its file name, never the preset it starts from) and its players."""
+    base, without, ablation = rules_source.partition(" without ")
+    rules = Path(base).name if base.endswith(".toml") else base
+    return f"{rules}{without}{ablation}: {', '.join(labels)}"
+
+
+def twin_config(
+    file_values: dict[str, Any], flags: dict[str, Any], source: str
+) -> RunConfig | None:
+    """The counterfactual twin of the run ``resolve`` makes, when ``twin`` (curses or
+    amulets) is set: the same spec without that part, on the same seeds, in the run
+    directory's sibling ``<name>-without-<twin>``; ``None`` without a twin."""
+    values = {**file_values, **{k: v for k, v in flags.items() if v is not None}}
+    twin = values.get("twin")
+    if not twin:
+        return None
+    if twin not in ABLATIONS:
+        raise InputError(f"{source}: twin = {twin!r} is not allowed (curses or amulets)")
+    if values.get("ablate"):
+        raise InputError(f"{source}: twin and ablate cannot both be given (a twin is an ablation)")
+    base = resolve(file_values, flags, source)
+    out = base.run_dir.with_name(f"{base.run_dir.name}-without-{twin}")
+    return resolve(file_values, {**flags, "ablate": twin, "out": str(out), "twin": None}, source)
 
 
 def _run_id(values: dict[str, Any], labels: list[str]) -> str:

@@ -16,7 +16,10 @@ def wilson(successes: float, n: float, z: float = Z95) -> tuple[float, float]:
     denom = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    # At 0% and 100% the bound is exactly 0 or 1 (the formula leaves rounding dust).
+    low = 0.0 if p <= 0 else max(0.0, centre - half)
+    high = 1.0 if p >= 1 else min(1.0, centre + half)
+    return (low, high)
 
 
 def chi2_sf(x: float, dof: int) -> float:
@@ -51,3 +54,75 @@ def chi_square_uniform(counts: list[float]) -> tuple[float, float]:
     expected = n / k
     stat = sum((c - expected) ** 2 / expected for c in counts)
     return (stat, chi2_sf(stat, k - 1))
+
+
+def normal_p(z: float) -> float:
+    """Two-sided p-value of a standard normal statistic."""
+    return math.erfc(abs(z) / math.sqrt(2))
+
+
+def ratio_se(
+    total: float,
+    count: float,
+    sum_yy: float,
+    sum_yn: float,
+    sum_nn: float,
+    clusters: int,
+) -> float:
+    """Standard error of the mean ``total / count`` of observations grouped in ``clusters``
+    (independent groups, such as the seat rotations of one deal), from the per-cluster sums
+    ``y_c`` and sizes ``n_c`` via ``sum_yy = Σ y_c²``, ``sum_yn = Σ y_c n_c``, ``sum_nn = Σ
+    n_c²``: the cluster-robust (linearised ratio) variance
+    ``Σ (y_c - m n_c)² / N² · C / (C - 1)``. 0 with fewer than two clusters."""
+    if clusters < 2 or count <= 0:
+        return 0.0
+    m = total / count
+    spread = max(0.0, sum_yy - 2 * m * sum_yn + m * m * sum_nn)
+    return math.sqrt(spread * clusters / (clusters - 1)) / count
+
+
+def clustered_share(
+    total: float, count: float, se: float, clusters: int, z: float = Z95
+) -> tuple[float, float]:
+    """A 95% interval for a share ``total / count`` whose observations come in clusters: the
+    Wilson interval at the effective sample size ``p (1 - p) / se²`` (never more than
+    ``count``), so it stays inside [0, 1] and is valid at 0% and 100%, where the effective
+    size is taken as the number of clusters (the cautious choice: nothing is known of the
+    correlation inside a cluster)."""
+    if count <= 0:
+        return (0.0, 1.0)
+    p = total / count
+    if 0 < p < 1 and se > 0:
+        n_eff = min(count, p * (1 - p) / (se * se))
+    elif 0 < p < 1:
+        n_eff = count
+    else:
+        n_eff = max(1.0, float(clusters))
+    return wilson(p * n_eff, n_eff, z)
+
+
+def cochran_q(estimates: list[float], ses: list[float]) -> tuple[float, int, float, float, float]:
+    """Heterogeneity of independent estimates with standard errors (groups with no error
+    are left out): Cochran's Q, its degrees of freedom, p-value, and the inverse-variance
+    pooled estimate with its standard error."""
+    pairs = [(e, s) for e, s in zip(estimates, ses, strict=True) if s > 0]
+    if len(pairs) < 2:
+        return (0.0, 0, 1.0, pairs[0][0] if pairs else 0.0, pairs[0][1] if pairs else 0.0)
+    weights = [1 / (s * s) for _, s in pairs]
+    total = sum(weights)
+    pooled = sum(w * e for w, (e, _) in zip(weights, pairs, strict=True)) / total
+    q = sum(w * (e - pooled) ** 2 for w, (e, _) in zip(weights, pairs, strict=True))
+    dof = len(pairs) - 1
+    return (q, dof, chi2_sf(q, dof), pooled, math.sqrt(1 / total))
+
+
+def holm(p_values: list[float]) -> list[float]:
+    """Holm's step-down adjustment of ``p_values`` (same order), family-wise error control."""
+    m = len(p_values)
+    order = sorted(range(m), key=lambda k: p_values[k])
+    adjusted = [1.0] * m
+    running = 0.0
+    for rank, k in enumerate(order):
+        running = max(running, min(1.0, (m - rank) * p_values[k]))
+        adjusted[k] = running
+    return adjusted

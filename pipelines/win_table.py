@@ -1,30 +1,51 @@
-"""The short win table printed after a run: per strategy, seats played, mean win share with
-its Wilson 95% interval (ties count 1/k), mean score; best first."""
+"""What ``tourney simulate`` prints when a run ends: per player count, each strategy's win
+share with its 95% interval (ties count 1/k) and mean score, best first; then every warning
+about the run (games cut off, strategy failures) with a command that replays one."""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from pipelines.metrics import win_rate
 from pipelines.metrics.source import connect, open_run
+from pipelines.run_groups import group_runs
+from pipelines.run_warnings import run_warnings
+from reports import numbers
 
 
-def win_table(run_dir: Path) -> list[dict[str, object]]:
-    """Rows of :func:`pipelines.metrics.win_rate.by_strategy`, best win share first."""
+def win_table(run_dir: Path) -> list[dict[str, Any]]:
+    """Rows of :func:`pipelines.metrics.win_rate.by_strategy` (finished games), per player
+    count, best win share first."""
     with connect([open_run(run_dir)]) as con:
-        rows = win_rate.by_strategy(con).to_pylist()
-    return sorted(rows, key=lambda r: (-float(str(r["win_share"])), str(r["strategy"])))
+        rows: list[dict[str, Any]] = win_rate.by_strategy(con).to_pylist()
+    return sorted(rows, key=lambda r: (r["n_players"], -r["win_share"], r["strategy"]))
 
 
-def format_win_table(rows: list[dict[str, object]]) -> list[str]:
+def format_win_table(rows: list[dict[str, Any]]) -> list[str]:
     """The table as text lines."""
     width = max([len("strategy"), *(len(str(r["strategy"])) for r in rows)])
     lines = [
-        f"{'strategy':<{width}}  {'seats':>7}  {'win share':>9}  {'95% interval':>15}  {'score':>6}"
+        f"{'players':>7}  {'strategy':<{width}}  {'games':>9}  {'win share':>9}  "
+        f"{'95% interval':>14}  {'score':>6}"
     ]
     for r in rows:
         lines.append(
-            f"{r['strategy']!s:<{width}}  {r['seats']:>7}  {r['win_share']:>9.3f}  "
-            f"[{r['low']:.3f}, {r['high']:.3f}]  {r['mean_score']:>6.1f}"
+            f"{r['n_players']:>7}  {r['strategy']!s:<{width}}  {numbers.count(r['seats']):>9}  "
+            f"{numbers.pct(r['win_share']):>9}  {numbers.interval(r['low'], r['high']):>14}  "
+            f"{r['mean_score']:>6.1f}"
         )
+    return lines
+
+
+def warning_lines(run_dir: Path) -> list[str]:
+    """The run's warnings as text lines (none when every game ended and nothing failed)."""
+    run = open_run(run_dir)
+    with connect([run]) as con:
+        found = run_warnings(con, group_runs([run]), include_unfinished=False)
+    lines = []
+    for w in found:
+        lines.append(f"warning: {w.text}")
+        if w.command:
+            lines.append(f"  replay one: {w.command}")
     return lines

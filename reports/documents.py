@@ -1,67 +1,221 @@
-"""Report documents from tidy tables and figures: a self-contained HTML page (images embedded
-as data URIs, all text escaped) and a Markdown summary. Knows only column names."""
+"""Report documents from tidy rows and figures: a self-contained HTML page (images embedded as
+data URIs, all text escaped) and a Markdown summary, in one layout for every game.
+
+Knows only column names and how to format a kind of number (:class:`Column`); what the
+columns mean is the caller's business.
+"""
 
 from __future__ import annotations
 
 import base64
 import html
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
+
+from reports import numbers
 
 Rows = Sequence[dict[str, Any]]
 
 
-def _cell(value: Any) -> str:
-    if isinstance(value, float):
-        return f"{value:.4f}" if abs(value) < 100 else f"{value:.1f}"
-    return str(value)
+def _share_ci(r: dict[str, Any], keys: tuple[str, ...]) -> str:
+    value, low, high = (r.get(k) for k in keys)
+    if value is None:
+        return ""
+    text = numbers.pct(float(value))
+    if low is None or high is None:
+        return text
+    return f"{text} {numbers.interval(float(low), float(high))}"
 
 
-def html_table(rows: Rows, columns: Sequence[str] | None = None, limit: int = 200) -> str:
-    """An escaped HTML table of ``rows`` (at most ``limit`` of them)."""
+def _points_ci(r: dict[str, Any], keys: tuple[str, ...]) -> str:
+    value, low, high = (r.get(k) for k in keys)
+    if value is None:
+        return ""
+    return (
+        f"{100 * float(value):+.1f} {numbers.interval(float(low or 0), float(high or 0))}"
+        if low is not None and high is not None
+        else f"{100 * float(value):+.1f}"
+    )
+
+
+def _mean_ci(r: dict[str, Any], keys: tuple[str, ...], signed: bool = False) -> str:
+    value, low, high = (r.get(k) for k in keys)
+    if value is None:
+        return ""
+    text = numbers.number(float(value), 1, signed)
+    if low is None or high is None:
+        return text
+    return f"{text} {numbers.interval(float(low), float(high), scale=1.0)}"
+
+
+def _one(fmt: Callable[[float], str]) -> Callable[[dict[str, Any], tuple[str, ...]], str]:
+    def cell(r: dict[str, Any], keys: tuple[str, ...]) -> str:
+        value = r.get(keys[0])
+        if value is None:
+            return ""
+        if isinstance(value, bool):
+            return "yes" if value else "no"
+        if isinstance(value, int | float):
+            return fmt(float(value))
+        return str(value)
+
+    return cell
+
+
+#: How each kind of column is written: a function of the row and the column's keys.
+FORMATS: dict[str, Callable[[dict[str, Any], tuple[str, ...]], str]] = {
+    "text": lambda r, k: "" if r.get(k[0]) is None else str(r.get(k[0])),
+    "count": _one(numbers.count),
+    "pct": _one(numbers.pct),
+    "points": _one(lambda x: f"{100 * x:+.1f}"),
+    "num1": _one(lambda x: numbers.number(x, 1)),
+    "num2": _one(lambda x: numbers.number(x, 2)),
+    "signed1": _one(lambda x: numbers.number(x, 1, signed=True)),
+    "p": _one(lambda p: numbers.p_value(p).removeprefix("p = ")),
+    "share_ci": _share_ci,
+    "points_ci": _points_ci,
+    "mean_ci": _mean_ci,
+    "signed_ci": lambda r, k: _mean_ci(r, k, signed=True),
+}
+
+
+@dataclass(frozen=True)
+class Column:
+    """A table column: its header, its kind (a key of :data:`FORMATS`) and the row keys it
+    reads (one, or value, low and high for the ``*_ci`` kinds)."""
+
+    header: str
+    kind: str
+    keys: tuple[str, ...]
+
+    def cell(self, row: dict[str, Any]) -> str:
+        return FORMATS[self.kind](row, self.keys)
+
+
+def col(header: str, kind: str, *keys: str) -> Column:
+    """A :class:`Column`; ``keys`` default to the header."""
+    return Column(header, kind, keys or (header,))
+
+
+def html_table(rows: Rows, columns: Sequence[Column], limit: int = 400) -> str:
+    """An escaped HTML table of ``rows`` (at most ``limit``) with formatted cells."""
     if not rows:
         return "<p><em>no rows</em></p>"
-    cols = list(columns or rows[0].keys())
-    head = "".join(f"<th>{html.escape(c)}</th>" for c in cols)
+    head = "".join(f"<th>{html.escape(c.header)}</th>" for c in columns)
     body = "".join(
-        "<tr>" + "".join(f"<td>{html.escape(_cell(r.get(c)))}</td>" for c in cols) + "</tr>"
+        "<tr>" + "".join(f"<td>{html.escape(c.cell(r))}</td>" for c in columns) + "</tr>"
         for r in rows[:limit]
     )
-    more = f"<p>… {len(rows) - limit} more rows in the tables.</p>" if len(rows) > limit else ""
+    more = (
+        f"<p class='note'>… {len(rows) - limit:,} more rows in the tables folder.</p>"
+        if len(rows) > limit
+        else ""
+    )
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>{more}"
 
 
-def image(png: bytes, alt: str) -> str:
-    """An embedded PNG."""
+def folded(summary: str, inner: str) -> str:
+    """Content collapsed under a one-line summary (long tables)."""
+    return f"<details><summary>{html.escape(summary)}</summary>{inner}</details>"
+
+
+def figure(png: bytes, alt: str, caption: str) -> str:
+    """An embedded PNG with its alt text and a caption under it."""
     data = base64.b64encode(png).decode()
-    return f'<img alt="{html.escape(alt, quote=True)}" src="data:image/png;base64,{data}">'
-
-
-def html_page(title: str, sections: Sequence[tuple[str, str, str]]) -> str:
-    """A whole page: ``sections`` are ``(anchor, heading, inner HTML)``."""
-    nav = " · ".join(f'<a href="#{a}">{html.escape(h)}</a>' for a, h, _ in sections)
-    parts = "".join(
-        f'<section id="{a}"><h2>{html.escape(h)}</h2>{inner}</section>' for a, h, inner in sections
+    return (
+        f'<figure><img alt="{html.escape(alt, quote=True)}" src="data:image/png;base64,{data}">'
+        f"<figcaption>{html.escape(caption)}</figcaption></figure>"
     )
-    style = (
-        "body{font-family:system-ui,sans-serif;margin:2em;max-width:70em}"
-        "table{border-collapse:collapse;margin:1em 0;font-size:90%}"
-        "td,th{border:1px solid #ccc;padding:2px 6px;text-align:right}"
-        "th{background:#eee}img{max-width:100%}.note{color:#555}"
+
+
+def paragraph(text: str, cls: str = "") -> str:
+    """An escaped paragraph."""
+    attr = f' class="{cls}"' if cls else ""
+    return f"<p{attr}>{html.escape(text)}</p>"
+
+
+def subheading(text: str) -> str:
+    return f"<h3>{html.escape(text)}</h3>"
+
+
+def bullet_list(items: Sequence[str], cls: str) -> str:
+    """An escaped list (findings, warnings)."""
+    inner = "".join(f"<li>{html.escape(i)}</li>" for i in items)
+    return f'<ul class="{cls}">{inner}</ul>'
+
+
+def warning_list(items: Sequence[tuple[str, str]]) -> str:
+    """Warnings: each an escaped text and, if given, a command to replay an affected game."""
+    inner = "".join(
+        f"<li>{html.escape(text)}"
+        + (f"<br>Replay one: <code>{html.escape(command)}</code>" if command else "")
+        + "</li>"
+        for text, command in items
+    )
+    return f'<ul class="warnings">{inner}</ul>'
+
+
+def code(text: str) -> str:
+    return f"<code>{html.escape(text)}</code>"
+
+
+@dataclass(frozen=True)
+class Section:
+    """A section of the page: anchor, heading, a caption saying what it answers, content."""
+
+    anchor: str
+    heading: str
+    caption: str
+    body: str
+
+
+_STYLE = (
+    "body{font-family:system-ui,sans-serif;margin:2em auto;max-width:72em;padding:0 1.5em;"
+    "color:#1d2329;line-height:1.45}"
+    "h1{margin-bottom:.2em}h2{border-bottom:2px solid #dde3e8;padding-bottom:.2em;"
+    "margin-top:2em}h3{margin-top:1.6em}"
+    "nav{margin:.6em 0 1.4em;font-size:95%}nav a{margin-right:1em}"
+    "table{border-collapse:collapse;margin:.8em 0;font-size:90%}"
+    "td,th{border:1px solid #d4dbe1;padding:3px 8px;text-align:right}"
+    "td:first-child,th:first-child{text-align:left}th{background:#eef2f5}"
+    "img{max-width:100%}figure{margin:1em 0}figcaption{color:#4a5660;font-size:90%;"
+    "max-width:60em}.caption{color:#4a5660}.note{color:#5a6670}"
+    "ul.findings{background:#f1f7f1;border-left:4px solid #3a8a4a;padding:.8em 1em .8em 2em}"
+    "ul.warnings{background:#fdf3e6;border-left:4px solid #d27a00;padding:.8em 1em .8em 2em}"
+    "ul.findings li,ul.warnings li{margin:.3em 0}p.scope{font-weight:600;margin:1em 0 .2em}"
+    "details{margin:.6em 0}summary{cursor:pointer;color:#235a8c}"
+    "code{background:#eef2f5;padding:1px 4px;border-radius:3px;font-size:90%}"
+)
+
+
+def html_page(title: str, subtitle: str, sections: Sequence[Section]) -> str:
+    """A whole page: the title, a subtitle line, a table of contents and the sections."""
+    nav = "".join(f'<a href="#{s.anchor}">{html.escape(s.heading)}</a>' for s in sections)
+    parts = "".join(
+        f'<section id="{s.anchor}"><h2>{html.escape(s.heading)}</h2>'
+        f'<p class="caption">{html.escape(s.caption)}</p>{s.body}</section>'
+        for s in sections
     )
     return (
         '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
-        f"<title>{html.escape(title)}</title><style>{style}</style></head>"
-        f"<body><h1>{html.escape(title)}</h1><nav>{nav}</nav>{parts}</body></html>"
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"<title>{html.escape(title)}</title><style>{_STYLE}</style></head>"
+        f"<body><h1>{html.escape(title)}</h1><p class='note'>{html.escape(subtitle)}</p>"
+        f"<nav>{nav}</nav>{parts}</body></html>"
     )
 
 
-def markdown_table(rows: Rows, columns: Sequence[str] | None = None, limit: int = 50) -> str:
-    """A Markdown table of ``rows``."""
+def markdown_table(rows: Rows, columns: Sequence[Column], limit: int = 60) -> str:
+    """A Markdown table of ``rows`` with formatted cells."""
     if not rows:
         return "_no rows_\n"
-    cols = list(columns or rows[0].keys())
-    lines = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
+    lines = [
+        "| " + " | ".join(c.header for c in columns) + " |",
+        "|" + "---|" * len(columns),
+    ]
     for r in rows[:limit]:
-        lines.append("| " + " | ".join(_cell(r.get(c)).replace("|", "\\|") for c in cols) + " |")
+        lines.append("| " + " | ".join(c.cell(r).replace("|", "\\|") for c in columns) + " |")
+    if len(rows) > limit:
+        lines.append(f"\n… {len(rows) - limit:,} more rows in the tables folder.")
     return "\n".join(lines) + "\n"

@@ -1,5 +1,8 @@
-"""Figures from tidy tables (plain column names in, PNG bytes out): win shares with intervals,
-win share by seat, and hex-map heat maps. Knows nothing of the games themselves."""
+"""Figures from tidy rows (plain column names in, PNG bytes out). Every figure has a title,
+labelled axes with units, and draws intervals as given (clipped so that a 0% or 100% share
+draws no negative error bar). Knows nothing of the games themselves: terrain colours and
+landmark glyphs are looked up by the names the rows carry.
+"""
 
 from __future__ import annotations
 
@@ -15,55 +18,97 @@ matplotlib.use("Agg")  # files only, never a window
 import matplotlib.pyplot as plt
 import seaborn as sns
 from matplotlib.collections import PatchCollection
-from matplotlib.patches import RegularPolygon
+from matplotlib.patches import Patch, RegularPolygon
+from matplotlib.ticker import FuncFormatter, MaxNLocator
 
 Rows = Sequence[dict[str, Any]]
+
+#: Muted terrain colours for island maps (names as the rows carry them).
+TERRAIN_COLOURS = {
+    "jungle": "#8fbf86",
+    "mountain": "#b3a596",
+    "scrub": "#d2cf98",
+    "beach": "#f1e3b8",
+    "river": "#9cc7e0",
+    "lake": "#6fa3cf",
+}
+_PERCENT = FuncFormatter(lambda x, _: f"{100 * x:.0f}%")
+_POINTS = FuncFormatter(lambda x, _: f"{100 * x:+.0f}")
 
 
 def _png(fig: Any) -> bytes:
     buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=110, bbox_inches="tight")
+    fig.savefig(buf, format="png", dpi=100, bbox_inches="tight")
     plt.close(fig)
     return buf.getvalue()
 
 
-def win_share_bars(rows: Rows, label: str = "strategy") -> bytes:
-    """Mean win share per group with its interval as error bars."""
-    sns.set_theme(style="whitegrid")
-    fig, ax = plt.subplots(figsize=(6, 0.6 + 0.5 * max(1, len(rows))))
-    names = [str(r[label]) for r in rows]
-    shares = [float(r["win_share"]) for r in rows]
-    errors = [
-        [s - float(r["low"]) for s, r in zip(shares, rows, strict=True)],
-        [float(r["high"]) - s for s, r in zip(shares, rows, strict=True)],
+def _errors(rows: Rows, value: str, low: str, high: str) -> list[list[float]]:
+    """Error bar lengths below and above, never negative (an interval may end at 0%)."""
+    return [
+        [max(0.0, float(r[value]) - float(r[low])) for r in rows],
+        [max(0.0, float(r[high]) - float(r[value])) for r in rows],
     ]
-    sns.barplot(x=shares, y=names, ax=ax, color=sns.color_palette()[0], orient="h")
-    ax.errorbar(shares, range(len(names)), xerr=errors, fmt="none", ecolor="black", capsize=3)
-    ax.set_xlabel("win share (95% interval)")
-    ax.set_ylabel("")
-    return _png(fig)
 
 
-def seat_shares(rows: Rows) -> bytes:
-    """Win share by seat, one line per strategy."""
+def win_share_bars(rows: Rows, fair: float, title: str) -> bytes:
+    """Win share per strategy, best first, with 95% intervals and the fair share 1/n."""
     sns.set_theme(style="whitegrid")
-    fig, ax = plt.subplots(figsize=(6, 3.5))
-    sns.lineplot(
-        x=[int(r["seat"]) for r in rows],
-        y=[float(r["win_share"]) for r in rows],
-        hue=[str(r["strategy"]) for r in rows],
-        marker="o",
-        ax=ax,
+    items = sorted(rows, key=lambda r: -float(r["win_share"]))
+    fig, ax = plt.subplots(figsize=(7, 0.9 + 0.55 * max(1, len(items))))
+    names = [str(r["strategy"]) for r in items]
+    shares = [float(r["win_share"]) for r in items]
+    ax.barh(range(len(items)), shares, color=sns.color_palette()[0], height=0.6)
+    ax.errorbar(
+        shares,
+        range(len(items)),
+        xerr=_errors(items, "win_share", "low", "high"),
+        fmt="none",
+        ecolor="black",
+        capsize=4,
     )
-    ax.set_xlabel("seat (0 = first player)")
-    ax.set_ylabel("win share")
+    ax.axvline(
+        fair, color="#c0392b", linestyle="--", linewidth=1.5, label=f"fair share {100 * fair:.0f}%"
+    )
+    ax.legend(fontsize=8, loc="lower right")
+    ax.set_yticks(range(len(items)), names)
+    ax.invert_yaxis()
+    ax.set_xlim(0, max(fair * 1.6, max(float(r["high"]) for r in items) * 1.1, 0.05))
+    ax.xaxis.set_major_formatter(_PERCENT)
+    ax.set_xlabel("win share (share of games won; ties split), 95% interval")
+    ax.set_title(title, fontsize=11)
     return _png(fig)
 
 
-def score_distribution(rows: Rows) -> bytes:
+def seat_shares(rows: Rows, fair: float, title: str) -> bytes:
+    """Win share by seat, one line per strategy, with the fair share 1/n."""
+    sns.set_theme(style="whitegrid")
+    fig, ax = plt.subplots(figsize=(7, 3.8))
+    seats = sorted({int(r["seat"]) for r in rows})
+    for name in sorted({str(r["strategy"]) for r in rows}):
+        mine = sorted((r for r in rows if str(r["strategy"]) == name), key=lambda r: r["seat"])
+        ax.errorbar(
+            [int(r["seat"]) + 1 for r in mine],
+            [float(r["win_share"]) for r in mine],
+            yerr=_errors(mine, "win_share", "low", "high"),
+            marker="o",
+            capsize=3,
+            label=name,
+        )
+    ax.axhline(fair, color="#c0392b", linestyle="--", linewidth=1.2, label="fair share")
+    ax.set_xticks([s + 1 for s in seats])
+    ax.set_xlabel("seat (1 = first to play)")
+    ax.yaxis.set_major_formatter(_PERCENT)
+    ax.set_ylabel("win share, 95% interval")
+    ax.set_title(title, fontsize=11)
+    ax.legend(fontsize=8, loc="best")
+    return _png(fig)
+
+
+def score_distribution(rows: Rows, unit: str, title: str) -> bytes:
     """Final scores per strategy, from ``(strategy, score, seats)`` counts."""
     sns.set_theme(style="whitegrid")
-    fig, ax = plt.subplots(figsize=(6, 3.5))
+    fig, ax = plt.subplots(figsize=(7, 3.8))
     sns.histplot(
         x=[int(r["score"]) for r in rows],
         weights=[int(r["seats"]) for r in rows],
@@ -74,7 +119,178 @@ def score_distribution(rows: Rows) -> bytes:
         binwidth=2,
         ax=ax,
     )
-    ax.set_xlabel("final score (coins)")
+    ax.set_xlabel(f"final score ({unit})")
+    ax.set_ylabel("share of the strategy's games per unit")
+    ax.set_title(title, fontsize=11)
+    return _png(fig)
+
+
+def forest(
+    rows: Rows,
+    label: str,
+    pooled: tuple[float, float, float] | None,
+    title: str,
+    xlabel: str,
+    points: bool = True,
+) -> bytes:
+    """One estimate with its interval per row (``estimate``, ``low``, ``high``), a zero line,
+    and the pooled estimate as a band; differences of shares are drawn in points."""
+    sns.set_theme(style="whitegrid")
+    fig, ax = plt.subplots(figsize=(7, 1.2 + 0.28 * max(2, len(rows))))
+    ys = list(range(len(rows)))
+    values = [float(r["estimate"]) for r in rows]
+    ax.errorbar(
+        values,
+        ys,
+        xerr=_errors(rows, "estimate", "low", "high"),
+        fmt="o",
+        color="#2c3e50",
+        ecolor="#7f8c8d",
+        capsize=2,
+        markersize=4,
+    )
+    ax.axvline(0, color="black", linewidth=1)
+    if pooled is not None:
+        estimate, low, high = pooled
+        ax.axvspan(low, high, color="#e67e22", alpha=0.25)
+        ax.axvline(estimate, color="#e67e22", linewidth=1.5, label="pooled estimate")
+        ax.legend(fontsize=8, loc="lower right")
+    ax.set_yticks(ys, [str(r[label]) for r in rows], fontsize=8)
+    ax.invert_yaxis()
+    if points:
+        ax.xaxis.set_major_formatter(_POINTS)
+    ax.set_xlabel(xlabel)
+    ax.set_title(title, fontsize=11)
+    return _png(fig)
+
+
+def hex_heat(
+    cells: Rows,
+    values: dict[int, float],
+    landmarks: Rows,
+    title: str,
+    unit: str,
+) -> bytes:
+    """A hex map of one island (pointy-top axial cells ``q``, ``r``): every cell filled with
+    its terrain's colour, an inner hex shaded by ``values`` with a colour bar in ``unit``,
+    and landmark glyphs (``kind`` hut/palm/statue, ``cell``, ``strength`` 0..1 how often it
+    stood there, optional ``facing``) drawn darker the more often."""
+    sns.set_style("white")
+    fig, ax = plt.subplots(figsize=(7.2, 6.2))
+    centre: dict[int, tuple[float, float]] = {}
+    base, inner, shades = [], [], []
+    for c in cells:
+        q, r = int(c["q"]), int(c["r"])
+        x, y = math.sqrt(3) * (q + r / 2), -1.5 * r
+        centre[int(c["cell"])] = (x, y)
+        base.append(
+            RegularPolygon(
+                (x, y),
+                numVertices=6,
+                radius=1.0,
+                orientation=0,
+                facecolor=TERRAIN_COLOURS.get(str(c["terrain"]), "#dddddd"),
+                edgecolor="white",
+                linewidth=0.8,
+            )
+        )
+        inner.append(RegularPolygon((x, y), numVertices=6, radius=0.62, orientation=0))
+        shades.append(values.get(int(c["cell"]), 0.0))
+    for patch in base:
+        ax.add_patch(patch)
+    heat = PatchCollection(inner, cmap="inferno_r", edgecolor="none", alpha=0.9)
+    heat.set_array(shades)
+    heat.set_clim(0, max(shades, default=0.0) or 1.0)
+    ax.add_collection(heat)
+    bar = fig.colorbar(heat, ax=ax, shrink=0.7, pad=0.02)
+    bar.set_label(unit)
+    glyphs = {"hut": "h", "palm": "p", "statue": "s"}
+    for lm in landmarks:
+        cell = int(lm["cell"])
+        if cell not in centre:
+            continue
+        x, y = centre[cell]
+        alpha = 0.25 + 0.75 * min(1.0, max(0.0, float(lm.get("strength", 1.0))))
+        ax.text(
+            x + 0.45,
+            y + 0.45,
+            glyphs.get(str(lm["kind"]), "?"),
+            fontsize=8,
+            fontweight="bold",
+            color="#0b3d91",
+            alpha=alpha,
+            ha="center",
+            va="center",
+        )
+        facing = lm.get("facing")
+        if facing is not None and int(facing) >= 0:
+            angle = math.radians(-60 * int(facing))  # 0 east, clockwise on screen
+            ax.arrow(
+                x,
+                y,
+                0.7 * math.cos(angle),
+                0.7 * math.sin(angle),
+                width=0.06,
+                color="#0b3d91",
+                alpha=alpha,
+                length_includes_head=True,
+            )
+    handles = [Patch(facecolor=col, label=name) for name, col in TERRAIN_COLOURS.items()]
+    ax.legend(
+        handles=handles,
+        loc="upper left",
+        bbox_to_anchor=(0.0, -0.01),
+        ncol=6,
+        fontsize=8,
+        frameon=False,
+        title="terrain (letters: h hut, p palm, s statue)",
+        title_fontsize=8,
+    )
+    ax.autoscale_view()
+    ax.set_aspect("equal")
+    ax.axis("off")
+    ax.set_title(title, fontsize=11)
+    return _png(fig)
+
+
+def bust_vs_exact(rows: Rows, title: str) -> bytes:
+    """Observed bust rate (95% interval) and the exact chance, by kinds in play."""
+    sns.set_theme(style="whitegrid")
+    fig, ax = plt.subplots(figsize=(7, 3.8))
+    used = [r for r in rows if int(r["kinds_in_play"]) > 0]
+    x = [int(r["kinds_in_play"]) for r in used]
+    ax.errorbar(
+        x,
+        [float(r["observed"]) for r in used],
+        yerr=_errors(used, "observed", "low", "high"),
+        fmt="o",
+        capsize=3,
+        label="observed (95% interval)",
+    )
+    ax.plot(x, [float(r["exact"]) for r in used], "-", color="black", label="exact chance")
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.yaxis.set_major_formatter(_PERCENT)
+    ax.set_xlabel("kinds in the play area before the draw")
+    ax.set_ylabel("bust rate of a blind draw")
+    ax.set_title(title, fontsize=11)
+    ax.legend()
+    return _png(fig)
+
+
+def plunder_sizes(rows: Rows, title: str) -> bytes:
+    """Share of plunders by cards banked, one bar group per strategy."""
+    sns.set_theme(style="whitegrid")
+    fig, ax = plt.subplots(figsize=(7, 3.8))
+    sns.barplot(
+        x=[int(r["cards"]) for r in rows],
+        y=[float(r["share"]) for r in rows],
+        hue=[str(r["strategy"]) for r in rows],
+        ax=ax,
+    )
+    ax.yaxis.set_major_formatter(_PERCENT)
+    ax.set_xlabel("cards banked by a plunder")
+    ax.set_ylabel("share of the strategy's plunders")
+    ax.set_title(title, fontsize=11)
     return _png(fig)
 
 
@@ -93,63 +309,7 @@ def sweep_lines(rows: Rows, x: str, hue: str | None, y: str, low: str, high: str
         ax.fill_between(xs, [r[low] for r in items], [r[high] for r in items], alpha=0.2)
     ax.set_xlabel(x)
     ax.set_ylabel(y.replace("_", " "))
+    ax.set_title(f"{y.replace('_', ' ')} by {x}", fontsize=11)
     if hue:
         ax.legend()
-    return _png(fig)
-
-
-def hex_heat(cells: Rows, values: dict[int, float], title: str) -> bytes:
-    """A hex map of one island (pointy-top axial cells) shaded by ``values`` per cell id."""
-    fig, ax = plt.subplots(figsize=(5, 5))
-    patches = []
-    shades = []
-    top = max(values.values(), default=0.0) or 1.0
-    for c in cells:
-        q, r = int(c["q"]), int(c["r"])
-        x = math.sqrt(3) * (q + r / 2)
-        y = -1.5 * r
-        patches.append(RegularPolygon((x, y), numVertices=6, radius=0.98, orientation=0))
-        shades.append(values.get(int(c["cell"]), 0.0) / top)
-    collection = PatchCollection(patches, cmap="YlOrRd", edgecolor="grey", linewidth=0.4)
-    collection.set_array(shades)
-    collection.set_clim(0, 1)
-    ax.add_collection(collection)
-    ax.autoscale_view()
-    ax.set_aspect("equal")
-    ax.axis("off")
-    ax.set_title(title, fontsize=9)
-    return _png(fig)
-
-
-def bust_vs_exact(rows: Rows) -> bytes:
-    """Observed bust rate (95% interval) and the exact chance, by kinds in play."""
-    sns.set_theme(style="whitegrid")
-    fig, ax = plt.subplots(figsize=(6, 3.5))
-    used = [r for r in rows if int(r["kinds_in_play"]) > 0]
-    x = [int(r["kinds_in_play"]) for r in used]
-    observed = [float(r["observed"]) for r in used]
-    errors = [
-        [o - float(r["low"]) for o, r in zip(observed, used, strict=True)],
-        [float(r["high"]) - o for o, r in zip(observed, used, strict=True)],
-    ]
-    ax.errorbar(x, observed, yerr=errors, fmt="o", capsize=3, label="observed (95% interval)")
-    ax.plot(x, [float(r["exact"]) for r in used], "-", color="black", label="exact chance")
-    ax.set_xlabel("kinds in the play area before the draw")
-    ax.set_ylabel("bust rate of a blind draw")
-    ax.legend()
-    return _png(fig)
-
-
-def plunder_sizes(rows: Rows) -> bytes:
-    """Share of plunders by cards banked, one bar group per strategy."""
-    sns.set_theme(style="whitegrid")
-    fig, ax = plt.subplots(figsize=(6, 3.5))
-    sns.barplot(
-        x=[int(r["cards"]) for r in rows],
-        y=[float(r["share"]) for r in rows],
-        hue=[str(r["strategy"]) for r in rows],
-        ax=ax,
-    )
-    ax.set_xlabel("cards banked by a plunder")
-    ax.set_ylabel("share of the strategy's plunders")
     return _png(fig)

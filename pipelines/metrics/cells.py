@@ -2,7 +2,8 @@
 appeared, and ATV start cells with the win share of the players who started there.
 
 Cells are the island's cell ids (as in the move log); :func:`cell_geometry` adds their axial
-coordinates and terrain so that reports can draw hex maps without knowing the game.
+coordinates and terrain, and :func:`landmark_frequency` where landmarks stood, so that
+reports can draw hex maps without knowing the game.
 """
 
 from __future__ import annotations
@@ -10,7 +11,8 @@ from __future__ import annotations
 import duckdb
 import pyarrow as pa
 
-from sim.tobago.catalog import resolve_board
+from sim.seeding import stream
+from sim.tobago.board import Board
 from sim.tobago.terrain import TERRAIN_NAMES
 
 
@@ -47,11 +49,12 @@ def start_cells(con: duckdb.DuckDBPyConnection) -> pa.Table:
     ).to_arrow_table()
 
 
-def cell_geometry(islands: list[str]) -> pa.Table:
-    """Every cell of the named islands: island, cell id, axial q and r, terrain name."""
+def cell_geometry(boards: dict[str, Board]) -> pa.Table:
+    """Every cell of the given boards (name -> board): island, cell id, axial q and r,
+    terrain name."""
     cols: dict[str, list[object]] = {"island": [], "cell": [], "q": [], "r": [], "terrain": []}
-    for name in islands:
-        island = resolve_board(name).island
+    for name, board in boards.items():
+        island = board.island
         for i, ((q, r), t) in enumerate(zip(island.coords, island.terrain, strict=True)):
             cols["island"].append(name)
             cols["cell"].append(i)
@@ -59,3 +62,35 @@ def cell_geometry(islands: list[str]) -> pa.Table:
             cols["r"].append(r)
             cols["terrain"].append(TERRAIN_NAMES[t])
     return pa.table(cols)
+
+
+def landmark_frequency(board: Board, seeds: list[int], min_distance: int) -> pa.Table:
+    """Where the landmarks stood in the games of ``seeds`` on ``board``: per kind and cell,
+    the share of those games with that landmark there, and a statue's facing when the board
+    fixes it (-1 otherwise). Games place landmarks from their own seed (the same stream the
+    engine uses), so this replays the placements without replaying the games."""
+    counts: dict[tuple[str, int], int] = {}
+    facing: dict[int, int] = {}
+    fixed = board.fixed
+    for seed in seeds:
+        placed = board.landmarks(stream(seed, "landmarks"), min_distance)
+        for kind, where in (
+            ("hut", placed.huts),
+            ("palm", placed.palms),
+            ("statue", placed.statues),
+        ):
+            for cell in where:
+                counts[(kind, cell)] = counts.get((kind, cell), 0) + 1
+    if fixed is not None:
+        for cell, f in zip(fixed.statues, fixed.facings, strict=True):
+            facing[cell] = -1 if f is None else f
+    rows = sorted(counts.items())
+    total = max(1, len(seeds))
+    return pa.table(
+        {
+            "kind": pa.array([k for (k, _), _ in rows], pa.string()),
+            "cell": pa.array([c for (_, c), _ in rows], pa.int32()),
+            "share": pa.array([n / total for _, n in rows], pa.float64()),
+            "facing": pa.array([facing.get(c, -1) for (_, c), _ in rows], pa.int8()),
+        }
+    )

@@ -1,6 +1,11 @@
-"""Curse impact: how often curses strike and where in the offer, who is hit and what it
-costs, how players hit fare against players not hit, what an amulet is worth when a curse
-strikes, and the paired effect of curses between two runs of the same seeds.
+"""Curse impact, descriptively: how often curses strike and where in the offer, who is hit
+and what it costs, how players hit fare against players not hit, and what an amulet is worth
+when a curse strikes.
+
+These describe the games that were played; what curses *do* (the causal answer) comes from
+a run and its twin without curses on the same seeds (:mod:`pipelines.metrics.paired`).
+Players who were hit differ from players who were not in more than the hit (they raised more
+treasures, for one), so ``hit_vs_not_hit`` is no estimate of a curse's effect.
 """
 
 from __future__ import annotations
@@ -8,24 +13,48 @@ from __future__ import annotations
 import duckdb
 import pyarrow as pa
 
-from pipelines.stats import Z95, wilson
+from pipelines.metrics.clustered import clustered
+from pipelines.stats import wilson
 
 
 def frequency(con: duckdb.DuckDBPyConnection) -> pa.Table:
-    """One row: distributions, curses revealed, their rate and Wilson interval."""
-    n, k = con.sql(
-        "SELECT count(*), coalesce(sum(curse_revealed::INT), 0) FROM treasures"
-    ).fetchall()[0]
-    low, high = wilson(k, n)
-    return pa.table(
-        {
-            "distributions": [int(n)],
-            "curses": [int(k)],
-            "rate": [k / n if n else 0.0],
-            "low": [low],
-            "high": [high],
-        }
+    """Per player count: games, distributions, curses revealed and their rate per
+    distribution, and per game the curse hits and coins lost (each with a 95% interval)."""
+    rate = clustered(
+        con,
+        """SELECT g.run, g.block, g.n_players, t.curse_revealed::DOUBLE AS curse
+           FROM treasures t JOIN games g USING (run, game_id)""",
+        ["n_players"],
+        "curse",
+        share=True,
     )
+    per_game = """
+        SELECT g.run, g.block, g.n_players, coalesce(sum(s.curse_hits), 0)::DOUBLE AS hits,
+               coalesce(sum(s.coins_lost), 0)::DOUBLE AS lost
+        FROM games g JOIN seats s USING (run, game_id) GROUP BY g.run, g.game_id, g.block,
+             g.n_players"""
+    hits = {r["n_players"]: r for r in clustered(con, per_game, ["n_players"], "hits")}
+    lost = {r["n_players"]: r for r in clustered(con, per_game, ["n_players"], "lost")}
+    cols: dict[str, list[object]] = {
+        k: []
+        for k in (
+            "n_players", "games", "distributions", "curses", "rate", "low", "high",
+            "hits_per_game", "hits_low", "hits_high",
+            "coins_lost_per_game", "lost_low", "lost_high",
+        )
+    }  # fmt: skip
+    for r in rate:
+        n = r["n_players"]
+        h, c = hits[n], lost[n]
+        for key, value in (
+            ("n_players", n), ("games", h["n"]), ("distributions", r["n"]),
+            ("curses", int(r["total"])), ("rate", r["mean"]), ("low", r["low"]),
+            ("high", r["high"]), ("hits_per_game", h["mean"]), ("hits_low", h["low"]),
+            ("hits_high", h["high"]), ("coins_lost_per_game", c["mean"]),
+            ("lost_low", c["low"]), ("lost_high", c["high"]),
+        ):  # fmt: skip
+            cols[key].append(value)
+    return pa.table(cols)
 
 
 def by_island(con: duckdb.DuckDBPyConnection) -> pa.Table:
@@ -65,24 +94,25 @@ def positions(con: duckdb.DuckDBPyConnection) -> pa.Table:
 
 
 def victims(con: duckdb.DuckDBPyConnection) -> pa.Table:
-    """Per strategy: seats, curse hits and coins lost, in total and per game."""
+    """Per player count and strategy: seats, curse hits and coins lost, in total and per
+    game."""
     return con.sql(
-        """SELECT strategy::VARCHAR AS strategy, count(*)::BIGINT AS seats,
-                  sum(curse_hits)::BIGINT AS hits, sum(coins_lost)::BIGINT AS coins_lost,
-                  avg(curse_hits)::DOUBLE AS hits_per_game,
-                  avg(coins_lost)::DOUBLE AS coins_lost_per_game
-           FROM seats GROUP BY 1 ORDER BY 1"""
+        """SELECT g.n_players, s.strategy::VARCHAR AS strategy, count(*)::BIGINT AS seats,
+                  sum(s.curse_hits)::BIGINT AS hits, sum(s.coins_lost)::BIGINT AS coins_lost,
+                  avg(s.curse_hits)::DOUBLE AS hits_per_game,
+                  avg(s.coins_lost)::DOUBLE AS coins_lost_per_game
+           FROM seats s JOIN games g USING (run, game_id) GROUP BY 1, 2 ORDER BY 1, 2"""
     ).to_arrow_table()
 
 
 def hit_vs_not_hit(con: duckdb.DuckDBPyConnection) -> pa.Table:
-    """Per strategy and whether the player was hit by a curse in the game: seats, win share
-    with Wilson interval, mean score."""
+    """Per player count, strategy and whether the player was hit by a curse in the game:
+    seats, win share with Wilson interval, mean score (descriptive, not an effect)."""
     table = con.sql(
-        """SELECT strategy::VARCHAR AS strategy, curse_hits > 0 AS hit,
-                  count(*)::BIGINT AS seats, sum(win_share)::DOUBLE AS wins,
-                  avg(win_share)::DOUBLE AS win_share, avg(score)::DOUBLE AS mean_score
-           FROM seats GROUP BY 1, 2 ORDER BY 1, 2"""
+        """SELECT g.n_players, s.strategy::VARCHAR AS strategy, s.curse_hits > 0 AS hit,
+                  count(*)::BIGINT AS seats, sum(s.win_share)::DOUBLE AS wins,
+                  avg(s.win_share)::DOUBLE AS win_share, avg(s.score)::DOUBLE AS mean_score
+           FROM seats s JOIN games g USING (run, game_id) GROUP BY 1, 2, 3 ORDER BY 1, 2, 3"""
     ).to_arrow_table()
     bounds = [wilson(r["wins"], r["seats"]) for r in table.to_pylist()]
     table = table.append_column("low", pa.array([b[0] for b in bounds], pa.float64()))
@@ -98,35 +128,3 @@ def amulet_value(con: duckdb.DuckDBPyConnection) -> pa.Table:
                   avg(CASE WHEN a = 1 THEN b ELSE 0 END)::DOUBLE AS mean_coins_lost
            FROM moves WHERE event = 'curse_hit' GROUP BY 1 ORDER BY 1"""
     ).to_arrow_table()
-
-
-def paired_difference(con: duckdb.DuckDBPyConnection, base: int = 0, other: int = 1) -> pa.Table:
-    """Per strategy, over games played on the same seed in run ``base`` and run ``other``
-    (same game id, seed and seat): mean difference other - base in win share and score, with
-    95% intervals (normal approximation)."""
-    table = con.sql(
-        f"""
-        SELECT s0.strategy::VARCHAR AS strategy, count(*)::BIGINT AS pairs,
-               avg(s1.win_share - s0.win_share)::DOUBLE AS win_share_diff,
-               coalesce(stddev_samp(s1.win_share - s0.win_share), 0)::DOUBLE AS sd_win,
-               avg(s1.score - s0.score)::DOUBLE AS score_diff,
-               coalesce(stddev_samp(s1.score - s0.score), 0)::DOUBLE AS sd_score
-        FROM seats s0
-        JOIN games g0 ON g0.run = s0.run AND g0.game_id = s0.game_id
-        JOIN games g1 ON g1.run = {other} AND g1.game_id = g0.game_id AND g1.seed = g0.seed
-        JOIN seats s1 ON s1.run = {other} AND s1.game_id = g1.game_id AND s1.seat = s0.seat
-                      AND s1.strategy::VARCHAR = s0.strategy::VARCHAR
-        WHERE s0.run = {base}
-        GROUP BY 1 ORDER BY 1
-        """
-    ).to_arrow_table()
-    rows = table.to_pylist()
-    for name, sd in (("win_share_diff", "sd_win"), ("score_diff", "sd_score")):
-        half = [Z95 * r[sd] / r["pairs"] ** 0.5 if r["pairs"] > 1 else 0.0 for r in rows]
-        table = table.append_column(
-            f"{name}_low", pa.array([r[name] - h for r, h in zip(rows, half, strict=True)])
-        )
-        table = table.append_column(
-            f"{name}_high", pa.array([r[name] + h for r, h in zip(rows, half, strict=True)])
-        )
-    return table

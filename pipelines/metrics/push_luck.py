@@ -20,7 +20,7 @@ import math
 import duckdb
 import pyarrow as pa
 
-from pipelines.stats import Z95, wilson
+from pipelines.stats import clustered_share, wilson
 
 _SEATS = "JOIN seats s USING (run, game_id, seat)"
 
@@ -58,15 +58,17 @@ def bust_by_kinds(con: duckdb.DuckDBPyConnection) -> pa.Table:
     for m, draws, busts, expected, n_c, b_c, e_c in rows:
         rate = busts / draws
         spread = sum((b - rate * n) ** 2 for b, n in zip(b_c, n_c, strict=True))
-        half = Z95 * math.sqrt(spread) / draws
+        clusters = len(n_c)
+        se = math.sqrt(spread * clusters / max(1, clusters - 1)) / draws
+        low, high = clustered_share(busts, draws, se, clusters)
         gap = sum((b - e) ** 2 for b, e in zip(b_c, e_c, strict=True))
         z = (busts - expected) / math.sqrt(gap) if gap > 0 else 0.0
         out["kinds_in_play"].append(int(m))
         out["draws"].append(int(draws))
         out["busts"].append(int(busts))
         out["observed"].append(rate)
-        out["low"].append(max(0.0, rate - half))
-        out["high"].append(min(1.0, rate + half))
+        out["low"].append(low)
+        out["high"].append(high)
         out["exact"].append(expected / draws)
         out["z"].append(z)
         out["p_value"].append(_normal_sf2(z) if gap > 0 else 1.0)

@@ -17,6 +17,7 @@ import duckdb
 import pyarrow.parquet as pq
 
 from sim.errors import InputError
+from sim.outcome import UNFINISHED
 from sim.runner.compaction import shard_range
 from sim.runner.games import GAMES
 from sim.runner.run import check_schema, read_manifest
@@ -80,9 +81,14 @@ def open_run(path: Path) -> RunInfo:
     return RunInfo(path, manifest)
 
 
-def connect(runs: list[RunInfo]) -> duckdb.DuckDBPyConnection:
-    """A DuckDB connection with views ``games``, ``seats``, ``moves``, ``treasures`` over the
-    runs' parts, each row tagged with ``run`` (the run's index in ``runs``)."""
+def connect(runs: list[RunInfo], include_unfinished: bool = False) -> duckdb.DuckDBPyConnection:
+    """A DuckDB connection with one view per table of the runs' game over their parts, each
+    row tagged with ``run`` (the run's index in ``runs``).
+
+    ``games`` and ``seats`` leave out games that did not reach their natural end (the turn
+    cap, a deadlock: see ``sim.outcome.UNFINISHED``) unless ``include_unfinished``; those
+    games are listed in the table ``unfinished`` (run, game_id, end_reason), and the views
+    ``games_all`` and ``seats_all`` keep every game."""
     games = {r.manifest["spec"].get("game") for r in runs}
     if len(games) > 1:
         listed = ", ".join(f"{r.path} ({r.manifest['spec'].get('game')})" for r in runs)
@@ -93,7 +99,19 @@ def connect(runs: list[RunInfo]) -> duckdb.DuckDBPyConnection:
             f"SELECT {k} AS run, * FROM read_parquet('{_sql_path(r.path / table)}/*.parquet')"
             for k, r in enumerate(runs)
         ]
-        con.execute(f"CREATE VIEW {table} AS " + " UNION ALL ".join(selects))
+        name = f"{table}_all" if table in ("games", "seats") else table
+        con.execute(f"CREATE VIEW {name} AS " + " UNION ALL ".join(selects))
+    reasons = ", ".join(f"'{r}'" for r in UNFINISHED)
+    con.execute(
+        "CREATE TEMP TABLE unfinished AS SELECT run, game_id, end_reason::VARCHAR AS end_reason "
+        f"FROM games_all WHERE end_reason::VARCHAR IN ({reasons})"
+        + (" AND false" if include_unfinished else "")
+    )
+    for table in ("games", "seats"):
+        con.execute(
+            f"CREATE VIEW {table} AS SELECT * FROM {table}_all "
+            "ANTI JOIN unfinished USING (run, game_id)"
+        )
     return con
 
 

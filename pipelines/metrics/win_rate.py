@@ -1,96 +1,277 @@
-"""Win-rate metrics: per strategy overall, by seat, by player count, and head to head.
+"""Win-rate metrics per player count: per strategy, per seat, per strategy and seat, by
+opponent mix, and head to head.
 
-Each function takes a connection from :func:`pipelines.metrics.source.connect` and returns a
-tidy Arrow table. Win share counts 1 for a sole winner and 1/k for each of k tied winners;
-intervals are Wilson 95% over seats played (a shared win counts fractionally).
+Each function takes a connection from :func:`pipelines.metrics.source.connect` (games that
+did not reach their natural end are already left out) and returns a tidy Arrow table. Win
+share counts 1 for a sole winner and 1/k for each of k tied winners. Intervals are 95% and
+treat a seed block as the independent unit (:mod:`pipelines.metrics.clustered`): Wilson
+intervals at the effective sample size for shares, normal ones for means.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 import duckdb
 import polars as pl
 import pyarrow as pa
 
-from pipelines.stats import wilson
+from pipelines.metrics.clustered import clustered
+
+_SEATS = """SELECT s.run, g.block, g.n_players, s.seat, s.strategy::VARCHAR AS strategy,
+                   s.win_share, s.score::DOUBLE AS score
+            FROM seats s JOIN games g USING (run, game_id)"""
 
 
-def _with_wilson(table: pa.Table) -> pa.Table:
-    wins = table.column("wins").to_pylist()
-    seats = table.column("seats").to_pylist()
-    bounds = [wilson(w, n) for w, n in zip(wins, seats, strict=True)]
-    table = table.append_column("low", pa.array([b[0] for b in bounds], pa.float64()))
-    return table.append_column("high", pa.array([b[1] for b in bounds], pa.float64()))
-
-
-def _grouped(con: duckdb.DuckDBPyConnection, keys: list[str]) -> pa.Table:
-    """Win share and score per group; ``keys`` are SELECT expressions (``expr AS name``)."""
-    positions = ", ".join(str(k + 1) for k in range(len(keys)))
-    query = f"""
-        SELECT {", ".join(keys)},
-               count(*)::BIGINT AS seats,
-               sum(win_share)::DOUBLE AS wins,
-               avg(win_share)::DOUBLE AS win_share,
-               avg(score)::DOUBLE AS mean_score,
-               coalesce(stddev_samp(score), 0)::DOUBLE AS sd_score
-        FROM seats JOIN games USING (run, game_id)
-        GROUP BY {positions}
-        ORDER BY {positions}
-    """
-    return _with_wilson(con.sql(query).to_arrow_table())
+def _table(rows: list[dict[str, Any]], types: dict[str, pa.DataType]) -> pa.Table:
+    return pa.table({k: pa.array([r[k] for r in rows], t) for k, t in types.items()})
 
 
 def by_strategy(con: duckdb.DuckDBPyConnection) -> pa.Table:
-    """Per strategy: seats played, wins, mean win share with its interval, score mean and sd."""
-    return _grouped(con, ["strategy::VARCHAR AS strategy"])
+    """Per player count and strategy: seats, seed blocks, wins, win share with its interval,
+    the fair share 1/n, and the mean score with its interval."""
+    shares = clustered(con, _SEATS, ["n_players", "strategy"], "win_share", share=True)
+    scores = clustered(con, _SEATS, ["n_players", "strategy"], "score")
+    rows = []
+    for w, s in zip(shares, scores, strict=True):
+        rows.append(
+            {
+                "n_players": w["n_players"],
+                "strategy": w["strategy"],
+                "seats": w["n"],
+                "blocks": w["clusters"],
+                "wins": w["total"],
+                "win_share": w["mean"],
+                "low": w["low"],
+                "high": w["high"],
+                "fair_share": 1 / w["n_players"],
+                "mean_score": s["mean"],
+                "score_low": s["low"],
+                "score_high": s["high"],
+            }
+        )
+    return _table(
+        rows,
+        {
+            "n_players": pa.int8(),
+            "strategy": pa.string(),
+            "seats": pa.int64(),
+            "blocks": pa.int64(),
+            "wins": pa.float64(),
+            "win_share": pa.float64(),
+            "low": pa.float64(),
+            "high": pa.float64(),
+            "fair_share": pa.float64(),
+            "mean_score": pa.float64(),
+            "score_low": pa.float64(),
+            "score_high": pa.float64(),
+        },
+    )
 
 
 def by_seat(con: duckdb.DuckDBPyConnection) -> pa.Table:
-    """Per strategy and seat (0 = first)."""
-    return _grouped(con, ["strategy::VARCHAR AS strategy", "seat"])
+    """Per player count and seat (0 = first): games, win share with its interval, and the
+    advantage over the fair share 1/n with its interval (seat 0's is the first-seat
+    advantage)."""
+    rows = []
+    for r in clustered(con, _SEATS, ["n_players", "seat"], "win_share", share=True):
+        fair = 1 / r["n_players"]
+        rows.append(
+            {
+                "n_players": r["n_players"],
+                "seat": r["seat"],
+                "games": r["n"],
+                "blocks": r["clusters"],
+                "win_share": r["mean"],
+                "low": r["low"],
+                "high": r["high"],
+                "advantage": r["mean"] - fair,
+                "advantage_low": r["low"] - fair,
+                "advantage_high": r["high"] - fair,
+            }
+        )
+    return _table(
+        rows,
+        {
+            "n_players": pa.int8(),
+            "seat": pa.int8(),
+            "games": pa.int64(),
+            "blocks": pa.int64(),
+            "win_share": pa.float64(),
+            "low": pa.float64(),
+            "high": pa.float64(),
+            "advantage": pa.float64(),
+            "advantage_low": pa.float64(),
+            "advantage_high": pa.float64(),
+        },
+    )
 
 
-def by_players(con: duckdb.DuckDBPyConnection) -> pa.Table:
-    """Per strategy and number of players."""
-    return _grouped(con, ["strategy::VARCHAR AS strategy", "n_players"])
+def by_strategy_seat(con: duckdb.DuckDBPyConnection) -> pa.Table:
+    """Per player count, strategy and seat: seats and win share with its interval."""
+    rows = clustered(con, _SEATS, ["n_players", "strategy", "seat"], "win_share", share=True)
+    return _table(
+        [
+            {
+                "n_players": r["n_players"],
+                "strategy": r["strategy"],
+                "seat": r["seat"],
+                "seats": r["n"],
+                "win_share": r["mean"],
+                "low": r["low"],
+                "high": r["high"],
+            }
+            for r in rows
+        ],
+        {
+            "n_players": pa.int8(),
+            "strategy": pa.string(),
+            "seat": pa.int8(),
+            "seats": pa.int64(),
+            "win_share": pa.float64(),
+            "low": pa.float64(),
+            "high": pa.float64(),
+        },
+    )
 
 
 def by_opponents(con: duckdb.DuckDBPyConnection) -> pa.Table:
-    """Per strategy and opponent mix (the other seats' strategies, sorted, joined by '+')."""
-    query = """
-        WITH mix AS (
-            SELECT a.run, a.game_id, a.seat, any_value(a.strategy::VARCHAR) AS strategy,
-                   any_value(a.win_share) AS win_share, any_value(a.score) AS score,
-                   string_agg(b.strategy::VARCHAR, '+' ORDER BY b.strategy::VARCHAR) AS opponents
-            FROM seats a JOIN seats b
-              ON a.run = b.run AND a.game_id = b.game_id AND a.seat <> b.seat
-            GROUP BY a.run, a.game_id, a.seat
-        )
-        SELECT strategy, opponents, count(*)::BIGINT AS seats, sum(win_share)::DOUBLE AS wins,
-               avg(win_share)::DOUBLE AS win_share, avg(score)::DOUBLE AS mean_score
-        FROM mix GROUP BY 1, 2 ORDER BY 1, 2
+    """Per player count, strategy and opponent mix (the other seats' strategies, sorted,
+    joined by '+'): seats and win share with its interval."""
+    source = """
+        SELECT a.run, any_value(g.block) AS block, any_value(g.n_players) AS n_players,
+               any_value(a.strategy::VARCHAR) AS strategy, any_value(a.win_share) AS win_share,
+               string_agg(b.strategy::VARCHAR, '+' ORDER BY b.strategy::VARCHAR) AS opponents
+        FROM seats a
+        JOIN seats b ON a.run = b.run AND a.game_id = b.game_id AND a.seat <> b.seat
+        JOIN games g ON g.run = a.run AND g.game_id = a.game_id
+        GROUP BY a.run, a.game_id, a.seat
     """
-    return _with_wilson(con.sql(query).to_arrow_table())
+    rows = clustered(con, source, ["n_players", "strategy", "opponents"], "win_share", True)
+    return _table(
+        [
+            {
+                "n_players": r["n_players"],
+                "strategy": r["strategy"],
+                "opponents": r["opponents"],
+                "seats": r["n"],
+                "win_share": r["mean"],
+                "low": r["low"],
+                "high": r["high"],
+            }
+            for r in rows
+        ],
+        {
+            "n_players": pa.int8(),
+            "strategy": pa.string(),
+            "opponents": pa.string(),
+            "seats": pa.int64(),
+            "win_share": pa.float64(),
+            "low": pa.float64(),
+            "high": pa.float64(),
+        },
+    )
 
 
 def head_to_head(con: duckdb.DuckDBPyConnection) -> pa.Table:
-    """For every ordered pair of strategies met in one game: games, and the share of them in
-    which the first finished ahead of the second (rank strictly better; a tie counts 1/2)."""
-    query = """
-        SELECT a.strategy::VARCHAR AS strategy, b.strategy::VARCHAR AS opponent,
-               count(*)::BIGINT AS games,
-               avg(CASE WHEN a.rank < b.rank THEN 1.0 WHEN a.rank = b.rank THEN 0.5
-                        ELSE 0.0 END)::DOUBLE AS ahead
-        FROM seats a JOIN seats b
-          ON a.run = b.run AND a.game_id = b.game_id AND a.seat <> b.seat
-        GROUP BY 1, 2
-        ORDER BY 1, 2
+    """For every ordered pair of strategies met in one game, per player count: meetings, and
+    the share of them in which the first finished ahead of the second (rank strictly
+    better; a tie counts 1/2), with its interval."""
+    source = """
+        SELECT a.run, g.block, g.n_players, a.strategy::VARCHAR AS strategy,
+               b.strategy::VARCHAR AS opponent,
+               CASE WHEN a.rank < b.rank THEN 1.0 WHEN a.rank = b.rank THEN 0.5
+                    ELSE 0.0 END AS ahead
+        FROM seats a
+        JOIN seats b ON a.run = b.run AND a.game_id = b.game_id AND a.seat <> b.seat
+        JOIN games g ON g.run = a.run AND g.game_id = a.game_id
+        WHERE a.strategy::VARCHAR <> b.strategy::VARCHAR
     """
-    return con.sql(query).to_arrow_table()
+    rows = clustered(con, source, ["n_players", "strategy", "opponent"], "ahead", share=True)
+    return _table(
+        [
+            {
+                "n_players": r["n_players"],
+                "strategy": r["strategy"],
+                "opponent": r["opponent"],
+                "meetings": r["n"],
+                "ahead": r["mean"],
+                "low": r["low"],
+                "high": r["high"],
+            }
+            for r in rows
+        ],
+        {
+            "n_players": pa.int8(),
+            "strategy": pa.string(),
+            "opponent": pa.string(),
+            "meetings": pa.int64(),
+            "ahead": pa.float64(),
+            "low": pa.float64(),
+            "high": pa.float64(),
+        },
+    )
+
+
+def game_length(con: duckdb.DuckDBPyConnection) -> pa.Table:
+    """Per player count: finished games, mean turns with its interval, sd, min and max, and
+    how many games of every end reason the runs hold (unfinished ones included)."""
+    source = "SELECT run, block, n_players, turns::DOUBLE AS turns FROM games"
+    means = {r["n_players"]: r for r in clustered(con, source, ["n_players"], "turns")}
+    spread = {
+        n: (sd, lo, hi)
+        for n, sd, lo, hi in con.sql(
+            """SELECT n_players, coalesce(stddev_samp(turns), 0)::DOUBLE, min(turns), max(turns)
+               FROM games GROUP BY 1"""
+        ).fetchall()
+    }
+    ends = con.sql(
+        """SELECT n_players,
+                  sum((end_reason::VARCHAR = 'turn_cap')::INT)::BIGINT,
+                  sum((end_reason::VARCHAR = 'deadlock')::INT)::BIGINT,
+                  count(*)::BIGINT
+           FROM games_all GROUP BY 1 ORDER BY 1"""
+    ).fetchall()
+    rows = []
+    for n, capped, deadlocked, total in ends:
+        m = means.get(n)
+        sd, lo, hi = spread.get(n, (0.0, None, None))
+        rows.append(
+            {
+                "n_players": n,
+                "games": total,
+                "finished": m["n"] if m else 0,
+                "mean_turns": m["mean"] if m else None,
+                "low": m["low"] if m else None,
+                "high": m["high"] if m else None,
+                "sd_turns": sd,
+                "min_turns": lo,
+                "max_turns": hi,
+                "turn_cap": capped,
+                "deadlock": deadlocked,
+            }
+        )
+    return _table(
+        rows,
+        {
+            "n_players": pa.int8(),
+            "games": pa.int64(),
+            "finished": pa.int64(),
+            "mean_turns": pa.float64(),
+            "low": pa.float64(),
+            "high": pa.float64(),
+            "sd_turns": pa.float64(),
+            "min_turns": pa.int64(),
+            "max_turns": pa.int64(),
+            "turn_cap": pa.int64(),
+            "deadlock": pa.int64(),
+        },
+    )
 
 
 def by_strategy_polars(frames: list[pl.LazyFrame]) -> pl.DataFrame:
-    """:func:`by_strategy` computed with Polars (lazy scans of the seats parts), for
-    cross-checking the DuckDB path."""
+    """Seats, wins, mean win share and score per strategy computed with Polars (lazy scans
+    of the seats parts), for cross-checking the DuckDB path."""
     seats = pl.concat(frames)
     return (
         seats.group_by(pl.col("strategy").cast(pl.String))

@@ -16,7 +16,7 @@ import platform
 import subprocess
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -50,7 +50,9 @@ class RunConfig:
     backend: str = "ray"
     workers: int = 2
     address: str | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
+    #: What people call the run (a spec's description, or its rules and players); shown by
+    #: reports, not part of the data-defining spec.
+    label: str = ""
 
     def spec(self) -> dict[str, Any]:
         """The data-defining part, compared on resume."""
@@ -173,6 +175,7 @@ def prepare(config: RunConfig) -> dict[str, Any]:
         "spec": spec,
         "status": "running",
         "versions": _versions(),
+        "label": config.label,
         "git_commit": _git_commit(),
         "created_unix": round(time.time(), 3),
         "shards": config.n_shards(),

@@ -4,6 +4,7 @@ Game 0 (4 players): A 30 (1st), B 20 (2nd), D 15 (3rd), C 10 (4th).
 Game 1 (4 players): A 20 and B 20 share the win, D 10 (3rd), C 5 (4th).
 Game 2 (2 players): B 12 (1st), A 10 (2nd).
 Games 0 and 1 are on island "isle-1" (30 and 40 turns), game 2 on "isle-2" (20 turns).
+Every game is its own seed block; a seat's ``player`` is its strategy's letter (A = 0).
 """
 
 from __future__ import annotations
@@ -53,15 +54,19 @@ ISLAND = {0: "isle-1", 1: "isle-1", 2: "isle-2"}
 TURNS = {0: 30, 1: 40, 2: 20}
 
 
-def write_fixture(run_dir: Path, game: str = "tobago", score_shift: int = 0) -> Path:
+def write_fixture(
+    run_dir: Path, game: str = "tobago", score_shift: int = 0, capped: tuple[int, ...] = ()
+) -> Path:
     """Write the fixture run into ``run_dir`` and return it; ``score_shift`` adds that many
-    coins to C's score in every game (a counterfactual run on the same seeds)."""
+    coins to C's score in every game (a counterfactual run on the same seeds); the games in
+    ``capped`` end at the turn cap instead of naturally."""
     for table in ("games", "seats", "moves", "treasures", "failures"):
         (run_dir / table).mkdir(parents=True, exist_ok=True)
     seats = pa.table(
         {
             "game_id": pa.array([r[0] for r in SEATS], pa.int64()),
             "seat": pa.array([r[1] for r in SEATS], pa.int8()),
+            "player": pa.array([ord(r[2]) - ord("A") for r in SEATS], pa.int8()),
             "strategy": pa.array([r[2] for r in SEATS]).dictionary_encode(),
             "score": pa.array(
                 [r[3] + (score_shift if r[2] == "C" else 0) for r in SEATS], pa.int16()
@@ -70,6 +75,7 @@ def write_fixture(run_dir: Path, game: str = "tobago", score_shift: int = 0) -> 
             "win_share": pa.array([r[5] for r in SEATS], pa.float64()),
             "curse_hits": pa.array([r[6] for r in SEATS], pa.int16()),
             "coins_lost": pa.array([r[7] for r in SEATS], pa.int16()),
+            "violations": pa.array([0] * len(SEATS), pa.int16()),
         }
     )
     games = pa.table(
@@ -80,8 +86,10 @@ def write_fixture(run_dir: Path, game: str = "tobago", score_shift: int = 0) -> 
             "n_players": pa.array(list(N_PLAYERS.values()), pa.int8()),
             "island": pa.array(list(ISLAND.values())).dictionary_encode(),
             "turns": pa.array(list(TURNS.values()), pa.int32()),
-            "truncated": pa.array([False] * len(N_PLAYERS), pa.bool_()),
-            "end_reason": pa.array(["deck_exhausted"] * len(N_PLAYERS)).dictionary_encode(),
+            "truncated": pa.array([g in capped for g in N_PLAYERS], pa.bool_()),
+            "end_reason": pa.array(
+                ["turn_cap" if g in capped else "deck_exhausted" for g in N_PLAYERS]
+            ).dictionary_encode(),
         }
     )
     pq.write_table(seats, run_dir / "seats" / "part-000000.parquet")

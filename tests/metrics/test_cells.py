@@ -4,8 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from pipelines.metrics import cells
 from pipelines.metrics.source import connect, open_run
+from sim.seeding import stream
+from sim.tobago.catalog import resolve_board
 from tests.metrics.fixture import write_fixture
 
 
@@ -20,7 +24,7 @@ def test_heat_and_start_cells(tmp_path: Path) -> None:
 
 
 def test_cell_geometry_lists_every_cell() -> None:
-    table = cells.cell_geometry(["abc-1"]).to_pylist()
+    table = cells.cell_geometry({"abc-1": resolve_board("abc-1")}).to_pylist()
     assert len(table) == 75 and table[0]["cell"] == 0
     assert {r["terrain"] for r in table} == {
         "jungle",
@@ -30,3 +34,26 @@ def test_cell_geometry_lists_every_cell() -> None:
         "river",
         "lake",
     }
+
+
+def test_landmark_frequency_replays_the_games_placements() -> None:
+    board = resolve_board("abc-1")
+    one = cells.landmark_frequency(board, [7], 4).to_pylist()
+    placed = board.landmarks(stream(7, "landmarks"), 4)  # what the engine places for seed 7
+    assert {(r["kind"], r["cell"]) for r in one} == {
+        *(("hut", c) for c in placed.huts),
+        *(("palm", c) for c in placed.palms),
+        *(("statue", c) for c in placed.statues),
+    }
+    assert all(r["share"] == 1.0 and r["facing"] == -1 for r in one)
+    many = cells.landmark_frequency(board, list(range(200)), 4).to_pylist()
+    huts = sum(r["share"] for r in many if r["kind"] == "hut")
+    assert huts == pytest.approx(4.0)  # four huts in every game
+
+
+def test_fixed_landmarks_stand_in_every_game() -> None:
+    board = resolve_board("data/islands/example.island")
+    assert board.fixed is not None
+    rows = cells.landmark_frequency(board, [1, 2, 3], 4).to_pylist()
+    assert all(r["share"] == 1.0 for r in rows)
+    assert {r["cell"] for r in rows if r["kind"] == "hut"} == set(board.fixed.huts)

@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 from pipelines.cli import app
 from pipelines.metrics import push_luck
 from pipelines.metrics.source import connect, open_run
-from pipelines.report_treasure_island import JSON_KEYS
+from pipelines.report import JSON_KEYS
 
 
 def test_report_of_a_treasure_island_run(ti_run: Path, tmp_path: Path) -> None:
@@ -20,11 +20,18 @@ def test_report_of_a_treasure_island_run(ti_run: Path, tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     obj = json.loads((out / "report.json").read_text())
     assert tuple(obj) == JSON_KEYS and obj["games"] == 2000 and obj["complete"]
-    luck = obj["push_your_luck"]
+    assert obj["game"] == "treasure-island"
+    (cohort,) = obj["cohorts"]
+    luck = cohort["sections"]["push_your_luck"]
     assert {r["kinds_in_play"] for r in luck["bust_by_kinds"]} >= {0, 1, 2, 3, 4}
     for name in ("bust_by_kinds", "plunder_sizes", "key_chest", "power_use"):
         assert (out / "tables" / f"{name}.parquet").exists()
-    assert (out / "summary.md").read_text().startswith("# tourney report: Treasure Island")
+    summary = (out / "summary.md").read_text()
+    assert summary.startswith("# tourney report: Treasure Island")
+    assert "Busts happen at their exact chance" in summary
+    page = (out / "index.html").read_text()
+    words = page.replace("Treasure Island", "")
+    assert "coins" not in words and "island" not in words.lower()  # this game's own words
 
 
 def test_bust_rates_match_the_exact_chance_and_the_tables_agree(ti_run: Path) -> None:

@@ -1,35 +1,169 @@
-"""``tourney report`` end to end on a small real run, and the documents' escaping."""
+"""``tourney report`` end to end on small real runs: every output, runs that must not be
+pooled, a run and its twin without curses, warnings that cannot be missed, shares of 0% and
+100%, and the documents' escaping."""
 
 from __future__ import annotations
 
 import json
+import shlex
 from pathlib import Path
+from typing import Any
 
+import pyarrow.parquet as pq
 from typer.testing import CliRunner
 
 from pipelines.cli import app
 from pipelines.report import JSON_KEYS
-from reports import documents
+from reports import documents, figures
+from reports.documents import Section, col
 
 runner = CliRunner()
+COMMON = ["simulate", "--backend", "serial", "--shard-size", "12", "--islands", "abc-1,ABC-2"]
+
+
+def _simulate(out: Path, *extra: str) -> None:
+    result = runner.invoke(app, [*COMMON, "--out", str(out), *extra])
+    assert result.exit_code == 0, result.output
+
+
+def _report(*runs: Path, out: Path, extra: tuple[str, ...] = ()) -> dict[str, Any]:
+    result = runner.invoke(app, ["report", *map(str, runs), "--out", str(out), *extra])
+    assert result.exit_code == 0, result.output
+    obj: dict[str, Any] = json.loads((out / "report.json").read_text())
+    return obj
 
 
 def test_report_writes_every_output(small_run: Path, tmp_path: Path) -> None:
-    result = runner.invoke(app, ["report", str(small_run), "--out", str(tmp_path / "rep")])
-    assert result.exit_code == 0, result.output
     rep = tmp_path / "rep"
+    obj = _report(small_run, out=rep)
     assert (rep / "index.html").is_file() and (rep / "summary.md").is_file()
-    obj = json.loads((rep / "report.json").read_text())
     assert tuple(obj) == JSON_KEYS  # stable top-level keys, in order
-    assert obj["games"] == 48 and obj["complete"] is True
-    shares = {r["strategy"]: r["win_share"] for r in obj["win_rate"]["win_rate_by_strategy"]}
-    assert set(shares) == {"hunter", "cartographer", "collector", "cautious"}
-    assert abs(sum(shares.values()) - 1.0) < 1e-9  # one win shared out per game
-    assert {"island_fairness", "seat_win_shares"} <= set(obj["board_fairness"])
-    assert (rep / "tables" / "win_rate_by_strategy.parquet").is_file()
+    assert obj["games"] == 48 and obj["complete"] is True and obj["game"] == "tobago"
+    (cohort,) = obj["cohorts"]
+    rows = cohort["sections"]["win_rate"]["win_rate_by_strategy"]
+    assert {r["strategy"] for r in rows} == {"hunter", "cartographer", "collector", "cautious"}
+    assert all(r["n_players"] == 4 for r in rows)
+    assert abs(sum(r["win_share"] for r in rows) - 1.0) < 1e-9  # one win shared out per game
+    assert {"island_fairness", "island_heterogeneity"} <= set(cohort["sections"]["board_fairness"])
+    # Findings: structured records with their interval and sample size.
+    kinds = {f["metric"] for f in obj["findings"]}
+    assert {"win_share", "first_seat_advantage", "turns"} <= kinds
+    for f in obj["findings"]:
+        assert set(f) >= {"metric", "group", "estimate", "low", "high", "n", "text"}
+        if f["metric"] == "win_share":
+            assert f["low"] <= f["estimate"] <= f["high"] and f["n"] == 48
+    table = pq.read_table(rep / "tables" / "win_rate_by_strategy.parquet")
+    assert table.column_names[0] == "cohort"
     assert (rep / "tables" / "cell_heat.csv").is_file()
     page = (rep / "index.html").read_text()
-    assert page.count("data:image/png;base64,") >= 4 and "http" not in page.split("<body>")[1]
+    assert page.count("data:image/png;base64,") >= 5 and "http" not in page.split("<body>")[1]
+    summary = (rep / "summary.md").read_text()
+    assert "## Findings" in summary and "0.0000" not in summary
+
+
+def test_player_counts_are_never_pooled(tmp_path: Path) -> None:
+    two, three = tmp_path / "two", tmp_path / "three"
+    _simulate(two, "--games", "24", "--players", "hunter,cautious", "--seed", "3")
+    _simulate(three, "--games", "24", "--players", "hunter,cautious,collector", "--seed", "3")
+    obj = _report(two, three, out=tmp_path / "rep")
+    assert len(obj["cohorts"]) == 2 and obj["comparisons"] == []
+    for cohort, n in zip(obj["cohorts"], (2, 3), strict=True):
+        rows = cohort["sections"]["win_rate"]["win_rate_by_strategy"]
+        assert {r["n_players"] for r in rows} == {n}
+        assert abs(sum(r["win_share"] for r in rows) - 1.0) < 1e-9
+    texts = " ".join(f["text"] for f in obj["findings"])
+    assert "of its 2-player games" in texts and "of its 3-player games" in texts
+    page = (tmp_path / "rep" / "index.html").read_text()
+    assert "2 players" in page and "3 players" in page
+
+
+def test_a_run_and_its_twin_give_the_labelled_paired_curse_effect(tmp_path: Path) -> None:
+    base = tmp_path / "base"
+    result = runner.invoke(
+        app, [*COMMON, "--games", "40", "--seed", "9", "--out", str(base), "--twin", "curses"]
+    )
+    assert result.exit_code == 0, result.output
+    twin = tmp_path / "base-without-curses"
+    assert f"report both: tourney report {base} {twin}" in result.output
+    manifest = json.loads((twin / "manifest.json").read_text())
+    assert manifest["spec"]["resolved_rules"]["curse_count"] == 0
+    assert manifest["spec"]["rules"] == "rulebook without curses"
+    out = tmp_path / "rep"
+    obj = _report(twin, base, out=out)  # either order: the ablation is B
+    (pairing,) = obj["comparisons"]
+    assert pairing["factor"] == "curses" and pairing["a"] == str(base) and pairing["b"] == str(twin)
+    assert pairing["label"].startswith("A = rulebook: ") and pairing["label"].endswith("; B - A")
+    assert pairing["changes"] == ["curse_count: 2 -> 0"]
+    wins = [d for d in pairing["differences"] if d["metric"] == "win_share"]
+    assert {d["group"] for d in wins} == {"hunter", "cartographer", "collector", "cautious"}
+    assert all(d["pairs"] == 40 for d in wins)
+    assert abs(sum(d["estimate"] for d in wins)) < 1e-9  # one win per game either way
+    paired = [f for f in obj["findings"] if f["scope"] == "pairing:0"]
+    assert any(f["text"].startswith(("Curses ", "No detectable effect of curses")) for f in paired)
+    assert all(f["scope_label"].startswith("Paired comparison, what curses do") for f in paired)
+    page = (out / "index.html").read_text()
+    curse = page.split('<section id="curse-impact">')[1].split("</section>")[0]
+    assert 'data-pairing="0"' in curse and "What curses do" in curse
+    assert curse.index("What curses do") < curse.index("How often curses strike")
+
+
+def test_cut_off_games_and_a_crashing_plug_in_are_warned_about(tmp_path: Path) -> None:
+    rules = tmp_path / "short.toml"
+    rules.write_text('preset = "rulebook"\nmax_turns = 30\n')
+    bad = tmp_path / "bad"
+    players = "hunter,tests.runner.crashy:Crashy,cautious"
+    result = runner.invoke(
+        app,
+        [*COMMON, "--games", "24", "--players", players, "--rules", str(rules), "--out", str(bad)],
+    )
+    assert result.exit_code == 0, result.output
+    assert "warning: " in result.stderr and "stopped at the turn cap" in result.stderr
+    assert "replay one: tourney play" in result.stderr
+    obj = _report(bad, out=tmp_path / "rep")
+    warnings = {w["kind"]: w for w in obj["warnings"]}
+    assert set(warnings) == {"turn_cap", "strategy_failures"}
+    capped = warnings["turn_cap"]
+    assert "stopped at the turn cap" in capped["text"] and "left out of win rates" in capped["text"]
+    assert "RuntimeError('strategy bug')" in warnings["strategy_failures"]["text"]
+    # The replay command plays the very game that was cut off.
+    argv = shlex.split(capped["command"])
+    assert argv[:2] == ["tourney", "play"]
+    played = runner.invoke(app, [*argv[1:], "--json"])
+    assert played.exit_code == 0, played.output
+    end = json.loads(played.output.strip().splitlines()[-1])
+    assert end["truncated"] is True
+    # Win rates count finished games only, and say so.
+    cut = sum(d["games"] for d in capped["details"]) // 3
+    (cohort,) = obj["cohorts"]
+    rows = cohort["sections"]["win_rate"]["win_rate_by_strategy"]
+    assert all(r["seats"] == 24 - cut for r in rows)
+    length = cohort["sections"]["win_rate"]["game_length"][0]
+    assert length["turn_cap"] == cut and length["finished"] == 24 - cut
+    page = (tmp_path / "rep" / "index.html").read_text()
+    summary = page.split('<section id="summary">')[1]
+    assert summary.index("Warnings (2)") < summary.index("Findings")
+    every = _report(bad, out=tmp_path / "all", extra=("--include-unfinished",))
+    rows = every["cohorts"][0]["sections"]["win_rate"]["win_rate_by_strategy"]
+    assert all(r["seats"] == 24 for r in rows)
+
+
+def test_shares_of_zero_and_one_render() -> None:
+    rows = [
+        {"strategy": "never", "win_share": 0.0, "low": 0.0, "high": 0.09},
+        {"strategy": "always", "win_share": 1.0, "low": 0.91, "high": 1.0},
+    ]
+    png = figures.win_share_bars(rows, 0.5, "Win share")
+    assert png.startswith(b"\x89PNG")
+    seats = [{**r, "seat": k} for k, r in enumerate(rows)]
+    assert figures.seat_shares(seats, 0.5, "By seat").startswith(b"\x89PNG")
+
+
+def test_user_text_is_escaped() -> None:
+    rows = [{"strategy": "<script>alert(1)</script>", "win_share": 0.5}]
+    table = documents.html_table(rows, [col("strategy", "text"), col("win_share", "pct")])
+    assert "<script>" not in table and "&lt;script&gt;" in table and "50.0%" in table
+    page = documents.html_page("a & b", "sub", [Section("x", "<h>", "cap <b>", table)])
+    assert "a &amp; b" in page and "&lt;h&gt;" in page and "cap &lt;b&gt;" in page
 
 
 def test_unfinished_run_is_reported_and_flagged(small_run: Path, tmp_path: Path) -> None:
@@ -43,27 +177,12 @@ def test_unfinished_run_is_reported_and_flagged(small_run: Path, tmp_path: Path)
     manifest["status"] = "partial"
     (partial / "manifest.json").write_text(json.dumps(manifest))
     result = runner.invoke(app, ["report", str(partial), "--format", "json,md"])
-    assert result.exit_code == 0
-    assert "unfinished run" in result.stderr
+    assert result.exit_code == 0, result.output
     obj = json.loads((partial / "report" / "report.json").read_text())
     assert obj["complete"] is False and 0 < obj["games"] < 48
-    assert "Unfinished run" in (partial / "report" / "summary.md").read_text()
+    assert obj["warnings"][0]["kind"] == "unfinished_run"
+    assert "unfinished run" in (partial / "report" / "summary.md").read_text()
     assert not (partial / "report" / "index.html").exists()
-
-
-def test_report_bad_input(tmp_path: Path) -> None:
-    result = runner.invoke(app, ["report", str(tmp_path)])
-    assert result.exit_code == 2 and "not a run directory" in result.stderr
-    result = runner.invoke(app, ["report", str(tmp_path), "--format", "pdf"])
-    assert result.exit_code == 2 and "unknown format 'pdf'" in result.stderr
-
-
-def test_user_text_is_escaped() -> None:
-    rows = [{"strategy": "<script>alert(1)</script>", "win_share": 0.5}]
-    table = documents.html_table(rows)
-    assert "<script>" not in table and "&lt;script&gt;" in table
-    page = documents.html_page("a & b", [("x", "<h>", table)])
-    assert "a &amp; b" in page and "&lt;h&gt;" in page
 
 
 def test_missing_part_file_is_named(small_run: Path, tmp_path: Path) -> None:
@@ -83,20 +202,6 @@ def test_missing_part_file_is_named(small_run: Path, tmp_path: Path) -> None:
     )
 
 
-def test_ablated_run_gives_the_paired_curse_effect(tmp_path: Path) -> None:
-    common = ["simulate", "--backend", "serial", "--games", "40", "--shard-size", "20",
-              "--seed", "9", "--islands", "abc-1,ABC-2"]  # fmt: skip
-    base, ablated = tmp_path / "base", tmp_path / "nocurse"
-    assert runner.invoke(app, [*common, "--out", str(base)]).exit_code == 0
-    result = runner.invoke(app, [*common, "--ablate", "curses", "--out", str(ablated)])
-    assert result.exit_code == 0, result.output
-    manifest = json.loads((ablated / "manifest.json").read_text())
-    assert manifest["spec"]["resolved_rules"]["curse_count"] == 0
-    assert manifest["spec"]["rules"] == "rulebook without curses"
-    out = tmp_path / "rep"
-    assert runner.invoke(app, ["report", str(base), str(ablated), "--out", str(out)]).exit_code == 0
-    obj = json.loads((out / "report.json").read_text())
-    paired = obj["curse_impact"]["paired_difference"]
-    assert {r["strategy"] for r in paired} == {"hunter", "cartographer", "collector", "cautious"}
-    assert all(r["pairs"] == 40 for r in paired)
-    assert abs(sum(r["win_share_diff"] for r in paired)) < 1e-9  # one win per game either way
+def test_the_same_run_twice_is_refused(small_run: Path, tmp_path: Path) -> None:
+    result = runner.invoke(app, ["report", str(small_run), str(small_run)])
+    assert result.exit_code == 2 and "given twice" in result.stderr

@@ -27,8 +27,9 @@ ARGS = [
 ]
 
 
-def _open(index: Path) -> tuple[list[list[Any]], list[str], list[str]]:
-    """Images (alt, loaded, width), section headings and console errors of a page."""
+def _open(index: Path) -> dict[str, Any]:
+    """What a reader sees of a page in Chromium: images (alt, loaded, width, caption),
+    sections (heading, caption), findings, warnings and console errors."""
     if not Path(CHROMIUM).exists():
         message = "Chromium is missing: install Debian's chromium package (.ci/run does)"
         if os.environ.get("CI"):
@@ -37,43 +38,65 @@ def _open(index: Path) -> tuple[list[list[Any]], list[str], list[str]]:
     errors: list[str] = []
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        page = browser.new_page()
+        page = browser.new_page(viewport={"width": 1400, "height": 1000})
         page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
         page.on("pageerror", lambda e: errors.append(str(e)))
         page.goto(index.as_uri())
-        images = page.evaluate(
-            "Array.from(document.images).map(i => [i.alt, i.complete, i.naturalWidth])"
-        )
-        headings = page.evaluate(
-            "Array.from(document.querySelectorAll('h2')).map(h => h.textContent)"
+        seen: dict[str, Any] = page.evaluate(
+            """() => ({
+                images: Array.from(document.images).map(i => ({
+                    alt: i.alt, complete: i.complete, width: i.naturalWidth,
+                    caption: (i.closest('figure')?.querySelector('figcaption')?.textContent
+                              || '')})),
+                sections: Array.from(document.querySelectorAll('section')).map(s => ({
+                    heading: s.querySelector('h2')?.textContent || '',
+                    caption: s.querySelector('p.caption')?.textContent || ''})),
+                findings: Array.from(document.querySelectorAll('ul.findings li'))
+                    .map(li => li.textContent),
+                warnings: Array.from(document.querySelectorAll('ul.warnings li'))
+                    .map(li => li.textContent),
+                overflow: document.documentElement.scrollWidth > window.innerWidth,
+            })"""
         )
         browser.close()
-    return images, headings, errors
+    seen["errors"] = errors
+    return seen
+
+
+def _check(seen: dict[str, Any], headings: list[str]) -> None:
+    assert seen["errors"] == []
+    assert [s["heading"] for s in seen["sections"]] == headings
+    assert all(len(s["caption"]) > 20 for s in seen["sections"]), seen["sections"]
+    assert seen["images"], "no figures"
+    for image in seen["images"]:
+        assert image["complete"] and image["width"] > 0, image
+        assert len(image["alt"]) > 10 and len(image["caption"]) > 20, image
+    assert seen["findings"] and all("[" in f for f in seen["findings"][:3])
+    assert not seen["overflow"]  # nothing wider than a 1400 px window
 
 
 def test_html_report_in_chromium(small_run: Path, tmp_path: Path) -> None:
     out = tmp_path / "rep"
     assert CliRunner().invoke(app, ["report", str(small_run), "--out", str(out)]).exit_code == 0
-    images, headings, errors = _open(out / "index.html")
-    assert len(images) >= 4
-    assert all(complete and width > 0 for _, complete, width in images), images
-    assert headings == ["Summary", "Win rate", "Curse impact", "Board fairness"]
-    assert errors == []
+    seen = _open(out / "index.html")
+    _check(seen, ["Summary", "Win rate", "Curse impact", "Board fairness"])
+    assert len(seen["images"]) >= 5
+    assert any("first seat" in f for f in seen["findings"])
 
 
 def test_treasure_island_html_report_in_chromium(ti_run: Path, tmp_path: Path) -> None:
     out = tmp_path / "rep"
     assert CliRunner().invoke(app, ["report", str(ti_run), "--out", str(out)]).exit_code == 0
-    images, headings, errors = _open(out / "index.html")
-    assert len(images) >= 5
-    assert all(complete and width > 0 for _, complete, width in images), images
-    assert headings == [
-        "Summary",
-        "Win rate",
-        "Seat advantage",
-        "Bust rate against the exact chance",
-        "Plunder sizes",
-        "Key + Chest bonus",
-        "Use of each power",
-    ]
-    assert errors == []
+    seen = _open(out / "index.html")
+    _check(
+        seen,
+        [
+            "Summary",
+            "Win rate",
+            "Bust rate against the exact chance",
+            "Plunder sizes",
+            "Key + Chest bonus",
+            "Use of each power",
+        ],
+    )
+    assert any("exact chance" in f for f in seen["findings"])

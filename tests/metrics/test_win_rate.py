@@ -1,4 +1,5 @@
-"""Win-rate metrics against hand-computed values on the fixture run; DuckDB vs Polars."""
+"""Win-rate metrics against hand-computed values on the fixture run (per player count, with
+intervals over seed blocks); DuckDB against Polars."""
 
 from __future__ import annotations
 
@@ -18,16 +19,23 @@ def rows(table: object) -> list[dict[str, object]]:
     return table.to_pylist()  # type: ignore[attr-defined, no-any-return]
 
 
-def test_by_strategy_by_hand(tmp_path: Path) -> None:
+def test_by_strategy_is_per_player_count(tmp_path: Path) -> None:
     con = connect([open_run(write_fixture(tmp_path))])
-    got = {r["strategy"]: r for r in rows(win_rate.by_strategy(con))}
-    assert got["A"]["seats"] == 3 and got["A"]["wins"] == 1.5 and got["A"]["win_share"] == 0.5
-    assert got["A"]["mean_score"] == 20.0
-    assert got["B"]["wins"] == 1.5 and got["B"]["mean_score"] == pytest.approx(52 / 3)
-    assert got["C"]["seats"] == 2 and got["C"]["wins"] == 0.0 and got["C"]["mean_score"] == 7.5
-    assert got["D"]["mean_score"] == 12.5
-    assert (got["A"]["low"], got["A"]["high"]) == pytest.approx(wilson(1.5, 3))
-    assert got["C"]["low"] == 0.0 and 0 < float(str(got["C"]["high"])) < 1
+    got = {(r["n_players"], r["strategy"]): r for r in rows(win_rate.by_strategy(con))}
+    # 4 players (games 0 and 1): A won 1 and shared 1/2; the 2-player game is apart.
+    a4 = got[(4, "A")]
+    assert a4["seats"] == 2 and a4["wins"] == 1.5 and a4["win_share"] == 0.75
+    assert a4["mean_score"] == 25.0 and a4["fair_share"] == 0.25 and a4["blocks"] == 2
+    # Block win shares 1 and 1/2: se = sqrt((1/16 + 1/16) * 2) / 2 = 1/4, so the effective
+    # size p(1-p)/se² = 3 is capped at the 2 seats: Wilson(1.5, 2).
+    assert (a4["low"], a4["high"]) == pytest.approx(wilson(1.5, 2))
+    assert got[(4, "B")]["win_share"] == 0.25 and got[(4, "D")]["mean_score"] == 12.5
+    # 0% and 100% get valid intervals, sized by the blocks (2 for C, 1 for the 2-player game).
+    c4 = got[(4, "C")]
+    assert c4["win_share"] == 0.0 and (c4["low"], c4["high"]) == pytest.approx(wilson(0, 2))
+    assert got[(2, "A")]["win_share"] == 0.0 and got[(2, "B")]["win_share"] == 1.0
+    assert got[(2, "B")]["low"] == pytest.approx(wilson(1, 1)[0]) and got[(2, "B")]["high"] == 1.0
+    assert got[(2, "B")]["fair_share"] == 0.5
 
 
 def test_wilson_by_hand() -> None:
@@ -38,29 +46,47 @@ def test_wilson_by_hand() -> None:
     assert wilson(10, 10)[1] == pytest.approx(1.0)
 
 
-def test_by_seat_and_by_players(tmp_path: Path) -> None:
+def test_by_seat_gives_the_first_seat_advantage(tmp_path: Path) -> None:
     con = connect([open_run(write_fixture(tmp_path))])
-    seats = {(r["strategy"], r["seat"]): r for r in rows(win_rate.by_seat(con))}
-    assert seats[("A", 0)]["seats"] == 2 and seats[("A", 0)]["wins"] == 1.0
-    assert seats[("A", 3)]["wins"] == 0.5
-    players = {(r["strategy"], r["n_players"]): r for r in rows(win_rate.by_players(con))}
-    assert players[("A", 4)]["wins"] == 1.5 and players[("A", 2)]["wins"] == 0.0
-    assert players[("B", 2)]["win_share"] == 1.0
+    seats = {(r["n_players"], r["seat"]): r for r in rows(win_rate.by_seat(con))}
+    first = seats[(4, 0)]  # A won game 0 from seat 0, B shared game 1 from seat 0
+    assert first["games"] == 2 and first["win_share"] == 0.75 and first["advantage"] == 0.5
+    assert first["advantage_low"] == pytest.approx(float(str(first["low"])) - 0.25)
+    assert seats[(4, 3)]["win_share"] == 0.25
+    assert seats[(2, 0)]["advantage"] == -0.5 and seats[(2, 1)]["advantage"] == 0.5
+    by = {
+        (r["n_players"], r["strategy"], r["seat"]): r for r in rows(win_rate.by_strategy_seat(con))
+    }
+    assert by[(4, "A", 0)]["win_share"] == 1.0 and by[(4, "A", 3)]["win_share"] == 0.5
 
 
 def test_head_to_head_by_hand(tmp_path: Path) -> None:
     con = connect([open_run(write_fixture(tmp_path))])
-    h2h = {(r["strategy"], r["opponent"]): r for r in rows(win_rate.head_to_head(con))}
-    assert h2h[("A", "B")]["games"] == 3 and h2h[("A", "B")]["ahead"] == 0.5
-    assert h2h[("B", "A")]["ahead"] == 0.5
-    assert h2h[("A", "C")]["ahead"] == 1.0 and h2h[("C", "D")]["ahead"] == 0.0
-    assert ("A", "A") not in h2h
+    h2h = {
+        (r["n_players"], r["strategy"], r["opponent"]): r for r in rows(win_rate.head_to_head(con))
+    }
+    assert h2h[(4, "A", "B")]["meetings"] == 2 and h2h[(4, "A", "B")]["ahead"] == 0.75
+    assert h2h[(2, "A", "B")]["ahead"] == 0.0 and h2h[(2, "B", "A")]["ahead"] == 1.0
+    assert h2h[(4, "A", "C")]["ahead"] == 1.0 and h2h[(4, "C", "D")]["ahead"] == 0.0
+    assert (4, "A", "A") not in h2h
+
+
+def test_game_length_counts_every_end_reason(tmp_path: Path) -> None:
+    con = connect([open_run(write_fixture(tmp_path))])
+    length = {r["n_players"]: r for r in rows(win_rate.game_length(con))}
+    assert length[4]["mean_turns"] == 35.0 and length[4]["finished"] == 2
+    assert length[2]["mean_turns"] == 20.0 and length[2]["turn_cap"] == 0
 
 
 def test_duckdb_and_polars_agree(tmp_path: Path) -> None:
     run = open_run(write_fixture(tmp_path))
-    duck = pl.from_arrow(win_rate.by_strategy(connect([run])))
-    assert isinstance(duck, pl.DataFrame)
+    con = connect([run])
+    duck = con.sql(
+        """SELECT strategy::VARCHAR AS strategy, count(*)::BIGINT AS seats,
+                  sum(win_share) AS wins, avg(win_share) AS win_share,
+                  avg(score)::DOUBLE AS mean_score
+           FROM seats GROUP BY 1 ORDER BY 1"""
+    ).pl()
     polar = win_rate.by_strategy_polars([pl.scan_parquet(run.path / "seats" / "*.parquet")])
     cols = ["strategy", "seats", "wins", "win_share", "mean_score"]
     assert duck.select(cols).to_dicts() == polar.select(cols).to_dicts()
@@ -69,8 +95,9 @@ def test_duckdb_and_polars_agree(tmp_path: Path) -> None:
 def test_two_runs_are_pooled_and_tagged(tmp_path: Path) -> None:
     a = open_run(write_fixture(tmp_path / "a"))
     b = open_run(write_fixture(tmp_path / "b"))
-    got = {r["strategy"]: r for r in rows(win_rate.by_strategy(connect([a, b])))}
-    assert got["A"]["seats"] == 6 and got["A"]["wins"] == 3.0
+    got = {(r["n_players"], r["strategy"]): r for r in rows(win_rate.by_strategy(connect([a, b])))}
+    assert got[(4, "A")]["seats"] == 4 and got[(4, "A")]["wins"] == 3.0
+    assert got[(4, "A")]["blocks"] == 4  # a block of each run is its own cluster
 
 
 def test_bad_input_is_one_line(tmp_path: Path, ti_run: Path) -> None:
@@ -89,6 +116,17 @@ def test_bad_input_is_one_line(tmp_path: Path, ti_run: Path) -> None:
 def test_by_opponent_mix(tmp_path: Path) -> None:
     con = connect([open_run(write_fixture(tmp_path))])
     mix = {(r["strategy"], r["opponents"]): r for r in rows(win_rate.by_opponents(con))}
-    assert mix[("A", "B+C+D")]["seats"] == 2 and mix[("A", "B+C+D")]["wins"] == 1.5
-    assert mix[("A", "B")]["seats"] == 1 and mix[("A", "B")]["wins"] == 0.0
-    assert mix[("C", "A+B+D")]["wins"] == 0.0
+    assert mix[("A", "B+C+D")]["seats"] == 2 and mix[("A", "B+C+D")]["win_share"] == 0.75
+    assert mix[("A", "B")]["seats"] == 1 and mix[("A", "B")]["win_share"] == 0.0
+    assert mix[("C", "A+B+D")]["win_share"] == 0.0
+
+
+def test_games_cut_off_are_left_out_unless_asked(tmp_path: Path) -> None:
+    run = open_run(write_fixture(tmp_path, capped=(0,)))
+    got = {(r["n_players"], r["strategy"]): r for r in rows(win_rate.by_strategy(connect([run])))}
+    assert got[(4, "A")]["seats"] == 1 and got[(4, "A")]["win_share"] == 0.5  # game 1 only
+    length = {r["n_players"]: r for r in rows(win_rate.game_length(connect([run])))}
+    assert length[4]["games"] == 2 and length[4]["finished"] == 1 and length[4]["turn_cap"] == 1
+    every = connect([run], include_unfinished=True)
+    got = {(r["n_players"], r["strategy"]): r for r in rows(win_rate.by_strategy(every))}
+    assert got[(4, "A")]["seats"] == 2 and got[(4, "A")]["win_share"] == 0.75

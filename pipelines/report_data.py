@@ -1,0 +1,101 @@
+"""What a report knows before it is written: the runs' cohorts and pairings, every cohort's
+and pairing's metric tables, the warnings and the findings.
+
+Plain data shared by the metric step, the findings, the warnings and the pages of every game.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import pyarrow as pa
+
+from pipelines.run_groups import Cohort, Groups, Pairing
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One answer in plain language with the numbers behind it.
+
+    ``metric`` names what was estimated, ``group`` for whom (a strategy, a player count, an
+    island), ``estimate`` with its 95% interval ``low``..``high`` over ``n`` games (or
+    seats, draws: the unit the text names). ``scope`` says which cohort (``cohort:K``) or
+    pairing (``pairing:K``) it comes from."""
+
+    metric: str
+    group: str
+    estimate: float
+    low: float
+    high: float
+    n: int
+    text: str
+    scope: str = ""
+
+    def record(self, scope_label: str = "") -> dict[str, Any]:
+        """As JSON (with what the scope is called): numbers that are not finite become
+        null."""
+        out = asdict(self)
+        out["scope_label"] = scope_label
+        for key in ("estimate", "low", "high"):
+            value = out[key]
+            if isinstance(value, float) and not math.isfinite(value):
+                out[key] = None
+        return out
+
+
+@dataclass(frozen=True)
+class RunWarning:
+    """Something that could make a figure wrong, said before any figure: which run, what,
+    how often, and a command that shows one affected game."""
+
+    kind: str
+    run: str
+    text: str
+    command: str = ""
+    details: tuple[dict[str, Any], ...] = ()
+
+    def record(self) -> dict[str, Any]:
+        out = asdict(self)
+        out["details"] = list(self.details)
+        return out
+
+
+@dataclass
+class CohortResult:
+    """A cohort and its metric tables."""
+
+    cohort: Cohort
+    tables: dict[str, pa.Table]
+
+    def rows(self, name: str) -> list[dict[str, Any]]:
+        table = self.tables.get(name)
+        return [] if table is None else list(table.to_pylist())
+
+
+@dataclass
+class PairResult:
+    """A pairing and its paired differences (``pipelines.metrics.paired``)."""
+
+    pairing: Pairing
+    differences: pa.Table
+    unpaired: tuple[int, int]
+
+    def rows(self, metric: str) -> list[dict[str, Any]]:
+        return [r for r in self.differences.to_pylist() if r["metric"] == metric]
+
+
+@dataclass
+class ReportData:
+    """Everything a page is written from."""
+
+    game: str
+    groups: Groups
+    cohorts: list[CohortResult]
+    pairs: list[PairResult]
+    games: int
+    complete: bool
+    include_unfinished: bool
+    warnings: list[RunWarning] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)

@@ -1,0 +1,550 @@
+"""The Tobago report's own parts: curse impact and board fairness.
+
+**Curse impact** leads with the causal answer when the report holds a run and its twin
+without curses on the same seeds (``tourney simulate --twin curses``): per strategy the
+change in win share and score, and the change in the first-seat advantage. Descriptive
+rates follow (curses per distribution, hits and coins lost per game, who is hit and how they
+paid), each table with a sentence saying what it shows.
+
+**Board fairness** asks whether the first seat is favoured (per player count, with its
+interval) and whether islands differ in that (Cochran's Q); islands are ordered by their
+advantage only when they do, each with a Holm-adjusted p-value, in a forest plot beside the
+pooled estimate. Heat maps show one island's terrain and landmarks under where treasures
+were raised and amulets appeared, with the reason that island was picked.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+import duckdb
+import pyarrow as pa
+
+from pipelines.findings import cohort_scope
+from pipelines.metrics import cells, curses, fairness
+from pipelines.report_common import (
+    GameReport,
+    cohort_heading,
+    pair_body,
+    player_counts,
+)
+from pipelines.report_data import CohortResult, Finding, PairResult, ReportData
+from pipelines.run_groups import Cohort
+from pipelines.run_warnings import island_argument
+from reports import documents, figures, numbers
+from reports.documents import Section, col
+from sim.tobago.board import Board
+from sim.tobago.catalog import resolve_board
+
+#: Games whose seeds are replayed to show where landmarks stood on a mapped island (about
+#: 40 µs each).
+LANDMARK_SAMPLE = 2000
+
+
+@functools.lru_cache(maxsize=64)
+def _board(argument: str) -> Board:
+    return resolve_board(argument)
+
+
+def _mapped_islands(con: duckdb.DuckDBPyConnection, summary: pa.Table, het: pa.Table) -> pa.Table:
+    """Per player count, the island to draw and why: where islands differ, the one whose
+    first-seat advantage departs most from the pooled one; otherwise the most-played island
+    (the maps then show where things happen, not an unusual board)."""
+    rows = summary.to_pylist()
+    differ = {int(h["n_players"]): bool(h["islands_differ"]) for h in het.to_pylist()}
+    pooled = {int(h["n_players"]): float(h["pooled"]) for h in het.to_pylist()}
+    picks: dict[str, list[Any]] = {"n_players": [], "island": [], "games": [], "reason": []}
+    for n in sorted({int(r["n_players"]) for r in rows}):
+        group = [r for r in rows if r["n_players"] == n]
+        if differ.get(n):
+            pick = max(group, key=lambda r: abs(r["first_seat_advantage"] - pooled[n]))
+            reason = (
+                f"islands differ in the first-seat advantage, and on {pick['island']} it departs "
+                f"most from the pooled value ({numbers.points(pick['first_seat_advantage'])}, "
+                f"Holm-adjusted {numbers.p_value(pick['holm_p'])})"
+            )
+        else:
+            pick = max(group, key=lambda r: (r["games"], r["island"]))
+            reason = (
+                f"{pick['island']} is the most-played island ({numbers.count(pick['games'])} "
+                "games); islands show no detectable difference in fairness, so any one "
+                "stands for them"
+            )
+        picks["n_players"].append(n)
+        picks["island"].append(pick["island"])
+        picks["games"].append(int(pick["games"]))
+        picks["reason"].append(reason)
+    return pa.table(picks)
+
+
+def compute(con: duckdb.DuckDBPyConnection, cohort: Cohort) -> dict[str, pa.Table]:
+    """The Tobago tables of one cohort."""
+    summary = fairness.island_summary(con)
+    het = fairness.heterogeneity(con)
+    maps = _mapped_islands(con, summary, het)
+    spec = cohort.first.manifest["spec"]
+    min_distance = int(spec.get("resolved_rules", {}).get("same_object_min_distance", 4))
+    boards: dict[str, Board] = {}
+    landmark_tables = []
+    for name in sorted(set(maps.column("island").to_pylist())):
+        board = _board(island_argument(list(spec.get("islands", [])), name))
+        boards[name] = board
+        seeds = [
+            int(s)
+            for (s,) in con.execute(
+                "SELECT DISTINCT seed FROM games WHERE island::VARCHAR = ? ORDER BY seed LIMIT ?",
+                [name, LANDMARK_SAMPLE],
+            ).fetchall()
+        ]
+        table = cells.landmark_frequency(board, seeds, min_distance)
+        landmark_tables.append(
+            table.add_column(0, "island", pa.array([name] * table.num_rows, pa.string()))
+        )
+    return {
+        "curse_frequency": curses.frequency(con),
+        "curse_positions": curses.positions(con),
+        "curse_by_island": curses.by_island(con),
+        "curse_victims": curses.victims(con),
+        "curse_hit_vs_not_hit": curses.hit_vs_not_hit(con),
+        "amulet_value": curses.amulet_value(con),
+        "island_fairness": summary,
+        "island_heterogeneity": het,
+        "seat_win_shares": fairness.seat_win_shares(con),
+        "cell_heat": cells.heat(con),
+        "start_cells": cells.start_cells(con),
+        "mapped_islands": maps,
+        "map_cells": cells.cell_geometry(boards),
+        "map_landmarks": pa.concat_tables(landmark_tables)
+        if landmark_tables
+        else pa.table({"island": pa.array([], pa.string())}),
+    }
+
+
+# -- findings -------------------------------------------------------------------------------
+
+
+def findings(data: ReportData) -> list[Finding]:
+    """Board-fairness and curse findings of every cohort."""
+    out = []
+    for result in data.cohorts:
+        scope = cohort_scope(result)
+        for h in result.rows("island_heterogeneity"):
+            n = int(h["n_players"])
+            if h["dof"] < 1:
+                continue
+            test = f"Q = {h['q']:.1f} on {h['dof']} df, {numbers.p_value(h['p_value'])}"
+            if h["islands_differ"]:
+                rows = [r for r in result.rows("island_fairness") if r["n_players"] == n]
+                odd = [r for r in rows if r["holm_p"] < fairness.ALPHA]
+                names = ", ".join(
+                    f"{r['island']} ({numbers.points(r['first_seat_advantage'])})" for r in odd
+                )
+                text = (
+                    f"Islands differ in the first-seat advantage in {n}-player games "
+                    f"({test}); {len(odd)} of {len(rows)} differ from the pooled value after "
+                    f"Holm's adjustment{': ' + names if names else ''}."
+                )
+            else:
+                text = (
+                    f"No detectable difference between islands in the first-seat "
+                    f"advantage in {n}-player games ({test}; {h['islands']} islands): their "
+                    "order is noise, so they are not ranked."
+                )
+            out.append(
+                Finding(
+                    "island_heterogeneity",
+                    f"{n} players",
+                    h["q"],
+                    float("nan"),
+                    float("nan"),
+                    int(h["games"]),
+                    text,
+                    scope,
+                )
+            )
+        for r in result.rows("curse_frequency"):
+            if not r["curses"]:
+                continue  # a run without curses: nothing to say about them
+            out.append(
+                Finding(
+                    "coins_lost_per_game",
+                    f"{r['n_players']} players",
+                    r["coins_lost_per_game"],
+                    r["lost_low"],
+                    r["lost_high"],
+                    int(r["games"]),
+                    f"A curse turns up in {numbers.pct(r['rate'])} of treasure "
+                    f"distributions {numbers.interval(r['low'], r['high'])}; players lose "
+                    f"{r['coins_lost_per_game']:.2f} coins per {r['n_players']}-player game to "
+                    f"curses {numbers.interval(r['lost_low'], r['lost_high'], 1.0, 2)} "
+                    f"({numbers.count(r['games'])} games).",
+                    scope,
+                )
+            )
+    return out
+
+
+# -- the page -------------------------------------------------------------------------------
+
+FREQUENCY_COLUMNS = [
+    col("players", "text", "n_players"),
+    col("games", "count"),
+    col("distributions", "count"),
+    col("curses", "count"),
+    col("curse per distribution [95% interval]", "share_ci", "rate", "low", "high"),
+    col("curse hits per game [95%]", "mean_ci", "hits_per_game", "hits_low", "hits_high"),
+    col("coins lost per game [95%]", "mean_ci", "coins_lost_per_game", "lost_low", "lost_high"),
+]
+VICTIM_COLUMNS = [
+    col("players", "text", "n_players"),
+    col("strategy", "text"),
+    col("games", "count", "seats"),
+    col("curse hits", "count", "hits"),
+    col("coins lost", "count", "coins_lost"),
+    col("hits per game", "num2", "hits_per_game"),
+    col("coins lost per game", "num2", "coins_lost_per_game"),
+]
+HIT_COLUMNS = [
+    col("players", "text", "n_players"),
+    col("strategy", "text"),
+    col("hit by a curse", "text", "hit"),
+    col("games", "count", "seats"),
+    col("win share [95% interval]", "share_ci", "win_share", "low", "high"),
+    col("mean score", "num1", "mean_score"),
+]
+ISLAND_COLUMNS = [
+    col("island", "text"),
+    col("players", "text", "n_players"),
+    col("games", "count"),
+    col("mean turns", "num1", "mean_turns"),
+    col("first-seat advantage, points [95%]", "points_ci", "first_seat_advantage", "low", "high"),
+    col("seat uniformity χ²", "num1", "chi_square"),
+    col("seat uniformity p", "p", "seat_p_value"),
+    col("differs from pooled: Holm p", "p", "holm_p"),
+]
+CURSE_ISLAND_COLUMNS = [
+    col("island", "text"),
+    col("players", "text", "n_players"),
+    col("games", "count"),
+    col("distributions", "count"),
+    col("curses", "count"),
+    col("curse rate", "pct", "curse_rate"),
+    col("hits per game", "num2", "hits_per_game"),
+    col("coins lost per game", "num2", "coins_lost_per_game"),
+]
+
+
+def _curse_twin(data: ReportData, result: CohortResult) -> PairResult | None:
+    for pair in data.pairs:
+        if pair.pairing.factor == "curses" and pair.pairing.a in result.cohort.runs:
+            return pair
+    return None
+
+
+def curse_section(data: ReportData) -> Section:
+    doc = documents
+    body = []
+    for result in data.cohorts:
+        twin = _curse_twin(data, result)
+        if len(data.cohorts) > 1:
+            if twin is None and any(
+                p.pairing.factor == "curses" and p.pairing.b in result.cohort.runs
+                for p in data.pairs
+            ):
+                continue  # the twin without curses: shown with the run it ablates
+            body.append(cohort_heading(result, data))
+        if twin is not None:
+            body.append(
+                f'<div data-pairing="{twin.pairing.index}">'
+                + doc.subheading("What curses do: the same games with and without curses")
+                + doc.paragraph(
+                    "The causal answer: every game was played twice on the same seed, once "
+                    "with curses (A) and once without (B). The differences below are B - A, "
+                    "so a strategy that curses hurt shows a positive value (it wins more often "
+                    "without them)."
+                )
+                + pair_body(twin, "coins")
+                + "</div>"
+            )
+        else:
+            body.append(
+                doc.paragraph(
+                    "No run of the same seeds without curses was given, so what curses do is "
+                    "not estimated here (the tables below describe, they do not compare). "
+                    "Make the twin with `tourney simulate SPEC --twin curses` and report "
+                    "both runs together.",
+                    "note",
+                )
+            )
+        body.append(
+            doc.subheading("How often curses strike")
+            + doc.paragraph(
+                "Per player count: the share of treasure distributions in which a curse "
+                "turned up, and per game the curse hits and the coins players lost to them."
+            )
+            + doc.html_table(result.rows("curse_frequency"), FREQUENCY_COLUMNS)
+        )
+        positions = result.rows("curse_positions")
+        body.append(
+            doc.subheading("Where in the offer")
+            + doc.paragraph(
+                "Which card of a distribution (1 = the first revealed) the curse was: a curse "
+                "late in the offer ends a distribution that had already paid out."
+            )
+            + doc.html_table(
+                [{"card": int(r["position"]) + 1, "curses": r["curses"]} for r in positions],
+                [col("card of the distribution", "count", "card"), col("curses", "count")],
+            )
+        )
+        body.append(
+            doc.subheading("Who is hit, and how they paid")
+            + doc.paragraph(
+                "Per strategy, curse hits and the coins they cost; then every hit by how it was "
+                "paid: an amulet (nothing lost), the most valuable treasure card, or nothing "
+                "to lose. The mean coins lost when paying with a card is what an amulet saved."
+            )
+            + doc.html_table(result.rows("curse_victims"), VICTIM_COLUMNS)
+            + doc.html_table(
+                result.rows("amulet_value"),
+                [
+                    col("paid with", "text", "paid_with"),
+                    col("hits", "count"),
+                    col("mean coins lost", "num2", "mean_coins_lost"),
+                ],
+            )
+        )
+        body.append(
+            doc.subheading("Players hit against players not hit (descriptive)")
+            + doc.paragraph(
+                "Win share of the seats a curse hit and of those it did not. This is not the "
+                "effect of a curse: players who raise more treasures are hit more often and "
+                "win more often for that reason. The paired comparison above is the effect."
+            )
+            + doc.html_table(result.rows("curse_hit_vs_not_hit"), HIT_COLUMNS)
+        )
+        per_island = result.rows("curse_by_island")
+        body.append(
+            doc.folded(
+                f"Curses per island ({len(per_island)} rows)",
+                doc.html_table(per_island, CURSE_ISLAND_COLUMNS),
+            )
+        )
+    return Section(
+        "curse-impact",
+        "Curse impact",
+        "What curses change (a run and its twin without curses on the same seeds), then how "
+        "often they strike, whom they hit and what they cost.",
+        "".join(body),
+    )
+
+
+def _forest_rows(rows: list[dict[str, Any]], ranked: bool) -> list[dict[str, Any]]:
+    items = [
+        {
+            **r,
+            "label": f"{r['island']} ({numbers.count(r['games'])})",
+            "estimate": r["first_seat_advantage"],
+        }
+        for r in rows
+    ]
+    if ranked:
+        return sorted(items, key=lambda r: -r["estimate"])
+    return sorted(items, key=lambda r: r["island"])
+
+
+def _heat_maps(result: CohortResult, n: int) -> str:
+    doc = documents
+    pick = next((r for r in result.rows("mapped_islands") if r["n_players"] == n), None)
+    if pick is None:
+        return ""
+    name = pick["island"]
+    geometry = [c for c in result.rows("map_cells") if c["island"] == name]
+    landmarks = [r for r in result.rows("map_landmarks") if r["island"] == name]
+    games = max(1, int(pick["games"]))
+    heat = [h for h in result.rows("cell_heat") if h["island"] == name]
+    landmarks, fixed = _landmark_strength(landmarks)
+    out = []
+    for key, what in (("raises", "treasures raised"), ("amulets", "amulets appeared")):
+        values = {int(h["cell"]): 1000 * float(h[key]) / games for h in heat}
+        unit = f"{what} per 1,000 games"
+        out.append(
+            doc.figure(
+                figures.hex_heat(geometry, values, landmarks, f"{name}: {what}", unit),
+                f"Hex map of island {name}: terrain colours, landmark letters and the number "
+                f"of {what} per cell",
+                f"Island {name}, picked because {pick['reason']}. Each hex is filled with its "
+                f"terrain; the inner hex shows {what} on that cell per 1,000 games (colour bar; "
+                f"{numbers.count(games)} {n}-player games there, all players counted). "
+                + (
+                    "Letters mark the island's fixed huts (h), palms (p) and statues (s, the "
+                    "arrow shows a fixed facing)."
+                    if fixed
+                    else "Landmarks are placed anew from each game's seed, so no one layout "
+                    "underlies the heat: letters mark the cells where huts (h), palms (p) and "
+                    "statues (s) stood more often than average, darker the more often (from "
+                    f"up to {LANDMARK_SAMPLE:,} of the games' seeds)."
+                ),
+            )
+        )
+    return "".join(out)
+
+
+def _landmark_strength(rows: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], bool]:
+    """Landmarks to draw and whether the layout is fixed: a fixed layout (every landmark in
+    every game) as it is; otherwise the cells where a kind stood more often than that kind's
+    mean share, with a strength from 0 (the mean) to 1 (the most often)."""
+    if rows and all(r["share"] >= 1.0 for r in rows):
+        return [{**r, "strength": 1.0} for r in rows], True
+    out = []
+    for kind in ("hut", "palm", "statue"):
+        mine = [r for r in rows if r["kind"] == kind]
+        if not mine:
+            continue
+        mean = sum(r["share"] for r in mine) / len(mine)
+        top = max(r["share"] for r in mine)
+        for r in mine:
+            if r["share"] > mean and top > mean:
+                out.append({**r, "strength": (r["share"] - mean) / (top - mean)})
+    return out, False
+
+
+def fairness_section(data: ReportData) -> Section:
+    doc = documents
+    body = []
+    for result in data.cohorts:
+        for n in player_counts(result):
+            het = next(
+                (h for h in result.rows("island_heterogeneity") if h["n_players"] == n), None
+            )
+            rows = [r for r in result.rows("island_fairness") if r["n_players"] == n]
+            body.append(cohort_heading(result, data, n))
+            seat0 = next(
+                r for r in result.rows("win_rate_by_seat") if r["n_players"] == n and r["seat"] == 0
+            )
+            body.append(
+                doc.paragraph(
+                    f"The first seat wins {numbers.pct(seat0['win_share'])} of {n}-player games "
+                    f"against a fair {numbers.pct(1 / n, 0)}: an advantage of "
+                    f"{numbers.points(seat0['advantage'])} "
+                    f"{numbers.interval(seat0['advantage_low'], seat0['advantage_high'])} over "
+                    f"{numbers.count(seat0['games'])} games."
+                )
+            )
+            if het is None or het["dof"] < 1:
+                body.append(
+                    doc.paragraph("Only one island was played: no comparison of islands.", "note")
+                )
+            else:
+                ranked = bool(het["islands_differ"])
+                verdict = (
+                    "The islands differ (Cochran's Q rejects equal advantages), so they are "
+                    "ordered by their advantage; the table's Holm-adjusted p-values say which "
+                    "differ from the pooled value."
+                    if ranked
+                    else "The islands show no detectable difference, so they are listed by "
+                    "name, not ranked: any order of them would be noise."
+                )
+                body.append(
+                    doc.paragraph(
+                        f"Do islands differ? Cochran's Q = {het['q']:.1f} on {het['dof']} degrees "
+                        f"of freedom, {numbers.p_value(het['p_value'])}. {verdict}"
+                    )
+                )
+                body.append(
+                    doc.figure(
+                        figures.forest(
+                            _forest_rows(rows, ranked),
+                            "label",
+                            (het["pooled"], het["pooled_low"], het["pooled_high"]),
+                            f"First-seat advantage per island, {n} players",
+                            "first seat's win share minus the fair share, percentage points",
+                        ),
+                        f"Forest plot of the first-seat advantage on each island with 95% "
+                        f"intervals and the pooled estimate, {n} players",
+                        "Each island's first-seat advantage (games on it in brackets) with its "
+                        "95% interval; the orange band is the pooled estimate over all islands "
+                        f"({numbers.points(het['pooled'])} "
+                        f"{numbers.interval(het['pooled_low'], het['pooled_high'])}); the black "
+                        "line is a perfectly fair first seat.",
+                    )
+                )
+            body.append(_heat_maps(result, n))
+            body.append(
+                doc.folded(
+                    f"Per island: fairness tests ({len(rows)} islands)",
+                    doc.html_table(
+                        sorted(rows, key=lambda r: r["island"]),
+                        ISLAND_COLUMNS,
+                    ),
+                )
+            )
+            seats = [r for r in result.rows("seat_win_shares") if r["n_players"] == n]
+            body.append(
+                doc.folded(
+                    f"Per island and seat: win shares ({len(seats)} rows)",
+                    doc.html_table(
+                        [{**r, "seat_label": int(r["seat"]) + 1} for r in seats],
+                        [
+                            col("island", "text"),
+                            col("seat", "text", "seat_label"),
+                            col("games", "count"),
+                            col("win share [95% interval]", "share_ci", "win_share", "low", "high"),
+                        ],
+                    ),
+                )
+            )
+    return Section(
+        "board-fairness",
+        "Board fairness",
+        "Is the first seat favoured, and is it favoured more on some islands than on others? "
+        "Islands are ranked only when a test says they differ; maps show where treasures and "
+        "amulets turned up.",
+        "".join(body),
+    )
+
+
+def sections(data: ReportData) -> list[Section]:
+    return [curse_section(data), fairness_section(data)]
+
+
+def markdown(data: ReportData) -> list[str]:
+    md = documents.markdown_table
+    parts = []
+    for result in data.cohorts:
+        suffix = f" — {result.cohort.label}" if len(data.cohorts) > 1 else ""
+        parts += [
+            f"## Curses{suffix}\n",
+            md(result.rows("curse_frequency"), FREQUENCY_COLUMNS),
+            f"## Board fairness{suffix}\n",
+            md(sorted(result.rows("island_fairness"), key=lambda r: r["island"]), ISLAND_COLUMNS),
+        ]
+    return parts
+
+
+TOBAGO = GameReport(
+    game="tobago",
+    title="Tobago",
+    score_unit="coins",
+    compute=compute,
+    findings=findings,
+    sections=sections,
+    markdown=markdown,
+    json_sections={
+        "curse_impact": [
+            "curse_frequency",
+            "curse_positions",
+            "curse_by_island",
+            "curse_victims",
+            "curse_hit_vs_not_hit",
+            "amulet_value",
+        ],
+        "board_fairness": [
+            "island_fairness",
+            "island_heterogeneity",
+            "seat_win_shares",
+            "start_cells",
+            "mapped_islands",
+        ],
+    },
+)

@@ -1,0 +1,229 @@
+"""Which runs given to one report may be pooled, and which form paired comparisons.
+
+Runs are pooled into one **cohort** only when they played the same game under the same
+resolved rules (rules hash), with the same players on the same islands: anything else would
+mix unlike games in one win rate. Within a cohort the tables are still split by player count.
+
+Runs that share their seeds (the same game, root seed, seating, islands and number of
+players) but differ in exactly one factor are **paired**: the rules (a variant, or an
+ablation such as the same rules without curses) or one player's strategy. The first run of
+such a seed-matched family is the reference A and every other member is compared with it as
+B (an ablation is always B, the rules it was made from A), game by game on the same seeds.
+
+The same games given twice (one directory twice, or two runs of one spec and seed) would
+count every game twice: that is refused.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pipelines.metrics.source import RunInfo
+from sim.errors import InputError
+
+#: Rules keys whose switch to 0 makes an ablation, and what it takes away.
+ABLATION_KEYS = {"curse_count": "curses", "amulet_count": "amulets"}
+
+
+@dataclass(frozen=True)
+class Cohort:
+    """Runs pooled together: one game, one rules hash, one lineup, one island set."""
+
+    index: int
+    runs: tuple[RunInfo, ...]
+
+    @property
+    def first(self) -> RunInfo:
+        return self.runs[0]
+
+    @property
+    def game(self) -> str:
+        return self.first.game
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return tuple(str(p) for p in self.first.manifest["spec"]["players"])
+
+    @property
+    def n_players(self) -> int:
+        return len(self.players)
+
+    @property
+    def rules(self) -> str:
+        return rules_name(self.first)
+
+    @property
+    def label(self) -> str:
+        """The cohort's name: its first run's label (with the other runs counted)."""
+        more = len(self.runs) - 1
+        return run_label(self.first) + (f" (+{more} pooled run{'s' * (more > 1)})" if more else "")
+
+
+@dataclass(frozen=True)
+class Pairing:
+    """Two seed-matched runs that differ in one factor: B compared with A on the same seeds."""
+
+    index: int
+    a: RunInfo
+    b: RunInfo
+    #: ``curses`` or ``amulets`` (an ablation), ``rules`` (a rules variant) or ``strategy``.
+    factor: str
+    #: What differs, for people: rules keys ``key: a -> b``, or the swapped strategies.
+    changes: tuple[str, ...]
+    #: For a strategy swap: the player slot that differs (its strategy in A and in B).
+    slot: int | None = None
+
+    @property
+    def label(self) -> str:
+        """``A = ..., B = ...; B - A``."""
+        return f"A = {run_label(self.a)}, B = {run_label(self.b)}; B - A"
+
+    @property
+    def title(self) -> str:
+        if self.factor in ABLATION_KEYS.values():
+            return f"what {self.factor} do: {rules_name(self.a)} against the same without them"
+        if self.factor == "strategy" and self.slot is not None:
+            a = self.a.manifest["spec"]["players"][self.slot]
+            b = self.b.manifest["spec"]["players"][self.slot]
+            return f"{b} in place of {a}"
+        return f"{rules_name(self.b)} against {rules_name(self.a)}"
+
+
+@dataclass(frozen=True)
+class Groups:
+    """The cohorts and pairings of the runs given to a report."""
+
+    runs: tuple[RunInfo, ...]
+    cohorts: tuple[Cohort, ...]
+    pairings: tuple[Pairing, ...]
+
+    def cohort_of(self, run: RunInfo) -> Cohort:
+        return next(c for c in self.cohorts if any(r is run for r in c.runs))
+
+
+def rules_name(run: RunInfo) -> str:
+    """The run's rules for people: a preset's name, a rules file's name (never the preset it
+    starts from), with an ablation spelt out."""
+    source = str(run.manifest["spec"].get("rules", ""))
+    base, without, ablation = source.partition(" without ")
+    name = Path(base).name if base.endswith(".toml") else base
+    return f"{name}{without}{ablation}"
+
+
+def run_label(run: RunInfo) -> str:
+    """The run's label as its manifest records it, or one made from its rules and players."""
+    label = run.manifest.get("label")
+    if label:
+        return str(label)
+    players = ", ".join(str(p) for p in run.manifest["spec"]["players"])
+    return f"{rules_name(run)}: {players}"
+
+
+def _spec(run: RunInfo) -> dict[str, Any]:
+    spec: dict[str, Any] = run.manifest["spec"]
+    return spec
+
+
+def _same_games_key(run: RunInfo) -> tuple[Any, ...]:
+    """Runs with equal keys hold the very same games."""
+    s = _spec(run)
+    return (
+        s.get("game", "tobago"),
+        s["rules_hash"],
+        tuple(s["players"]),
+        s["seed"],
+        s["seating"],
+        tuple(s["islands"]),
+    )
+
+
+def _cohort_key(run: RunInfo) -> tuple[Any, ...]:
+    s = _spec(run)
+    return (s.get("game", "tobago"), s["rules_hash"], tuple(s["players"]), tuple(s["islands"]))
+
+
+def _family_key(run: RunInfo) -> tuple[Any, ...]:
+    """Runs with equal keys played the same deals (seeds, islands and seating)."""
+    s = _spec(run)
+    return (
+        s.get("game", "tobago"),
+        s["seed"],
+        s["seating"],
+        tuple(s["islands"]),
+        len(s["players"]),
+    )
+
+
+def rules_changes(a: RunInfo, b: RunInfo) -> tuple[str, ...]:
+    """The resolved rules keys that differ, as ``key: a -> b``."""
+    ra: dict[str, Any] = _spec(a).get("resolved_rules", {})
+    rb: dict[str, Any] = _spec(b).get("resolved_rules", {})
+    keys = sorted(k for k in set(ra) | set(rb) if ra.get(k) != rb.get(k))
+    return tuple(f"{k}: {ra.get(k)!r} -> {rb.get(k)!r}" for k in keys)
+
+
+def _ablation(a: RunInfo, b: RunInfo) -> str | None:
+    """``curses``/``amulets`` when ``b`` is ``a`` with only that count set to 0."""
+    ra: dict[str, Any] = _spec(a).get("resolved_rules", {})
+    rb: dict[str, Any] = _spec(b).get("resolved_rules", {})
+    differ = [k for k in set(ra) | set(rb) if ra.get(k) != rb.get(k)]
+    if len(differ) == 1 and differ[0] in ABLATION_KEYS and rb.get(differ[0]) == 0:
+        return ABLATION_KEYS[differ[0]]
+    return None
+
+
+def _pair(index: int, a: RunInfo, b: RunInfo) -> Pairing | None:
+    sa, sb = _spec(a), _spec(b)
+    players_a, players_b = list(sa["players"]), list(sb["players"])
+    if sa["rules_hash"] != sb["rules_hash"] and players_a == players_b:
+        ablated = _ablation(a, b)
+        if ablated is not None:
+            return Pairing(index, a, b, ablated, rules_changes(a, b))
+        backwards = _ablation(b, a)
+        if backwards is not None:
+            return Pairing(index, b, a, backwards, rules_changes(b, a))
+        return Pairing(index, a, b, "rules", rules_changes(a, b))
+    if sa["rules_hash"] == sb["rules_hash"]:
+        slots = [k for k, (x, y) in enumerate(zip(players_a, players_b, strict=True)) if x != y]
+        if len(slots) == 1:
+            k = slots[0]
+            return Pairing(index, a, b, "strategy", (f"{players_a[k]} -> {players_b[k]}",), slot=k)
+    return None
+
+
+def group_runs(runs: list[RunInfo]) -> Groups:
+    """Cohorts and pairings of ``runs`` (in the order given); ``InputError`` for the same
+    games given twice."""
+    seen: dict[tuple[Any, ...], RunInfo] = {}
+    paths: dict[Path, RunInfo] = {}
+    for run in runs:
+        where = run.path.resolve()
+        if where in paths:
+            raise InputError(f"{run.path}: given twice; each run may be reported once")
+        paths[where] = run
+        key = _same_games_key(run)
+        if key in seen:
+            raise InputError(
+                f"{run.path} and {seen[key].path} hold the same games (same game, rules, "
+                "players, seed, seating and islands): report one of them"
+            )
+        seen[key] = run
+    cohorts: list[Cohort] = []
+    by_key: dict[tuple[Any, ...], list[RunInfo]] = {}
+    for run in runs:
+        by_key.setdefault(_cohort_key(run), []).append(run)
+    for members in by_key.values():
+        cohorts.append(Cohort(len(cohorts), tuple(members)))
+    pairings: list[Pairing] = []
+    families: dict[tuple[Any, ...], list[RunInfo]] = {}
+    for run in runs:
+        families.setdefault(_family_key(run), []).append(run)
+    for members in families.values():
+        reference = members[0]
+        for other in members[1:]:
+            pairing = _pair(len(pairings), reference, other)
+            if pairing is not None:
+                pairings.append(pairing)
+    return Groups(tuple(runs), tuple(cohorts), tuple(pairings))

@@ -1,0 +1,229 @@
+"""What could make a report's figures wrong, found in the runs and said first.
+
+- **Unfinished games**: games cut off at the turn cap or ended by a deadlock have no real
+  winner; per run, end reason, player count and strategy, how many and what share of the
+  strategy's games, and the command that replays the first one. Reports leave them out of
+  win rates unless told otherwise.
+- **Strategy failures**: exceptions and illegal answers (the engine played the fallback);
+  per run and strategy, the failures, the games they touched, the first error's text and
+  the command that replays its game.
+- **Unfinished runs**: a run whose shards are not all played is reported for the games it has.
+- **Pooled runs**: several runs of the same rules and players pooled into one table.
+
+The replay command is ``tourney play`` with the game's seed, island, rules and players in
+seat order: the game is a pure function of those.
+"""
+
+from __future__ import annotations
+
+import shlex
+from typing import Any
+
+import duckdb
+
+from pipelines.report_data import RunWarning
+from pipelines.run_groups import Groups, run_label
+from reports import numbers
+from sim.errors import InputError
+from sim.outcome import UNFINISHED
+
+#: Words for the end reasons that leave a game without a real winner.
+END_WORDS = {"turn_cap": "stopped at the turn cap", "deadlock": "ended in a deadlock"}
+
+
+def island_argument(spec_islands: list[str], name: str) -> str:
+    """The island as the run's spec gave it (a file's path, not just its name)."""
+    from sim.tobago.catalog import resolve_board
+
+    for given in spec_islands:
+        if given == name:
+            return given
+    for given in spec_islands:
+        if given.endswith((".island", ".json")) or "/" in given:
+            try:
+                if resolve_board(given).name == name:
+                    return given
+            except InputError:  # an island file moved since the run: the name will do
+                continue
+    return name
+
+
+def replay_command(run: Any, seed: int, island: str, players: list[str]) -> str:
+    """The ``tourney play`` command that replays one game of ``run`` (a RunInfo)."""
+    spec = run.manifest["spec"]
+    game = spec.get("game", "tobago")
+    rules = str(spec.get("rules", ""))
+    base, without, ablation = rules.partition(" without ")
+    parts = ["tourney", "play"]
+    if game != "tobago":
+        parts += ["--game", game]
+    parts += ["--players", ",".join(players), "--seed", str(seed)]
+    if game == "tobago":
+        parts += ["--island", island_argument(spec.get("islands", []), island)]
+    parts += ["--rules", base]
+    if without:
+        parts += ["--ablate", ablation]
+    return " ".join(shlex.quote(p) for p in parts)
+
+
+def _game_facts(
+    con: duckdb.DuckDBPyConnection, run: int, game_id: int
+) -> tuple[int, str, list[str]]:
+    seed, island = con.execute(
+        "SELECT seed, island::VARCHAR FROM games_all WHERE run = ? AND game_id = ?",
+        [run, game_id],
+    ).fetchall()[0]
+    players = [
+        str(s)
+        for (s,) in con.execute(
+            "SELECT strategy::VARCHAR FROM seats_all WHERE run = ? AND game_id = ? ORDER BY seat",
+            [run, game_id],
+        ).fetchall()
+    ]
+    return int(seed), str(island), players
+
+
+def _unfinished(con: duckdb.DuckDBPyConnection, groups: Groups, counted: bool) -> list[RunWarning]:
+    reasons = ", ".join(f"'{r}'" for r in UNFINISHED)
+    rows = con.sql(
+        f"""WITH totals AS (
+                SELECT s.run, g.n_players, s.strategy::VARCHAR AS strategy, count(*) AS seats
+                FROM seats_all s JOIN games_all g USING (run, game_id) GROUP BY 1, 2, 3)
+            SELECT s.run, g.end_reason::VARCHAR, g.n_players, s.strategy::VARCHAR,
+                   count(*)::BIGINT, any_value(t.seats)::BIGINT, min(g.game_id)
+            FROM seats_all s JOIN games_all g USING (run, game_id)
+            JOIN totals t ON t.run = s.run AND t.n_players = g.n_players
+                          AND t.strategy = s.strategy::VARCHAR
+            WHERE g.end_reason::VARCHAR IN ({reasons})
+            GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4"""
+    ).fetchall()
+    totals = con.sql(
+        f"""SELECT run, end_reason::VARCHAR, count(*)::BIGINT, min(game_id),
+                   (SELECT count(*) FROM games_all a WHERE a.run = g.run)::BIGINT
+            FROM games_all g WHERE end_reason::VARCHAR IN ({reasons})
+            GROUP BY 1, 2 ORDER BY 1, 2"""
+    ).fetchall()
+    out = []
+    for run, reason, games, first, all_games in totals:
+        info = groups.runs[run]
+        details = [
+            {
+                "n_players": n,
+                "strategy": strategy,
+                "games": int(k),
+                "share": int(k) / int(seats),
+            }
+            for r, why, n, strategy, k, seats, _ in rows
+            if r == run and why == reason
+        ]
+        by_strategy = "; ".join(
+            f"{d['strategy']} {numbers.count(d['games'])} ({numbers.pct(d['share'], 2)} of its "
+            f"{d['n_players']}-player games)"
+            for d in details
+        )
+        seed, island, players = _game_facts(con, run, int(first))
+        fate = (
+            "are included in win rates as played (--include-unfinished)"
+            if counted
+            else "are left out of win rates, ratings and seat shares"
+        )
+        out.append(
+            RunWarning(
+                kind=reason,
+                run=run_label(info),
+                text=(
+                    f"{numbers.count(games)} of {numbers.count(all_games)} games "
+                    f"({numbers.pct(games / all_games, 2)}) of {run_label(info)} "
+                    f"{END_WORDS.get(reason, reason)}; they {fate}. By strategy: {by_strategy}."
+                ),
+                command=replay_command(info, seed, island, players),
+                details=tuple(details),
+            )
+        )
+    return out
+
+
+def _failures(con: duckdb.DuckDBPyConnection, groups: Groups) -> list[RunWarning]:
+    rows = con.sql(
+        """SELECT run, strategy::VARCHAR, sum(violations)::BIGINT,
+                  count(*) FILTER (WHERE violations > 0)::BIGINT, count(*)::BIGINT
+           FROM seats_all GROUP BY 1, 2 HAVING sum(violations) > 0 ORDER BY 1, 2"""
+    ).fetchall()
+    out = []
+    for run, strategy, failures, touched, seats in rows:
+        info = groups.runs[run]
+        # The first exception says most about a bug; an illegal answer otherwise.
+        first = con.execute(
+            """SELECT game_id, turn, decision::VARCHAR, answer, error FROM failures
+               WHERE run = ? AND strategy::VARCHAR = ?
+               ORDER BY answer <> '<raised>', game_id, turn LIMIT 1""",
+            [run, strategy],
+        ).fetchall()
+        command = ""
+        example = ""
+        if first:
+            game_id, turn, decision, answer, error = first[0]
+            seed, island, players = _game_facts(con, run, int(game_id))
+            command = replay_command(info, seed, island, players)
+            what = (
+                f"first exception: {error}"
+                if answer == "<raised>"
+                else f"first illegal answer: {answer}"
+            )
+            example = f" Its {what} (game {game_id}, turn {turn}, a {decision} decision)."
+        out.append(
+            RunWarning(
+                kind="strategy_failures",
+                run=run_label(info),
+                text=(
+                    f"{strategy} failed {numbers.count(failures)} times (an exception or an "
+                    f"illegal answer; the engine played the fallback instead) in "
+                    f"{numbers.count(touched)} of its {numbers.count(seats)} games "
+                    f"({numbers.pct(touched / seats)}) in {run_label(info)}; its results "
+                    f"measure the fallback as much as the strategy.{example}"
+                ),
+                command=command,
+                details=({"strategy": strategy, "failures": int(failures), "games": int(touched)},),
+            )
+        )
+    return out
+
+
+def run_warnings(
+    con: duckdb.DuckDBPyConnection, groups: Groups, include_unfinished: bool
+) -> list[RunWarning]:
+    """Every warning about ``groups``' runs (``con`` is connected to all of them)."""
+    out: list[RunWarning] = []
+    for run in groups.runs:
+        if not run.complete:
+            have = con.execute(
+                "SELECT count(*) FROM games_all WHERE run = ?", [groups.runs.index(run)]
+            ).fetchall()[0][0]
+            out.append(
+                RunWarning(
+                    kind="unfinished_run",
+                    run=run_label(run),
+                    text=(
+                        f"{run_label(run)} ({run.path}) is an unfinished run: reported for the "
+                        f"{numbers.count(have)} of {numbers.count(run.manifest['spec']['games'])} "
+                        "games it has; run the same simulate command again to finish it."
+                    ),
+                )
+            )
+    out += _unfinished(con, groups, include_unfinished)
+    out += _failures(con, groups)
+    for cohort in groups.cohorts:
+        if len(cohort.runs) > 1:
+            names = ", ".join(str(r.path) for r in cohort.runs)
+            out.append(
+                RunWarning(
+                    kind="pooled_runs",
+                    run=cohort.label,
+                    text=(
+                        f"{len(cohort.runs)} runs are pooled into one set of tables ({names}): "
+                        "they played the same rules and players on the same islands with "
+                        "different seeds."
+                    ),
+                )
+            )
+    return out

@@ -1,0 +1,63 @@
+"""Cluster-robust intervals and the number formats, by hand."""
+
+from __future__ import annotations
+
+import math
+
+import duckdb
+import pytest
+
+from pipelines.metrics.clustered import clustered
+from pipelines.stats import clustered_share, ratio_se, wilson
+from reports import numbers
+
+
+def test_ratio_se_by_hand() -> None:
+    # Clusters (y, n): (2, 2), (0, 2), (1, 2): mean 1/2; residuals 1, -1, 0; Σ² = 2.
+    # se = sqrt(2 * 3/2) / 6 = sqrt(3) / 6.
+    ys, ns = [2.0, 0.0, 1.0], [2.0, 2.0, 2.0]
+    se = ratio_se(
+        sum(ys),
+        sum(ns),
+        sum(y * y for y in ys),
+        sum(y * n for y, n in zip(ys, ns, strict=True)),
+        sum(n * n for n in ns),
+        3,
+    )
+    assert se == pytest.approx(math.sqrt(3) / 6)
+    assert ratio_se(1.0, 1.0, 1.0, 1.0, 1.0, 1) == 0.0  # one cluster: no spread to measure
+
+
+def test_clustered_share_is_valid_at_the_edges() -> None:
+    assert clustered_share(0, 40, 0.0, 10) == pytest.approx(wilson(0, 10))
+    low, high = clustered_share(40, 40, 0.0, 10)
+    assert high == 1.0 and low == pytest.approx(wilson(10, 10)[0]) and low < 1.0
+    # Strongly clustered: the effective size p(1-p)/se² = 0.25 / 0.01 = 25 < 100 rows.
+    assert clustered_share(50, 100, 0.1, 20) == pytest.approx(wilson(12.5, 25))
+    # Never narrower than independent rows would give.
+    assert clustered_share(50, 100, 0.001, 20) == pytest.approx(wilson(50, 100))
+
+
+def test_clustered_in_duckdb_matches_the_formula() -> None:
+    con = duckdb.connect()
+    con.execute(
+        """CREATE TABLE t AS SELECT * FROM (VALUES
+             (0, 0, 'a', 1.0), (0, 0, 'a', 1.0), (0, 1, 'a', 0.0), (0, 1, 'a', 0.0),
+             (0, 2, 'a', 1.0), (0, 2, 'a', 0.0), (0, 0, 'b', 0.5)) v(run, block, g, x)"""
+    )
+    rows = {r["g"]: r for r in clustered(con, "SELECT * FROM t", ["g"], "x", share=True)}
+    a = rows["a"]
+    assert (a["n"], a["clusters"], a["mean"]) == (6, 3, 0.5)
+    assert a["se"] == pytest.approx(math.sqrt(3) / 6)
+    assert (a["low"], a["high"]) == pytest.approx(clustered_share(3, 6, a["se"], 3))
+    assert rows["b"]["clusters"] == 1 and rows["b"]["se"] == 0.0
+
+
+def test_numbers_for_people() -> None:
+    assert numbers.count(1234567) == "1,234,567"
+    assert numbers.pct(0.3551) == "35.5%"
+    assert numbers.interval(0.354, 0.356) == "[35.4, 35.6]"
+    assert numbers.points(0.06) == "+6.0 points" and numbers.points(-0.0164) == "-1.6 points"
+    assert numbers.p_value(0.0) == "p < 0.0001" and numbers.p_value(0.66) == "p = 0.66"
+    assert numbers.p_value(0.0012) == "p = 0.0012"
+    assert numbers.number(float("nan")) == "n/a"
