@@ -17,7 +17,7 @@ setup: $(STAMP)
 
 demo: $(STAMP)
 	$(BIN)/tourney simulate data/specs/demo.toml
-	$(BIN)/tourney report data/runs/demo
+	$(BIN)/tourney report data/runs/demo data/runs/demo-without-curses
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q

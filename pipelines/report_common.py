@@ -459,7 +459,7 @@ def pair_body(pair: PairResult, unit: str) -> str:
                 ),
             ],
         ),
-        _table_rows(table_rows),
+        _whole_table(table_rows),
     ]
     a_only, b_only = pair.unpaired
     if a_only or b_only:
@@ -473,7 +473,7 @@ def pair_body(pair: PairResult, unit: str) -> str:
     return "".join(parts)
 
 
-def _table_rows(rows: list[dict[str, Any]]) -> str:
+def _whole_table(rows: list[dict[str, Any]]) -> str:
     shown = []
     for r in rows:
         scale = 100.0 if r["metric"] == "first_seat" else 1.0

@@ -247,12 +247,10 @@ def curse_section(data: ReportData) -> Section:
     body = []
     for result in data.cohorts:
         twin = _curse_twin(data, result)
+        ablated = _ablation_of(data, result)
+        if ablated is not None and ablated.pairing.factor == "curses":
+            continue  # the twin without curses: shown with the run it ablates
         if len(data.cohorts) > 1:
-            if twin is None and any(
-                p.pairing.factor == "curses" and p.pairing.b in result.cohort.runs
-                for p in data.pairs
-            ):
-                continue  # the twin without curses: shown with the run it ablates
             body.append(cohort_heading(result, data))
         if twin is not None:
             body.append(
@@ -409,10 +407,33 @@ def _landmark_strength(rows: list[dict[str, Any]]) -> tuple[list[dict[str, Any]]
     return out, False
 
 
+def _ablation_of(data: ReportData, result: CohortResult) -> PairResult | None:
+    """The pairing in which this cohort is the run without curses or amulets (B)."""
+    for pair in data.pairs:
+        if pair.pairing.factor in ("curses", "amulets") and pair.pairing.b in result.cohort.runs:
+            return pair
+    return None
+
+
 def fairness_section(data: ReportData) -> Section:
     doc = documents
     body = []
     for result in data.cohorts:
+        twin = _ablation_of(data, result)
+        if twin is not None:
+            # An ablation twin's fairness is its base's with one part removed: the paired
+            # comparison shows what changed (the first seat's win share, B - A).
+            body.append(cohort_heading(result, data))
+            body.append(
+                doc.paragraph(
+                    f"This run is the twin of {twin.pairing.a.path} without "
+                    f"{twin.pairing.factor}; the change in the first seat's win share is in the "
+                    "paired comparison, and its own per-island tables are in the tables folder "
+                    "(island_fairness, island_heterogeneity).",
+                    "note",
+                )
+            )
+            continue
         for n in player_counts(result):
             het = next(
                 (h for h in result.rows("island_heterogeneity") if h["n_players"] == n), None

@@ -178,26 +178,16 @@ def hex_heat(
     sns.set_style("white")
     fig, ax = plt.subplots(figsize=(7.2, 6.2))
     centre: dict[int, tuple[float, float]] = {}
-    base, inner, shades = [], [], []
+    base, fills, inner, shades = [], [], [], []
     for c in cells:
         q, r = int(c["q"]), int(c["r"])
         x, y = math.sqrt(3) * (q + r / 2), -1.5 * r
         centre[int(c["cell"])] = (x, y)
-        base.append(
-            RegularPolygon(
-                (x, y),
-                numVertices=6,
-                radius=1.0,
-                orientation=0,
-                facecolor=TERRAIN_COLOURS.get(str(c["terrain"]), "#dddddd"),
-                edgecolor="white",
-                linewidth=0.8,
-            )
-        )
+        base.append(RegularPolygon((x, y), numVertices=6, radius=1.0, orientation=0))
+        fills.append(TERRAIN_COLOURS.get(str(c["terrain"]), "#dddddd"))
         inner.append(RegularPolygon((x, y), numVertices=6, radius=0.62, orientation=0))
         shades.append(values.get(int(c["cell"]), 0.0))
-    for patch in base:
-        ax.add_patch(patch)
+    ax.add_collection(PatchCollection(base, facecolors=fills, edgecolors="white", linewidths=0.8))
     heat = PatchCollection(inner, cmap="inferno_r", edgecolor="none", alpha=0.9)
     heat.set_array(shades)
     heat.set_clim(0, max(shades, default=0.0) or 1.0)

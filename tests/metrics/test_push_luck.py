@@ -57,3 +57,31 @@ def test_bust_rates_match_the_exact_chance_and_the_tables_agree(ti_run: Path) ->
     assert all(0 < r["share"] < 0.5 and r["mean_cards"] >= 2 for r in bonus.values())
     uses = {(r["strategy"], r["power"]): r["uses"] for r in push_luck.power_use(con).to_pylist()}
     assert all(uses[(s, "pistol")] > 0 and uses[(s, "rum")] > 0 for s in bonus)
+
+
+def test_the_gap_to_optimal_is_paired_by_seed_block(tmp_path: Path) -> None:
+    out = tmp_path / "opt"
+    simulate = ["simulate", "--game", "treasure-island", "--backend", "serial", "--games", "40"]
+    players = ["--players", "optimal,stop-at(n=1)", "--seed", "4", "--out", str(out)]
+    assert CliRunner().invoke(app, [*simulate, *players]).exit_code == 0
+    con = connect([open_run(out)])
+    from pipelines.report_treasure_island import optimal_gap
+
+    (gap,) = optimal_gap(con).to_pylist()
+    # By hand: per block, stop-at's mean points per turn minus optimal's.
+    blocks = con.sql(
+        """SELECT g.block, s.strategy::VARCHAR, avg(t.points)
+           FROM turns t JOIN seats s USING (run, game_id, seat) JOIN games g USING (run, game_id)
+           GROUP BY 1, 2"""
+    ).fetchall()
+    per = {}
+    for block, strategy, ppt in blocks:
+        per.setdefault(block, {})[strategy] = ppt
+    diffs = [v["stop-at(n=1)"] - v["optimal"] for v in per.values()]
+    assert gap["strategy"] == "stop-at(n=1)" and gap["blocks"] == 20
+    assert abs(gap["gap"] - sum(diffs) / len(diffs)) < 1e-9
+    assert gap["gap"] < 0 and gap["low"] < gap["gap"] < gap["high"]  # stopping at once loses
+    rep = tmp_path / "rep"
+    assert CliRunner().invoke(app, ["report", str(out), "--out", str(rep)]).exit_code == 0
+    page = (rep / "index.html").read_text()
+    assert "Gap to the exact optimum" in page
