@@ -26,6 +26,11 @@ from strategies.registry import DEFAULT_PLAYERS, parse_strategy, split_specs
 # plotting libraries they use are a second of start-up the other commands do not need.
 
 
+def _rules_name(source: str) -> str:
+    """How a rules source is called in the output: a preset's name or a file's name."""
+    return Path(source).name if source.endswith(".toml") else source
+
+
 @command(app, "compare")
 def compare_cmd(
     b_rules: Annotated[
@@ -55,9 +60,29 @@ def compare_cmd(
         ),
     ] = None,
     bounds: Annotated[
-        str,
-        typer.Option("--bounds", help="H0,H1: the B-A difference under each hypothesis."),
-    ] = "0,0.02",
+        str | None,
+        typer.Option(
+            "--bounds",
+            help="One-sided test H0,H1: the B - A difference under each hypothesis, in the "
+            "metric's units (points of win share, turns); default 0,2 for win shares, 0,1 for "
+            "turns.",
+        ),
+    ] = None,
+    two_sided: Annotated[
+        bool,
+        typer.Option(
+            "--two-sided",
+            help="Test no difference against a difference of at least --delta either way.",
+        ),
+    ] = False,
+    delta: Annotated[
+        float | None,
+        typer.Option(
+            "--delta",
+            help="With --two-sided: the smallest difference that matters, in the metric's "
+            "units (default 2 points of win share, 1 turn).",
+        ),
+    ] = None,
     max_games: Annotated[int, typer.Option("--max-games", min=1)] = 20_000,
     seed: Annotated[int, typer.Option("--seed", min=0)] = 1,
     islands: Annotated[
@@ -69,14 +94,20 @@ def compare_cmd(
     ] = 50,
     plan_effect: Annotated[
         float | None,
-        typer.Option("--plan", help="Only estimate the games a fixed test needs for EFFECT."),
+        typer.Option(
+            "--plan",
+            help="Only estimate the games a fixed two-sided test needs to detect a B - A "
+            "difference of EFFECT, in the metric's units.",
+        ),
     ] = None,
     pilot_blocks: Annotated[int, typer.Option("--pilot-blocks", min=2)] = 100,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object.")] = False,
 ) -> None:
     """Compare A and B on common seeds (rules, an ablation, or strategies): an SPRT."""
+    from pipelines import verdicts
     from pipelines.compare import CompareSpec, check_metric, compare, plan
     from pipelines.simulate import ablated, game_islands
+    from pipelines.ticker import Ticker
 
     check_game(game)
     kind = game_kind(game)
@@ -87,9 +118,12 @@ def compare_cmd(
             "compare needs exactly one B: --b-rules FILE, --ablate curses|amulets, "
             "or --a-strategy X --b-strategy Y"
         )
-    rules_a = kind.load_rules(a_rules or DEFAULT_RULES[game])
+    a_source = a_rules or DEFAULT_RULES[game]
+    rules_a = kind.load_rules(a_source)
     rules_b = rules_a
+    b_name = _rules_name(a_source)
     factories_b = None
+    candidates = None
     if strategy_mode:
         if a_strategy is None or b_strategy is None:
             raise InputError("a strategy comparison needs both --a-strategy and --b-strategy")
@@ -100,6 +134,7 @@ def compare_cmd(
         if not 2 <= len(specs) <= 4:
             raise InputError(f"--players: a field of 1 to 3 opponents, got {len(field)}")
         factories_b = (cand_b.factory(), *(p.factory() for p in field))
+        candidates = (cand_a.label, cand_b.label)
         metric = metric or "candidate"
     else:
         specs = parse_players(players, game)
@@ -108,17 +143,35 @@ def compare_cmd(
             if game != "tobago":
                 raise InputError(f"--ablate is for Tobago (curses, amulets), not {game}")
             rules_b = ablated(rules_a, ablate, "--ablate")
+            b_name = f"{_rules_name(a_source)} without {ablate}"
         else:
             assert b_rules is not None
             rules_b = kind.load_rules(b_rules)
+            b_name = _rules_name(b_rules)
     labels = tuple(p.label for p in specs)
-    check_metric(metric, labels)
-    try:
-        theta0, theta1 = (float(x) for x in bounds.split(","))
-    except ValueError:
-        raise InputError(f"--bounds {bounds!r}: give two numbers, H0,H1") from None
-    if theta0 == theta1:
-        raise InputError(f"--bounds {bounds!r}: H0 and H1 must differ")
+    check_metric(metric, labels, strategy_mode)
+    info = verdicts.metric_info(metric)
+    if plan_effect is not None and (bounds is not None or two_sided or delta is not None):
+        raise InputError(
+            "--plan estimates a fixed-size test: it takes no --bounds, --two-sided or --delta"
+        )
+    if two_sided and bounds is not None:
+        raise InputError(
+            f"--bounds is for a one-sided test; with --two-sided give --delta D (the smallest "
+            f"difference either way, in {info.unit})"
+        )
+    if delta is not None and not two_sided:
+        raise InputError(
+            f"--delta is for --two-sided; a one-sided test takes --bounds H0,H1 (in {info.unit})"
+        )
+    theta0, theta1 = (0.0, info.default_delta)
+    if bounds is not None:
+        theta0, theta1 = verdicts.parse_bounds(bounds, info)
+    delta_value = None
+    if two_sided:
+        delta_value = verdicts.check_delta(info.default_delta if delta is None else delta, info)
+    if plan_effect is not None:
+        verdicts.check_effect(plan_effect, info)
     spec = CompareSpec(
         labels=labels,
         factories=tuple(p.factory() for p in specs),
@@ -128,29 +181,28 @@ def compare_cmd(
         metric=metric,
         theta0=theta0,
         theta1=theta1,
+        delta=delta_value,
         seed=seed,
         islands=game_islands(kind, islands, "--islands", "--islands"),
         max_games=max_games,
         batch_blocks=batch_blocks,
         workers=workers,
+        rules_a_name=_rules_name(a_source),
+        rules_b_name=b_name,
+        candidates=candidates,
     )
-    result = plan(spec, pilot_blocks, plan_effect) if plan_effect is not None else compare(spec)
+    if plan_effect is not None:
+        result = plan(spec, pilot_blocks, plan_effect, ticker=Ticker(pilot_blocks))
+        text = verdicts.plan_lines(result)
+    else:
+        max_blocks = max(2, max_games // (2 * len(labels)))
+        result = compare(spec, Ticker(max_blocks))
+        text = verdicts.lines(result)
     if as_json:
         echo_json(result)
         return
-    if plan_effect is not None:
-        typer.echo(
-            f"{metric}: sd {result['sd_per_block']:.4f} per block over {pilot_blocks} pilot "
-            f"blocks; a fixed test for a difference of {plan_effect} needs {result['blocks']} "
-            f"blocks = {result['games']} games"
-        )
-        return
-    low, high = result["interval"]
-    typer.echo(
-        f"{metric} (B - A): {result['difference']:+.4f} [{low:+.4f}, {high:+.4f}] over "
-        f"{result['blocks']} blocks ({result['games']} games); "
-        f"SPRT H0={theta0} vs H1={theta1}: {result['decision']} (LLR {result['llr']:+.2f})"
-    )
+    for line in text:
+        typer.echo(line)
 
 
 @command(app, "regress")
