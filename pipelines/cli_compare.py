@@ -19,7 +19,6 @@ from pipelines.cli_app import (
 from pipelines.play import DEFAULT_RULES, check_game, parse_players
 from sim.errors import InputError
 from sim.runner.games import game_kind
-from sim.tobago.rules import load_rules
 from strategies.registry import DEFAULT_PLAYERS, parse_strategy, split_specs
 
 # Each command imports its pipeline when called (see cli_games): the statistics, Parquet and
@@ -256,12 +255,18 @@ def regress_cmd(
 
 @command(app, "sweep")
 def sweep_cmd(
-    param: Annotated[list[str], typer.Option("--param", help="KEY=V1,V2,... (give one or two).")],
+    param: Annotated[
+        list[str],
+        typer.Option("--param", help="KEY=V1,V2,... a rules key of the game (give one or two)."),
+    ],
+    game: GameOpt = "tobago",
     players: PlayersOpt = None,
     rules: RulesOpt = None,
     games: Annotated[int, typer.Option("--games", min=2, help="Games per grid point.")] = 2000,
     seed: Annotated[int, typer.Option("--seed", min=0)] = 1,
-    islands: Annotated[str, typer.Option("--islands")] = "all",
+    islands: Annotated[
+        str | None, typer.Option("--islands", help="Tobago islands (default all).")
+    ] = None,
     workers: Annotated[int, typer.Option("--workers", min=1)] = 2,
     out: Annotated[Path, typer.Option("--out", help="Where sweep.csv/json/png go.")] = Path(
         "sweep-out"
@@ -269,25 +274,34 @@ def sweep_cmd(
     as_json: Annotated[bool, typer.Option("--json", help="Print the rows as JSON.")] = False,
 ) -> None:
     """Sweep one or two rule parameters on common seeds: fairness, length, curses, spread."""
-    from pipelines.simulate import parse_islands
-    from pipelines.sweep import SweepSpec, parse_param, sweep
+    from pipelines.simulate import game_islands
+    from pipelines.sweep import SweepSpec, parse_param, sweep, table_lines
+    from pipelines.ticker import Ticker
     from reports import figures
 
+    check_game(game)
+    kind = game_kind(game)
     if not 1 <= len(param) <= 2:
         raise InputError(f"--param: give one or two parameters, got {len(param)}")
-    params = tuple((k, tuple(v)) for k, v in (parse_param(p) for p in param))
-    specs = parse_players(players)
+    base = kind.load_rules(rules or DEFAULT_RULES[game])
+    params = tuple((k, tuple(v)) for k, v in (parse_param(p, base) for p in param))
+    if len(params) == 2 and params[0][0] == params[1][0]:
+        raise InputError(f"--param: give two different keys, not {params[0][0]} twice")
+    specs = parse_players(players, game)
     spec = SweepSpec(
         labels=tuple(p.label for p in specs),
         factories=tuple(p.factory() for p in specs),
-        base=load_rules(rules or "rulebook"),
+        base=base,
         params=params,
         games=games,
         seed=seed,
-        islands=parse_islands(islands, "--islands"),
+        islands=game_islands(kind, islands, "--islands", "--islands"),
         workers=workers,
     )
-    rows = sweep(spec)
+    grid_size = 1
+    for _, values in params:
+        grid_size *= len(values)
+    rows = sweep(spec, Ticker(games * grid_size))
     out.mkdir(parents=True, exist_ok=True)
     (out / "sweep.json").write_text(json.dumps(rows, indent=1) + "\n")
     header = list(rows[0])
@@ -306,16 +320,6 @@ def sweep_cmd(
     if as_json:
         echo_json(rows)
         return
-    keys = [k for k, _ in params]
-    typer.echo(
-        " ".join(f"{k:>10}" for k in keys)
-        + f" {'1st seat':>9} {'interval':>17} {'turns':>6} {'hits/g':>7} {'spread':>7}"
-    )
-    for r in rows:
-        typer.echo(
-            " ".join(f"{r[k]!s:>10}" for k in keys)
-            + f" {r['first_seat_advantage']:+9.3f} [{r['first_seat_low']:+.3f}, "
-            f"{r['first_seat_high']:+.3f}] {r['mean_turns']:6.1f} "
-            f"{r['curse_hits_per_game']:7.2f} {r['strategy_spread']:7.3f}"
-        )
+    for line in table_lines(rows, [k for k, _ in params], len(specs)):
+        typer.echo(line)
     typer.echo(f"tables and plots: {out}")
