@@ -223,6 +223,7 @@ def regress_cmd(
         read_baseline,
         read_suite,
         run_case,
+        table_lines,
         write_baseline,
     )
 
@@ -239,16 +240,14 @@ def regress_cmd(
                    indent=1, default=str) + "\n"
     )  # fmt: skip
     (out / "junit.xml").write_text(junit_xml(checks))
-    typer.echo(f"{'case':<16} {'check':<24} {'baseline':>10} {'current':>10} {'z':>7}  verdict")
-    for c in checks:
-        if c["check"] == "golden_games":
-            base, cur, z = c["baseline"][:8], c["current"][:8], ""
-        else:
-            base, cur, z = f"{c['baseline']:.4f}", f"{c['current']:.4f}", f"{c['z']:+.2f}"
-        verdict = "CHANGED" if c["failed"] else "ok"
-        typer.echo(f"{c['case']:<16} {c['check']:<24} {base:>10} {cur:>10} {z:>7}  {verdict}")
+    for line in table_lines(checks):
+        typer.echo(line)
     failed = sum(1 for c in checks if c["failed"])
-    typer.echo(f"{failed} of {len(checks)} checks changed; report: {out / 'report.json'}")
+    typer.echo(
+        f"{failed} of {len(checks)} checks changed (two-sample z-tests, Bonferroni over the "
+        f"suite's statistics, family-wise alpha 0.05; p unadjusted); report: "
+        f"{out / 'report.json'}"
+    )
     if failed:
         raise typer.Exit(1)
 
