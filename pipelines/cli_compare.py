@@ -102,7 +102,8 @@ def compare_cmd(
     pilot_blocks: Annotated[int, typer.Option("--pilot-blocks", min=2)] = 100,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object.")] = False,
 ) -> None:
-    """Compare A and B on common seeds (rules, an ablation, or strategies): an SPRT."""
+    """Compare A and B on common seeds (rules, an ablation, or strategies) with a one-sided or
+    two-sided SPRT; the verdict in words, with the estimate and its 95% interval."""
     from pipelines import verdicts
     from pipelines.compare import CompareSpec, check_metric, compare, plan
     from pipelines.simulate import ablated, game_islands

@@ -94,11 +94,13 @@ def _value(spec: CompareSpec, rules: Rules, factories: tuple[Factory, ...], bloc
         elif spec.metric == "candidate":
             total += result.win_shares[plan.order.index(0)]
         else:
+            # Player 0 of a strategy comparison is the candidate (A's or B's), never the field.
             name = spec.metric[4:]
+            first = 0 if spec.candidates is None else 1
             total += sum(
                 share
                 for seat, share in enumerate(result.win_shares)
-                if spec.labels[plan.order[seat]] == name
+                if plan.order[seat] >= first and spec.labels[plan.order[seat]] == name
             )
     return total / n
 
