@@ -170,19 +170,22 @@ def _llr_text(test: Sprt | TwoSidedSprt) -> str:
         text = f"{next(iter(llrs.values())):+.2f}"
     else:
         text = ", ".join(f"{name} {value:+.2f}" for name, value in llrs.items())
-    return f"LLR {text} (bounds {low:+.2f}, {high:+.2f})"
+    return f"LLR {text} in [{low:+.2f}, {high:+.2f}]"
 
 
 def _look_line(
     spec: CompareSpec, test: Sprt | TwoSidedSprt, max_blocks: int, ticker: Ticker
 ) -> str:
+    """Progress after a look: blocks and games, the LLR against its bounds, the estimate so far
+    (the rate last: a terminal too narrow cuts it first)."""
     metric = verdicts.metric_info(spec.metric)
     games = test.n * 2 * len(spec.labels)
     low, high = test.interval()
     return (
         f"compare: {numbers.count(test.n)}/{numbers.count(max_blocks)} blocks, "
-        f"{numbers.count(games)} games ({numbers.count(ticker.rate(games))} games/s); "
-        f"{_llr_text(test)}; B - A {metric.difference(test.mean)} {metric.interval(low, high)}"
+        f"{numbers.count(games)} games; {_llr_text(test)}; "
+        f"B - A {metric.difference(test.mean)} {metric.interval(low, high)}; "
+        f"{numbers.count(ticker.rate(games))} games/s"
     )
 
 

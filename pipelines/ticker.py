@@ -1,6 +1,6 @@
 """Progress of a long command on stderr, in the style of ``simulate``'s progress: a bar that
-redraws itself on a terminal, plain ``progress:`` lines at most every ``every`` seconds
-otherwise (CI logs), the first at once and the last always.
+redraws itself on a terminal (cut to the terminal's width), plain ``progress:`` lines at most
+every ``every`` seconds otherwise (CI logs), the first at once and the last always.
 
 The caller says what is done and writes the line's text (games, test statistics, estimate so
 far); the ticker owns only when and how it is shown.
@@ -8,6 +8,7 @@ far); the ticker owns only when and how it is shown.
 
 from __future__ import annotations
 
+import shutil
 import sys
 import time
 from collections.abc import Callable
@@ -49,7 +50,11 @@ class Ticker:
         if self.tty:
             width = 30
             filled = min(width, int(width * done / self.total))
-            self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {text}  ")
+            line = f"[{'#' * filled}{'.' * (width - filled)}] {text}"
+            # One screen row, the rest of the previous (longer) line erased: a wrapped line
+            # could not be redrawn in place.
+            columns = shutil.get_terminal_size().columns
+            self.stream.write(f"\r{line[: max(40, columns - 1)]}\x1b[K")
             self.stream.flush()
             self.open_bar = True
             return

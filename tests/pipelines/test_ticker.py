@@ -28,6 +28,7 @@ def test_terminal_gets_one_redrawn_bar_ended_by_finish() -> None:
     ticker(2, "step two")
     assert out.getvalue().startswith("\r[" + "#" * 7 + "." * 23 + "] step one")
     assert out.getvalue().count("\r") == 2 and "\n" not in out.getvalue()
+    assert out.getvalue().count("\x1b[K") == 2  # what a longer line left is erased
     ticker.finish()  # stopped early (a decided test): the line is still ended
     assert out.getvalue().endswith("\n") and "[" + "#" * 15 + "." * 15 + "] step two" in (
         out.getvalue()
