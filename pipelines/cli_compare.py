@@ -105,7 +105,7 @@ def compare_cmd(
     """Compare A and B on common seeds (rules, an ablation, or strategies) with a one-sided or
     two-sided SPRT; the verdict in words, with the estimate and its 95% interval."""
     from pipelines import verdicts
-    from pipelines.compare import CompareSpec, check_metric, compare, plan
+    from pipelines.compare import CompareSpec, check_metric, compare, max_blocks, plan
     from pipelines.simulate import ablated, game_islands
     from pipelines.ticker import Ticker
 
@@ -195,8 +195,7 @@ def compare_cmd(
         result = plan(spec, pilot_blocks, plan_effect, ticker=Ticker(pilot_blocks))
         text = verdicts.plan_lines(result)
     else:
-        max_blocks = max(2, max_games // (2 * len(labels)))
-        result = compare(spec, Ticker(max_blocks))
+        result = compare(spec, Ticker(max_blocks(spec)))
         text = verdicts.lines(result)
     if as_json:
         echo_json(result)

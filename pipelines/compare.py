@@ -173,20 +173,23 @@ def _llr_text(test: Sprt | TwoSidedSprt) -> str:
     return f"LLR {text} in [{low:+.2f}, {high:+.2f}]"
 
 
-def _look_line(
-    spec: CompareSpec, test: Sprt | TwoSidedSprt, max_blocks: int, ticker: Ticker
-) -> str:
+def _look_line(spec: CompareSpec, test: Sprt | TwoSidedSprt, most: int, ticker: Ticker) -> str:
     """Progress after a look: blocks and games, the LLR against its bounds, the estimate so far
     (the rate last: a terminal too narrow cuts it first)."""
     metric = verdicts.metric_info(spec.metric)
     games = test.n * 2 * len(spec.labels)
     low, high = test.interval()
     return (
-        f"compare: {numbers.count(test.n)}/{numbers.count(max_blocks)} blocks, "
+        f"compare: {numbers.count(test.n)}/{numbers.count(most)} blocks, "
         f"{numbers.count(games)} games; {_llr_text(test)}; "
         f"B - A {metric.difference(test.mean)} {metric.interval(low, high)}; "
         f"{numbers.count(ticker.rate(games))} games/s"
     )
+
+
+def max_blocks(spec: CompareSpec) -> int:
+    """The most blocks ``max_games`` allows (at least two: an interval needs two)."""
+    return max(2, spec.max_games // (2 * len(spec.labels)))
 
 
 def compare(spec: CompareSpec, ticker: Ticker | None = None) -> dict[str, Any]:
@@ -194,7 +197,7 @@ def compare(spec: CompareSpec, ticker: Ticker | None = None) -> dict[str, Any]:
     ``ticker`` gets a progress line after every look."""
     metric = verdicts.metric_info(spec.metric)
     n = len(spec.labels)
-    max_blocks = max(2, spec.max_games // (2 * n))
+    most = max_blocks(spec)
     test = _test(spec)
     status = CONTINUE
     pool = None
@@ -202,14 +205,14 @@ def compare(spec: CompareSpec, ticker: Ticker | None = None) -> dict[str, Any]:
         pool = multiprocessing.get_context("spawn").Pool(spec.workers)
     try:
         block = 0
-        while block < max_blocks and status == CONTINUE:
-            batch = range(block, min(max_blocks, block + spec.batch_blocks))
+        while block < most and status == CONTINUE:
+            batch = range(block, min(most, block + spec.batch_blocks))
             for x in _differences(spec, batch, pool):
                 test.add(x)
             block = batch.stop
             status = test.look()
             if ticker is not None:
-                ticker(block, _look_line(spec, test, max_blocks, ticker))
+                ticker(block, _look_line(spec, test, most, ticker))
     finally:
         if pool is not None:
             pool.terminate()
