@@ -12,10 +12,11 @@ game length (``turns``) in turns (one player's turn). Default bounds, and why:
 
 * win shares, 2 points: the smallest shift the default budget (``--max-games`` 20,000) still
   decides in the worst case. The paired difference of a Tobago block (4 games under A, 4 under
-  B) has a standard deviation of about 17 points; the SPRT's longest average run, at a true
-  difference halfway between the hypotheses, is about ``2.94^2 * sd^2 / delta^2`` blocks:
-  about 5,000 games at 2 points, but 20,000 at 1 point (design §7: +-1 point needs ~10k
-  games). 2 points is also 8% of a 4-player game's fair share of 25%;
+  B) has a standard deviation of 17 to 32 points (bga 17, no amulets or no curses 28, hand
+  size 5 32, measured with ``--plan``); the SPRT's longest average run, at a true difference
+  halfway between the hypotheses, is about ``2.94^2 * sd^2 / delta^2`` blocks: 5,000 to
+  17,000 games at 2 points, four times that at 1 point (design §7: +-1 point needs ~10k games
+  fixed). 2 points is also 8% of a 4-player game's fair share of 25%;
 * turns, 1 turn: the unit of the game's length (Tobago games last about 33 turns with the
   default players, Treasure Island about 20); the paired sd per block is 1 to 3 turns, so
   a test takes a few hundred games.
