@@ -19,11 +19,15 @@ from pipelines.cli_app import (
 from pipelines.play import DEFAULT_RULES, check_game, parse_players
 from sim.errors import InputError
 from sim.runner.games import game_kind
-from sim.tobago.rules import load_rules
 from strategies.registry import DEFAULT_PLAYERS, parse_strategy, split_specs
 
 # Each command imports its pipeline when called (see cli_games): the statistics, Parquet and
 # plotting libraries they use are a second of start-up the other commands do not need.
+
+
+def _rules_name(source: str) -> str:
+    """How a rules source is called in the output: a preset's name or a file's name."""
+    return Path(source).name if source.endswith(".toml") else source
 
 
 @command(app, "compare")
@@ -55,9 +59,29 @@ def compare_cmd(
         ),
     ] = None,
     bounds: Annotated[
-        str,
-        typer.Option("--bounds", help="H0,H1: the B-A difference under each hypothesis."),
-    ] = "0,0.02",
+        str | None,
+        typer.Option(
+            "--bounds",
+            help="One-sided test H0,H1: the B - A difference under each hypothesis, in the "
+            "metric's units (points of win share, turns); default 0,2 for win shares, 0,1 for "
+            "turns.",
+        ),
+    ] = None,
+    two_sided: Annotated[
+        bool,
+        typer.Option(
+            "--two-sided",
+            help="Test no difference against a difference of at least --delta either way.",
+        ),
+    ] = False,
+    delta: Annotated[
+        float | None,
+        typer.Option(
+            "--delta",
+            help="With --two-sided: the smallest difference that matters, in the metric's "
+            "units (default 2 points of win share, 1 turn).",
+        ),
+    ] = None,
     max_games: Annotated[int, typer.Option("--max-games", min=1)] = 20_000,
     seed: Annotated[int, typer.Option("--seed", min=0)] = 1,
     islands: Annotated[
@@ -69,14 +93,21 @@ def compare_cmd(
     ] = 50,
     plan_effect: Annotated[
         float | None,
-        typer.Option("--plan", help="Only estimate the games a fixed test needs for EFFECT."),
+        typer.Option(
+            "--plan",
+            help="Only estimate the games a fixed two-sided test needs to detect a B - A "
+            "difference of EFFECT, in the metric's units.",
+        ),
     ] = None,
     pilot_blocks: Annotated[int, typer.Option("--pilot-blocks", min=2)] = 100,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object.")] = False,
 ) -> None:
-    """Compare A and B on common seeds (rules, an ablation, or strategies): an SPRT."""
-    from pipelines.compare import CompareSpec, check_metric, compare, plan
+    """Compare A and B on common seeds (rules, an ablation, or strategies) with a one-sided or
+    two-sided SPRT; the verdict in words, with the estimate and its 95% interval."""
+    from pipelines import verdicts
+    from pipelines.compare import CompareSpec, check_metric, compare, max_blocks, plan
     from pipelines.simulate import ablated, game_islands
+    from pipelines.ticker import Ticker
 
     check_game(game)
     kind = game_kind(game)
@@ -87,9 +118,12 @@ def compare_cmd(
             "compare needs exactly one B: --b-rules FILE, --ablate curses|amulets, "
             "or --a-strategy X --b-strategy Y"
         )
-    rules_a = kind.load_rules(a_rules or DEFAULT_RULES[game])
+    a_source = a_rules or DEFAULT_RULES[game]
+    rules_a = kind.load_rules(a_source)
     rules_b = rules_a
+    b_name = _rules_name(a_source)
     factories_b = None
+    candidates = None
     if strategy_mode:
         if a_strategy is None or b_strategy is None:
             raise InputError("a strategy comparison needs both --a-strategy and --b-strategy")
@@ -100,6 +134,7 @@ def compare_cmd(
         if not 2 <= len(specs) <= 4:
             raise InputError(f"--players: a field of 1 to 3 opponents, got {len(field)}")
         factories_b = (cand_b.factory(), *(p.factory() for p in field))
+        candidates = (cand_a.label, cand_b.label)
         metric = metric or "candidate"
     else:
         specs = parse_players(players, game)
@@ -108,17 +143,35 @@ def compare_cmd(
             if game != "tobago":
                 raise InputError(f"--ablate is for Tobago (curses, amulets), not {game}")
             rules_b = ablated(rules_a, ablate, "--ablate")
+            b_name = f"{_rules_name(a_source)} without {ablate}"
         else:
             assert b_rules is not None
             rules_b = kind.load_rules(b_rules)
+            b_name = _rules_name(b_rules)
     labels = tuple(p.label for p in specs)
-    check_metric(metric, labels)
-    try:
-        theta0, theta1 = (float(x) for x in bounds.split(","))
-    except ValueError:
-        raise InputError(f"--bounds {bounds!r}: give two numbers, H0,H1") from None
-    if theta0 == theta1:
-        raise InputError(f"--bounds {bounds!r}: H0 and H1 must differ")
+    check_metric(metric, labels, strategy_mode)
+    info = verdicts.metric_info(metric)
+    if plan_effect is not None and (bounds is not None or two_sided or delta is not None):
+        raise InputError(
+            "--plan estimates a fixed-size test: it takes no --bounds, --two-sided or --delta"
+        )
+    if two_sided and bounds is not None:
+        raise InputError(
+            f"--bounds is for a one-sided test; with --two-sided give --delta D (the smallest "
+            f"difference either way, in {info.unit})"
+        )
+    if delta is not None and not two_sided:
+        raise InputError(
+            f"--delta is for --two-sided; a one-sided test takes --bounds H0,H1 (in {info.unit})"
+        )
+    theta0, theta1 = (0.0, info.default_delta)
+    if bounds is not None:
+        theta0, theta1 = verdicts.parse_bounds(bounds, info)
+    delta_value = None
+    if two_sided:
+        delta_value = verdicts.check_delta(info.default_delta if delta is None else delta, info)
+    if plan_effect is not None:
+        verdicts.check_effect(plan_effect, info)
     spec = CompareSpec(
         labels=labels,
         factories=tuple(p.factory() for p in specs),
@@ -128,29 +181,27 @@ def compare_cmd(
         metric=metric,
         theta0=theta0,
         theta1=theta1,
+        delta=delta_value,
         seed=seed,
         islands=game_islands(kind, islands, "--islands", "--islands"),
         max_games=max_games,
         batch_blocks=batch_blocks,
         workers=workers,
+        rules_a_name=_rules_name(a_source),
+        rules_b_name=b_name,
+        candidates=candidates,
     )
-    result = plan(spec, pilot_blocks, plan_effect) if plan_effect is not None else compare(spec)
+    if plan_effect is not None:
+        result = plan(spec, pilot_blocks, plan_effect, ticker=Ticker(pilot_blocks))
+        text = verdicts.plan_lines(result)
+    else:
+        result = compare(spec, Ticker(max_blocks(spec)))
+        text = verdicts.lines(result)
     if as_json:
         echo_json(result)
         return
-    if plan_effect is not None:
-        typer.echo(
-            f"{metric}: sd {result['sd_per_block']:.4f} per block over {pilot_blocks} pilot "
-            f"blocks; a fixed test for a difference of {plan_effect} needs {result['blocks']} "
-            f"blocks = {result['games']} games"
-        )
-        return
-    low, high = result["interval"]
-    typer.echo(
-        f"{metric} (B - A): {result['difference']:+.4f} [{low:+.4f}, {high:+.4f}] over "
-        f"{result['blocks']} blocks ({result['games']} games); "
-        f"SPRT H0={theta0} vs H1={theta1}: {result['decision']} (LLR {result['llr']:+.2f})"
-    )
+    for line in text:
+        typer.echo(line)
 
 
 @command(app, "regress")
@@ -172,6 +223,7 @@ def regress_cmd(
         read_baseline,
         read_suite,
         run_case,
+        table_lines,
         write_baseline,
     )
 
@@ -188,28 +240,32 @@ def regress_cmd(
                    indent=1, default=str) + "\n"
     )  # fmt: skip
     (out / "junit.xml").write_text(junit_xml(checks))
-    typer.echo(f"{'case':<16} {'check':<24} {'baseline':>10} {'current':>10} {'z':>7}  verdict")
-    for c in checks:
-        if c["check"] == "golden_games":
-            base, cur, z = c["baseline"][:8], c["current"][:8], ""
-        else:
-            base, cur, z = f"{c['baseline']:.4f}", f"{c['current']:.4f}", f"{c['z']:+.2f}"
-        verdict = "CHANGED" if c["failed"] else "ok"
-        typer.echo(f"{c['case']:<16} {c['check']:<24} {base:>10} {cur:>10} {z:>7}  {verdict}")
+    for line in table_lines(checks):
+        typer.echo(line)
     failed = sum(1 for c in checks if c["failed"])
-    typer.echo(f"{failed} of {len(checks)} checks changed; report: {out / 'report.json'}")
+    typer.echo(
+        f"{failed} of {len(checks)} checks changed (two-sample z-tests, Bonferroni over the "
+        f"suite's statistics, family-wise alpha 0.05; p unadjusted); report: "
+        f"{out / 'report.json'}"
+    )
     if failed:
         raise typer.Exit(1)
 
 
 @command(app, "sweep")
 def sweep_cmd(
-    param: Annotated[list[str], typer.Option("--param", help="KEY=V1,V2,... (give one or two).")],
+    param: Annotated[
+        list[str],
+        typer.Option("--param", help="KEY=V1,V2,... a rules key of the game (give one or two)."),
+    ],
+    game: GameOpt = "tobago",
     players: PlayersOpt = None,
     rules: RulesOpt = None,
     games: Annotated[int, typer.Option("--games", min=2, help="Games per grid point.")] = 2000,
     seed: Annotated[int, typer.Option("--seed", min=0)] = 1,
-    islands: Annotated[str, typer.Option("--islands")] = "all",
+    islands: Annotated[
+        str | None, typer.Option("--islands", help="Tobago islands (default all).")
+    ] = None,
     workers: Annotated[int, typer.Option("--workers", min=1)] = 2,
     out: Annotated[Path, typer.Option("--out", help="Where sweep.csv/json/png go.")] = Path(
         "sweep-out"
@@ -217,25 +273,34 @@ def sweep_cmd(
     as_json: Annotated[bool, typer.Option("--json", help="Print the rows as JSON.")] = False,
 ) -> None:
     """Sweep one or two rule parameters on common seeds: fairness, length, curses, spread."""
-    from pipelines.simulate import parse_islands
-    from pipelines.sweep import SweepSpec, parse_param, sweep
+    from pipelines.simulate import game_islands
+    from pipelines.sweep import SweepSpec, parse_param, sweep, table_lines
+    from pipelines.ticker import Ticker
     from reports import figures
 
+    check_game(game)
+    kind = game_kind(game)
     if not 1 <= len(param) <= 2:
         raise InputError(f"--param: give one or two parameters, got {len(param)}")
-    params = tuple((k, tuple(v)) for k, v in (parse_param(p) for p in param))
-    specs = parse_players(players)
+    base = kind.load_rules(rules or DEFAULT_RULES[game])
+    params = tuple((k, tuple(v)) for k, v in (parse_param(p, base) for p in param))
+    if len(params) == 2 and params[0][0] == params[1][0]:
+        raise InputError(f"--param: give two different keys, not {params[0][0]} twice")
+    specs = parse_players(players, game)
     spec = SweepSpec(
         labels=tuple(p.label for p in specs),
         factories=tuple(p.factory() for p in specs),
-        base=load_rules(rules or "rulebook"),
+        base=base,
         params=params,
         games=games,
         seed=seed,
-        islands=parse_islands(islands, "--islands"),
+        islands=game_islands(kind, islands, "--islands", "--islands"),
         workers=workers,
     )
-    rows = sweep(spec)
+    grid_size = 1
+    for _, values in params:
+        grid_size *= len(values)
+    rows = sweep(spec, Ticker(games * grid_size))
     out.mkdir(parents=True, exist_ok=True)
     (out / "sweep.json").write_text(json.dumps(rows, indent=1) + "\n")
     header = list(rows[0])
@@ -254,16 +319,6 @@ def sweep_cmd(
     if as_json:
         echo_json(rows)
         return
-    keys = [k for k, _ in params]
-    typer.echo(
-        " ".join(f"{k:>10}" for k in keys)
-        + f" {'1st seat':>9} {'interval':>17} {'turns':>6} {'hits/g':>7} {'spread':>7}"
-    )
-    for r in rows:
-        typer.echo(
-            " ".join(f"{r[k]!s:>10}" for k in keys)
-            + f" {r['first_seat_advantage']:+9.3f} [{r['first_seat_low']:+.3f}, "
-            f"{r['first_seat_high']:+.3f}] {r['mean_turns']:6.1f} "
-            f"{r['curse_hits_per_game']:7.2f} {r['strategy_spread']:7.3f}"
-        )
+    for line in table_lines(rows, [k for k, _ in params], len(specs)):
+        typer.echo(line)
     typer.echo(f"tables and plots: {out}")

@@ -5,12 +5,13 @@ strategies played against the same field of opponents. Every block is one seed (
 played under each seat rotation of the same players, once as A and once as B, so luck of the
 deal and of the seat cancels in the difference. In a strategy comparison the candidate (A or
 B) takes the first player slot and the field the others; the rotations move every player
-through every seat. The observation of a block is ``metric(B) - metric(A)`` over its games; the SPRT
-(:mod:`pipelines.sprt`) looks only after complete batches of blocks and stops as soon as it
-can decide, or at ``max_games``.
+through every seat. The observation of a block is ``metric(B) - metric(A)`` over its games, in
+the metric's units (:mod:`pipelines.verdicts`: points of win share, turns); the test
+(:mod:`pipelines.sprt`, one-sided or two-sided) looks only after complete batches of blocks and
+stops as soon as it can decide, or at ``max_games``.
 
-Metrics: ``first-seat`` (win share of the first seat, i.e. first-seat advantage + 1/n),
-``turns`` (game length), ``win:STRATEGY`` (win share of one strategy), ``candidate`` (win
+Metrics: ``first-seat`` (win share of the seat that plays first, i.e. first-seat advantage +
+1/n), ``turns`` (game length), ``win:STRATEGY`` (win share of one strategy), ``candidate`` (win
 share of the candidate, the metric of strategy comparisons).
 """
 
@@ -20,15 +21,20 @@ import multiprocessing
 from dataclasses import dataclass
 from typing import Any
 
-from pipelines.sprt import CONTINUE, Sprt, fixed_size
+from pipelines import verdicts
+from pipelines.sprt import CONTINUE, Sprt, TwoSidedSprt, fixed_size
+from pipelines.ticker import Ticker
+from reports import numbers
 from sim.errors import InputError
-from sim.runner.games import Factory, Rules, play_planned
+from sim.runner.games import Factory, Rules, kind_of, play_planned
 from sim.runner.schedule import plan_game
 
 
 @dataclass(frozen=True)
 class CompareSpec:
-    """What to compare and how to decide."""
+    """What to compare and how to decide. Bounds are in the metric's units (points, turns):
+    a one-sided test of ``theta0`` against ``theta1``, or, when ``delta`` is set, a two-sided
+    test of no difference against a difference of at least ``delta`` either way."""
 
     labels: tuple[str, ...]
     factories: tuple[Factory, ...]
@@ -41,26 +47,40 @@ class CompareSpec:
     seed: int
     islands: tuple[str, ...]
     max_games: int
+    delta: float | None = None
     batch_blocks: int = 50
     workers: int = 2
     alpha: float = 0.05
     beta: float = 0.05
+    #: How A's and B's rules are called (a preset, a file name, "rulebook without curses").
+    rules_a_name: str = ""
+    rules_b_name: str = ""
+    #: The candidates' labels in a strategy comparison (A, B); the field is ``labels[1:]``.
+    candidates: tuple[str, str] | None = None
 
 
-def check_metric(metric: str, labels: tuple[str, ...]) -> None:
-    """``InputError`` unless ``metric`` is known (and names a player of the field)."""
-    if metric in ("first-seat", "turns", "candidate"):
+def check_metric(metric: str, labels: tuple[str, ...], strategies: bool = False) -> None:
+    """``InputError`` unless ``metric`` is known (and names a player of the field; in a
+    strategy comparison ``candidate`` or an opponent)."""
+    field = labels[1:] if strategies else labels
+    if metric in ("first-seat", "turns") or (metric == "candidate" and strategies):
         return
-    if metric.startswith("win:") and metric[4:] in labels:
+    if metric == "candidate":
+        raise InputError(
+            "--metric 'candidate' is for strategy comparisons (--a-strategy X --b-strategy Y)"
+        )
+    if metric.startswith("win:") and metric[4:] in field:
         return
+    also = "candidate, " if strategies else ""
     raise InputError(
-        f"--metric {metric!r} is not allowed (first-seat, turns, or win:STRATEGY with a "
-        f"strategy of --players: {', '.join(labels)})"
+        f"--metric {metric!r} is not allowed ({also}first-seat, turns, or win:STRATEGY with a "
+        f"strategy of {'the field' if strategies else '--players'}: {', '.join(field)})"
     )
 
 
 def _value(spec: CompareSpec, rules: Rules, factories: tuple[Factory, ...], block: int) -> float:
-    """The metric over one block's rotations under ``rules`` with ``factories``."""
+    """The metric over one block's rotations under ``rules`` with ``factories`` (raw: shares
+    0..1, turns)."""
     n = len(spec.labels)
     total = 0.0
     for rotation in range(n):
@@ -68,85 +88,223 @@ def _value(spec: CompareSpec, rules: Rules, factories: tuple[Factory, ...], bloc
         result = play_planned(plan, rules, factories).result
         assert result is not None
         if spec.metric == "first-seat":
-            total += result.win_shares[0]
+            total += result.win_shares[result.first_player]
         elif spec.metric == "turns":
             total += result.turns
         elif spec.metric == "candidate":
             total += result.win_shares[plan.order.index(0)]
         else:
+            # Player 0 of a strategy comparison is the candidate (A's or B's), never the field.
             name = spec.metric[4:]
+            first = 0 if spec.candidates is None else 1
             total += sum(
                 share
                 for seat, share in enumerate(result.win_shares)
-                if spec.labels[plan.order[seat]] == name
+                if plan.order[seat] >= first and spec.labels[plan.order[seat]] == name
             )
     return total / n
 
 
 def block_difference(args: tuple[CompareSpec, int]) -> float:
-    """``metric(B) - metric(A)`` for one block (a pure function of the spec and the block)."""
+    """``metric(B) - metric(A)`` for one block (raw; a pure function of the spec and block)."""
     spec, block = args
     b = _value(spec, spec.rules_b, spec.factories_b or spec.factories, block)
     return b - _value(spec, spec.rules_a, spec.factories, block)
 
 
 def _differences(spec: CompareSpec, blocks: range, pool: Any) -> list[float]:
+    """The blocks' differences in the metric's units."""
     jobs = [(spec, b) for b in blocks]
     if pool is None:
-        return [block_difference(j) for j in jobs]
-    return list(pool.map(block_difference, jobs, chunksize=max(1, len(jobs) // 8)))
+        raw = [block_difference(j) for j in jobs]
+    else:
+        raw = list(pool.map(block_difference, jobs, chunksize=max(1, len(jobs) // 8)))
+    scale = verdicts.metric_info(spec.metric).scale
+    return [x * scale for x in raw]
 
 
-def compare(spec: CompareSpec) -> dict[str, Any]:
-    """Run the sequential test; return its verdict and figures."""
+def rule_changes(a: Rules, b: Rules) -> dict[str, list[Any]]:
+    """The rules keys whose value differs from A to B, as ``key: [a, b]``."""
+    da, db = a.to_dict(), b.to_dict()
+    return {k: [da[k], db[k]] for k in da if k != "preset" and da[k] != db.get(k)}
+
+
+def field(spec: CompareSpec) -> dict[str, Any]:
+    """Who sat at the table and under which rules, as the output reports it."""
+    out: dict[str, Any] = {"game": spec.rules_a.game}
+    if spec.candidates is not None:
+        out["a"], out["b"] = spec.candidates
+        out["opponents"] = list(spec.labels[1:])
+    else:
+        out["players"] = list(spec.labels)
+    out["seating"] = "every seat rotation of each deal"
+    out["rules_a"] = {"name": spec.rules_a_name, "hash": spec.rules_a.hash}
+    out["rules_b"] = {
+        "name": spec.rules_b_name,
+        "hash": spec.rules_b.hash,
+        "changes": rule_changes(spec.rules_a, spec.rules_b),
+    }
+    if kind_of(spec.rules_a).boards:
+        out["islands"] = list(spec.islands)
+    return out
+
+
+def _test(spec: CompareSpec) -> Sprt | TwoSidedSprt:
+    if spec.delta is not None:
+        return TwoSidedSprt(0.0, spec.delta, spec.alpha, spec.beta)
+    return Sprt(spec.theta0, spec.theta1, spec.alpha, spec.beta)
+
+
+def hypotheses(spec: CompareSpec) -> tuple[verdicts.Hypothesis, ...]:
+    """The test's hypotheses in numbers (units) and words."""
+    metric = verdicts.metric_info(spec.metric)
+    if spec.delta is not None:
+        return verdicts.two_sided(metric, spec.delta)
+    return verdicts.one_sided(metric, spec.theta0, spec.theta1)
+
+
+def _llr_text(test: Sprt | TwoSidedSprt) -> str:
+    llrs = test.llrs()
+    low, high = test.llr_bounds()
+    if len(llrs) == 1:
+        text = f"{next(iter(llrs.values())):+.2f}"
+    else:
+        text = ", ".join(f"{name} {value:+.2f}" for name, value in llrs.items())
+    return f"LLR {text} in [{low:+.2f}, {high:+.2f}]"
+
+
+def _look_line(spec: CompareSpec, test: Sprt | TwoSidedSprt, most: int, ticker: Ticker) -> str:
+    """Progress after a look: blocks and games, the LLR against its bounds, the estimate so far
+    (the rate last: a terminal too narrow cuts it first)."""
+    metric = verdicts.metric_info(spec.metric)
+    games = test.n * 2 * len(spec.labels)
+    low, high = test.interval()
+    return (
+        f"compare: {numbers.count(test.n)}/{numbers.count(most)} blocks, "
+        f"{numbers.count(games)} games; {_llr_text(test)}; "
+        f"B - A {metric.difference(test.mean)} {metric.interval(low, high)}; "
+        f"{numbers.count(ticker.rate(games))} games/s"
+    )
+
+
+def max_blocks(spec: CompareSpec) -> int:
+    """The most blocks ``max_games`` allows (at least two: an interval needs two)."""
+    return max(2, spec.max_games // (2 * len(spec.labels)))
+
+
+def compare(spec: CompareSpec, ticker: Ticker | None = None) -> dict[str, Any]:
+    """Run the sequential test; return its verdict and figures (units of the metric).
+    ``ticker`` gets a progress line after every look."""
+    metric = verdicts.metric_info(spec.metric)
     n = len(spec.labels)
-    max_blocks = max(1, spec.max_games // (2 * n))
-    test = Sprt(spec.theta0, spec.theta1, spec.alpha, spec.beta)
+    most = max_blocks(spec)
+    test = _test(spec)
+    status = CONTINUE
     pool = None
     if spec.workers > 1:
         pool = multiprocessing.get_context("spawn").Pool(spec.workers)
     try:
         block = 0
-        while block < max_blocks and test.status == CONTINUE:
-            batch = range(block, min(max_blocks, block + spec.batch_blocks))
+        while block < most and status == CONTINUE:
+            batch = range(block, min(most, block + spec.batch_blocks))
             for x in _differences(spec, batch, pool):
                 test.add(x)
             block = batch.stop
+            status = test.look()
+            if ticker is not None:
+                ticker(block, _look_line(spec, test, most, ticker))
     finally:
         if pool is not None:
             pool.terminate()
             pool.join()
+        if ticker is not None:
+            ticker.finish()
     low, high = test.interval()
+    decision = status if status != CONTINUE else "undecided"
+    hyps = hypotheses(spec)
+    accepted = next((h.text for h in hyps if h.name == decision), None)
+    games = test.n * 2 * n
+    sd = test.variance**0.5
+    shown = verdicts.direction(low, high)
     return {
+        "game": spec.rules_a.game,
         "metric": spec.metric,
-        "decision": test.status if test.status != CONTINUE else "undecided",
-        "h0": spec.theta0,
-        "h1": spec.theta1,
-        "difference": test.mean,
+        "quantity": metric.quantity,
+        "unit": metric.unit,
+        "comparison": "B - A",
+        "test": "two-sided" if spec.delta is not None else "one-sided",
+        "method": (
+            "two one-sided SPRTs at alpha/2 each (Sobel-Wald / Armitage)"
+            if spec.delta is not None
+            else "SPRT"
+        )
+        + ", normal approximation, looks after complete batches of blocks",
+        "alpha": spec.alpha,
+        "beta": spec.beta,
+        "hypotheses": [
+            {"name": h.name, "difference": h.difference, "direction": h.direction, "text": h.text}
+            for h in hyps
+        ],
+        "decision": decision,
+        "accepted": accepted,
+        "verdict": verdicts.verdict(metric, hyps, decision, test.mean, (low, high), games, sd),
+        "direction": {1: "increase", -1: "decrease", 0: "none"}[shown],
+        "estimate": test.mean,
         "interval": [low, high],
-        "llr": test.llr,
+        "level": 0.95,
+        "sd_per_block": sd,
         "blocks": test.n,
-        "games": test.n * 2 * n,
-        "sd_per_block": test.variance**0.5,
+        "games": games,
+        "max_games": spec.max_games,
+        "llr": test.llrs(),
+        "llr_bounds": list(test.llr_bounds()),
+        "field": field(spec),
     }
 
 
 def plan(
-    spec: CompareSpec, pilot_blocks: int, effect: float, power: float = 0.95
+    spec: CompareSpec,
+    pilot_blocks: int,
+    effect: float,
+    power: float = 0.95,
+    ticker: Ticker | None = None,
 ) -> dict[str, Any]:
-    """Blocks and games a fixed-size test needs for ``effect``, from a pilot's variance."""
-    test = Sprt(spec.theta0, spec.theta1)
-    for x in _differences(spec, range(pilot_blocks), None):
-        test.add(x)
+    """Blocks and games a fixed-size two-sided test at ``spec.alpha`` needs to detect a
+    difference of ``effect`` (units) with ``power``, from a pilot's per-block variance."""
+    metric = verdicts.metric_info(spec.metric)
+    n = len(spec.labels)
+    if effect == 0:
+        raise InputError("--plan 0 is not allowed: the difference to detect must not be 0")
+    test = Sprt(0.0, effect)
+    step = 10
+    for start in range(0, pilot_blocks, step):
+        for x in _differences(spec, range(start, min(pilot_blocks, start + step)), None):
+            test.add(x)
+        if ticker is not None:
+            games = test.n * 2 * n
+            ticker(
+                test.n,
+                f"compare --plan: {test.n}/{pilot_blocks} pilot blocks, "
+                f"{numbers.count(games)} games ({numbers.count(ticker.rate(games))} games/s)",
+            )
+    if ticker is not None:
+        ticker.finish()
     sd = test.variance**0.5
     blocks = fixed_size(sd, effect, spec.alpha, power) if sd > 0 else 0
-    n = len(spec.labels)
     return {
+        "game": spec.rules_a.game,
         "metric": spec.metric,
+        "quantity": metric.quantity,
+        "unit": metric.unit,
+        "comparison": "B - A",
         "pilot_blocks": pilot_blocks,
+        "pilot_games": pilot_blocks * 2 * n,
+        "pilot_estimate": test.mean,
         "sd_per_block": sd,
         "effect": effect,
+        "alpha": spec.alpha,
         "power": power,
         "blocks": blocks,
         "games": blocks * 2 * n,
+        "field": field(spec),
     }

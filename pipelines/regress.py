@@ -24,6 +24,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 from pipelines.play import DEFAULT_RULES
 from pipelines.simulate import game_islands
+from reports import numbers
 from sim.errors import InputError
 from sim.runner.games import GAMES, Factory, Rules, play_planned
 from sim.runner.schedule import plan_game
@@ -204,6 +205,33 @@ def compare_to_baseline(
             }
         )  # fmt: skip
     return checks
+
+
+def _figure(check: str, value: float) -> str:
+    """A statistic for people: win shares as percentages, game length in turns."""
+    return numbers.number(value, 2) if check == "turns" else numbers.pct(value)
+
+
+def table_lines(checks: list[dict[str, Any]]) -> list[str]:
+    """The checks as a table: baseline and current value, z, the unadjusted two-sided
+    p-value and the verdict (Bonferroni decides ``CHANGED``)."""
+    rows = [["case", "check", "baseline", "current", "z", "p", "verdict"]]
+    for c in checks:
+        if c["check"] == "golden_games":
+            base, cur, z, p = c["baseline"][:8], c["current"][:8], "", ""
+        else:
+            base, cur = _figure(c["check"], c["baseline"]), _figure(c["check"], c["current"])
+            z = numbers.number(c["z"], 2, signed=True)
+            p = numbers.p_value(2 * (1 - NormalDist().cdf(abs(c["z"]))))
+        rows.append([c["case"], c["check"], base, cur, z, p, "CHANGED" if c["failed"] else "ok"])
+    widths = [max(len(r[k]) for r in rows) for k in range(len(rows[0]))]
+    return [
+        "  ".join(
+            cell.ljust(w) if k in (0, 1, 6) else cell.rjust(w)
+            for k, (cell, w) in enumerate(zip(r, widths, strict=True))
+        ).rstrip()
+        for r in rows
+    ]
 
 
 def junit_xml(checks: list[dict[str, Any]]) -> str:

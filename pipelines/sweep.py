@@ -1,9 +1,15 @@
 """``tourney sweep``: a grid over one or two rule parameters, every point on the same seeds.
 
-Each point plays the same seed blocks (rotated seating) under the base rules with the point's
-overrides, and reports seat fairness (first-seat win share minus 1/n, with a Wilson interval
-on the first seat's wins), game length (mean with a 95% interval), curse impact (curse hits
-and coins lost per game) and the spread between strategies (best minus worst win share).
+Each point plays the same seed blocks (rotated seating) under the base rules of its game
+(Tobago or Treasure Island) with the point's overrides, and reports seat fairness (the win
+share of the seat that plays first minus 1/n, with a Wilson interval on that seat's wins),
+game length (mean turns with a 95% interval), the spread between strategies (best minus worst
+win share) and, for Tobago only, curse impact (curse hits and coins lost per game; Treasure
+Island has no curses).
+
+A point's games are played in chunks of fixed size, in any order and on any number of
+workers; the chunks are added up in order, so the figures depend only on the seeds. Owns the
+``--param`` reading, the rows and the printed table.
 """
 
 from __future__ import annotations
@@ -15,25 +21,43 @@ from dataclasses import dataclass
 from typing import Any
 
 from pipelines.stats import Z95, wilson
+from pipelines.ticker import Ticker
+from reports import numbers
 from sim.errors import InputError
-from sim.runner.games import Factory, play_planned
+from sim.runner.games import Factory, Rules, kind_of, play_planned
 from sim.runner.schedule import plan_game
-from sim.tobago.rules import KEYS, TobagoRules, with_overrides
+
+#: Games per job: small enough for progress every second or so, large enough to amortise.
+CHUNK = 250
 
 
-def parse_param(text: str) -> tuple[str, list[Any]]:
-    """``key=v1,v2,...`` -> the key and its values (ints, floats or true/false)."""
+def sweepable(base: Rules) -> list[str]:
+    """The rules keys of ``base``'s game a sweep can vary: those with a number, true/false or
+    a name as value (not lists, not the preset)."""
+    return [
+        key
+        for key in kind_of(base).rules_keys
+        if key != "preset" and isinstance(getattr(base, key), bool | int | float | str)
+    ]
+
+
+def parse_param(text: str, base: Rules) -> tuple[str, list[Any]]:
+    """``key=v1,v2,...`` -> the key and its values (ints, floats, true/false, or names for a
+    key that takes a name); the values are checked against the rules by :func:`sweep`."""
     key, eq, values = text.partition("=")
     key = key.strip()
-    if not eq or key not in KEYS or key in ("preset", "clue_deck", "treasure_values"):
+    keys = sweepable(base)
+    if not eq or key not in keys:
         raise InputError(
-            f"--param {text!r}: give KEY=V1,V2,... with KEY a numeric or true/false rules key"
+            f"--param {text!r}: give KEY=V1,V2,... with KEY a {kind_of(base).title} rules key "
+            f"that takes a number, true/false or a name: {', '.join(keys)}"
         )
+    takes_name = isinstance(getattr(base, key), str)
     out: list[Any] = []
     for item in values.split(","):
-        raw = item.strip().lower()
-        if raw in ("true", "false"):
-            out.append(raw == "true")
+        raw = item.strip()
+        if raw.lower() in ("true", "false"):
+            out.append(raw.lower() == "true")
             continue
         try:
             out.append(int(raw))
@@ -41,9 +65,9 @@ def parse_param(text: str) -> tuple[str, list[Any]]:
             try:
                 out.append(float(raw))
             except ValueError:
-                raise InputError(f"--param {text!r}: {raw!r} is not a number") from None
-    if not out:
-        raise InputError(f"--param {text!r}: no values")
+                if not takes_name or not raw:
+                    raise InputError(f"--param {text!r}: {raw!r} is not a number") from None
+                out.append(raw)
     return key, out
 
 
@@ -53,7 +77,7 @@ class SweepSpec:
 
     labels: tuple[str, ...]
     factories: tuple[Factory, ...]
-    base: TobagoRules
+    base: Rules
     params: tuple[tuple[str, tuple[Any, ...]], ...]
     games: int
     seed: int
@@ -70,54 +94,148 @@ def points(spec: SweepSpec) -> list[dict[str, Any]]:
     ]
 
 
-def _play_point(args: tuple[SweepSpec, dict[str, Any]]) -> dict[str, Any]:
-    spec, overrides = args
-    rules = with_overrides(spec.base, overrides, "--param")
+def _rules(spec: SweepSpec, overrides: dict[str, Any]) -> Any:
+    return kind_of(spec.base).with_overrides(spec.base, overrides, "--param")
+
+
+def _play_chunk(args: tuple[SweepSpec, dict[str, Any], int, int]) -> dict[str, Any]:
+    """Sums over the games ``start`` to ``stop`` of one point."""
+    spec, overrides, start, stop = args
+    rules = _rules(spec, overrides)
+    curses = kind_of(rules).name == "tobago"
     n = len(spec.labels)
     first = 0.0
     turns: list[int] = []
-    hits = 0
-    lost = 0
+    hits = lost = 0
     by_player = [0.0] * n
-    for game_id in range(spec.games):
+    for game_id in range(start, stop):
         plan = plan_game(game_id, spec.seed, n, "rotate", spec.islands)
         game = play_planned(plan, rules, spec.factories)
         result = game.result
         assert result is not None
-        first += result.win_shares[0]
+        first += result.win_shares[result.first_player]
         turns.append(result.turns)
-        hits += sum(game.state.curse_hits)
-        lost += sum(game.state.coins_lost)
+        if curses:
+            hits += sum(game.state.curse_hits)
+            lost += sum(game.state.coins_lost)
         for seat, share in enumerate(result.win_shares):
             by_player[plan.order[seat]] += share
+    return {"first": first, "turns": turns, "hits": hits, "lost": lost, "by_player": by_player}
+
+
+def _row(spec: SweepSpec, overrides: dict[str, Any], parts: list[dict[str, Any]]) -> dict[str, Any]:
+    """One point's figures from its chunks (added up in order)."""
+    n = len(spec.labels)
     g = spec.games
+    first = sum(p["first"] for p in parts)
+    turns = [t for p in parts for t in p["turns"]]
+    by_player = [sum(p["by_player"][k] for p in parts) for k in range(n)]
     low, high = wilson(first, g)
     mean_turns = sum(turns) / g
     sd = math.sqrt(sum((t - mean_turns) ** 2 for t in turns) / (g - 1)) if g > 1 else 0.0
     shares = [w / g for w in by_player]
-    return {
+    row = {
         **overrides,
         "games": g,
+        "first_seat_share": first / g,
         "first_seat_advantage": first / g - 1 / n,
         "first_seat_low": low - 1 / n,
         "first_seat_high": high - 1 / n,
         "mean_turns": mean_turns,
         "turns_low": mean_turns - Z95 * sd / math.sqrt(g),
         "turns_high": mean_turns + Z95 * sd / math.sqrt(g),
-        "curse_hits_per_game": hits / g,
-        "coins_lost_per_game": lost / g,
-        "strategy_spread": max(shares) - min(shares),
-        **{f"win:{label}": share for label, share in zip(spec.labels, shares, strict=True)},
     }
+    if kind_of(spec.base).name == "tobago":
+        row["curse_hits_per_game"] = sum(p["hits"] for p in parts) / g
+        row["coins_lost_per_game"] = sum(p["lost"] for p in parts) / g
+    row["strategy_spread"] = max(shares) - min(shares)
+    row.update({f"win:{label}": s for label, s in zip(spec.labels, shares, strict=True)})
+    return row
 
 
-def sweep(spec: SweepSpec) -> list[dict[str, Any]]:
-    """One row of figures per grid point (every point validated before any game)."""
+def sweep(spec: SweepSpec, ticker: Ticker | None = None) -> list[dict[str, Any]]:
+    """One row of figures per grid point (every point validated before any game); ``ticker``
+    gets a progress line after every chunk of games."""
     grid = points(spec)
     for overrides in grid:
-        with_overrides(spec.base, overrides, "--param")
-    jobs = [(spec, p) for p in grid]
-    if spec.workers > 1 and len(jobs) > 1:
-        with multiprocessing.get_context("spawn").Pool(min(spec.workers, len(jobs))) as pool:
-            return list(pool.map(_play_point, jobs, chunksize=1))
-    return [_play_point(j) for j in jobs]
+        _rules(spec, overrides)
+    jobs = [
+        (spec, overrides, start, min(spec.games, start + CHUNK))
+        for overrides in grid
+        for start in range(0, spec.games, CHUNK)
+    ]
+    parts: list[list[dict[str, Any]]] = [[] for _ in grid]
+    per_point = len(jobs) // len(grid)
+    total = spec.games * len(grid)
+    done = 0
+
+    def collect(k: int, part: dict[str, Any]) -> None:
+        nonlocal done
+        point = k // per_point
+        parts[point].append(part)
+        done += len(part["turns"])
+        if ticker is not None:
+            rate = ticker.rate(done)
+            left = (total - done) / rate if rate > 0 else 0.0
+            where = ", ".join(f"{key}={_cell(value)}" for key, value in grid[point].items())
+            ticker(
+                done,
+                f"sweep: {numbers.count(done)}/{numbers.count(total)} games, point "
+                f"{point + 1} of {len(grid)} ({where}), {numbers.count(rate)} games/s, "
+                f"{numbers.count(left)} s left",
+            )
+
+    try:
+        if spec.workers > 1 and len(jobs) > 1:
+            context = multiprocessing.get_context("spawn")
+            with context.Pool(min(spec.workers, len(jobs))) as pool:
+                for k, part in enumerate(pool.imap(_play_chunk, jobs)):
+                    collect(k, part)
+        else:
+            for k, job in enumerate(jobs):
+                collect(k, _play_chunk(job))
+    finally:
+        if ticker is not None:
+            ticker.finish()
+    return [_row(spec, overrides, p) for overrides, p in zip(grid, parts, strict=True)]
+
+
+def _cell(value: Any) -> str:
+    """A parameter value as a rules file writes it (``true``, ``4``, ``seat0``)."""
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def table_lines(rows: list[dict[str, Any]], keys: list[str], players: int) -> list[str]:
+    """The rows as a table for people: percentages and points with one decimal, intervals in
+    brackets, then what the columns mean."""
+    curses = "curse_hits_per_game" in rows[0]
+    header = [*keys, "first seat wins", "advantage, points", "turns per game"]
+    if curses:
+        header += ["curse hits/game", "coins lost/game"]
+    header.append("spread, points")
+    body = []
+    for r in rows:
+        cells = [_cell(r[k]) for k in keys]
+        cells += [
+            numbers.pct(r["first_seat_share"]),
+            f"{numbers.number(100 * r['first_seat_advantage'], 1, signed=True)} "
+            + numbers.signed_interval(r["first_seat_low"], r["first_seat_high"]),
+            f"{numbers.number(r['mean_turns'], 1)} "
+            + numbers.interval(r["turns_low"], r["turns_high"], scale=1.0),
+        ]
+        if curses:
+            cells += [
+                numbers.number(r["curse_hits_per_game"], 2),
+                numbers.number(r["coins_lost_per_game"], 2),
+            ]
+        cells.append(numbers.number(100 * r["strategy_spread"], 1))
+        body.append(cells)
+    widths = [max(len(row[c]) for row in [header, *body]) for c in range(len(header))]
+    out = ["  ".join(cell.rjust(w) for cell, w in zip(row, widths, strict=True)) for row in
+           [header, *body]]  # fmt: skip
+    out.append(
+        f"{numbers.count(rows[0]['games'])} games per point on the same seeds; advantage: the "
+        f"first seat's win share minus the fair share ({numbers.pct(1 / players)} with "
+        f"{players} players); spread: best minus worst strategy's win share; intervals 95%"
+    )
+    return out

@@ -48,3 +48,19 @@ def p_value(p: float) -> str:
     if p < 0.01:
         return f"p = {p:.4f}"
     return f"p = {p:.2f}"
+
+
+def amount(x: float, unit: str, singular: str = "", digits: int = 2) -> str:
+    """A quantity with its unit and no trailing zeros, singular for exactly one:
+    ``amount(1.0, "turns", "turn")`` -> ``1 turn``; ``amount(2.5, "points")`` -> ``2.5 points``."""
+    text = f"{x:,.{digits}f}"
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    if text == "-0":
+        text = "0"
+    return f"{text} {singular if singular and text in ('1', '-1') else unit}"
+
+
+def signed_interval(low: float, high: float, scale: float = 100.0, digits: int = 1) -> str:
+    """An interval of differences with signs: ``[-1.7, +0.9]`` (shares to points by default)."""
+    return f"[{scale * low:+.{digits}f}, {scale * high:+.{digits}f}]"

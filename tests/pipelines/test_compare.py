@@ -11,11 +11,13 @@ from typer.testing import CliRunner
 from pipelines.cli import app
 
 runner = CliRunner()
-BASE = ["compare", "--islands", "abc-1,ABC-2", "--seed", "3", "--json"]
+BASE = ["compare", "--seed", "3", "--json"]
+ISLANDS = ["--islands", "abc-1,ABC-2"]
 
 
 def run_json(args: list[str]) -> dict[str, Any]:
-    result = runner.invoke(app, [*BASE, *args])
+    islands = [] if "--game" in args else ISLANDS  # Treasure Island has none
+    result = runner.invoke(app, [*BASE, *islands, *args])
     assert result.exit_code == 0, result.output
     parsed: dict[str, Any] = json.loads(result.stdout)
     return parsed
@@ -23,9 +25,11 @@ def run_json(args: list[str]) -> dict[str, Any]:
 
 def test_identical_variants_differ_by_exactly_nothing() -> None:
     out = run_json(["--b-rules", "rulebook", "--max-games", "160", "--workers", "1"])
-    assert out["difference"] == 0.0 and out["sd_per_block"] == 0.0
+    assert out["estimate"] == 0.0 and out["sd_per_block"] == 0.0
     assert out["blocks"] == 20 and out["games"] == 160
-    assert out["decision"] == "undecided"
+    assert out["decision"] == "undecided" and out["accepted"] is None
+    assert "every block gave the same difference (+0.0 points)" in out["verdict"]
+    assert out["field"]["rules_b"]["changes"] == {}
 
 
 def test_a_large_effect_is_decided_early(tmp_path: Path) -> None:
@@ -35,11 +39,12 @@ def test_a_large_effect_is_decided_early(tmp_path: Path) -> None:
         ["--b-rules", str(short), "--metric", "turns", "--bounds", "0,-5",
          "--max-games", "4000", "--batch-blocks", "10", "--workers", "1"]
     )  # fmt: skip
-    assert out["decision"] == "H1"
+    assert out["decision"] == "H1" and out["unit"] == "turns"
+    assert out["accepted"] == "B shortens games by at least 5 turns"
     assert out["blocks"] == 10  # the first look already decides
-    assert out["difference"] < -15
+    assert out["estimate"] < -15
     low, high = out["interval"]
-    assert low <= out["difference"] <= high
+    assert low <= out["estimate"] <= high
 
 
 def test_workers_do_not_change_the_result(tmp_path: Path) -> None:
@@ -50,9 +55,17 @@ def test_workers_do_not_change_the_result(tmp_path: Path) -> None:
 
 
 def test_plan_estimates_the_fixed_test() -> None:
-    out = run_json(["--b-rules", "bga", "--plan", "0.05", "--pilot-blocks", "12", "--workers", "1"])
-    assert out["pilot_blocks"] == 12 and out["sd_per_block"] > 0
+    out = run_json(["--b-rules", "bga", "--plan", "5", "--pilot-blocks", "12", "--workers", "1"])
+    assert out["pilot_blocks"] == 12 and out["sd_per_block"] > 1  # points, not shares
+    assert out["unit"] == "points" and out["effect"] == 5
     assert out["games"] == out["blocks"] * 8 and out["blocks"] > 0
+    text = runner.invoke(
+        app, ["compare", "--islands", "abc-1", "--b-rules", "bga", "--plan", "5",
+              "--pilot-blocks", "4", "--metric", "turns"]
+    )  # fmt: skip
+    assert text.exit_code == 0, text.output
+    assert "to detect a difference of 5 turns in game length (B - A)" in text.stdout
+    assert "sd of B - A per block" in text.stdout and "turns" in text.stdout.splitlines()[1]
 
 
 def test_bad_arguments() -> None:
@@ -60,19 +73,37 @@ def test_bad_arguments() -> None:
         (["--b-rules", "bga", "--metric", "speed"], "--metric 'speed' is not allowed"),
         (["--b-rules", "bga", "--metric", "win:wizard"], "--metric 'win:wizard' is not allowed"),
         (["--b-rules", "bga", "--bounds", "0.1,0.1"], "H0 and H1 must differ"),
-        (["--b-rules", "bga", "--bounds", "x"], "give two numbers"),
+        (["--b-rules", "bga", "--bounds", "x"], "give two numbers H0,H1 in points"),
+        (["--b-rules", "bga", "--bounds", "0,inf"], "give two numbers H0,H1 in points"),
+        (["--b-rules", "bga", "--bounds", "0,0.02"], "0,2 means 2 percentage points"),
+        (["--b-rules", "bga", "--bounds", "0,150"], "each between -100 and 100"),
+        (["--b-rules", "bga", "--metric", "turns", "--bounds", "0,1,2"], "H0,H1 in turns"),
+        (["--b-rules", "bga", "--two-sided", "--bounds", "0,2"], "--bounds is for a one-sided"),
+        (["--b-rules", "bga", "--delta", "2"], "--delta is for --two-sided"),
+        (["--b-rules", "bga", "--two-sided", "--delta", "0"], "--delta 0 is not allowed"),
+        (["--b-rules", "bga", "--plan", "0"], "--plan 0 is not allowed"),
+        (["--b-rules", "bga", "--plan", "2", "--two-sided"], "--plan estimates a fixed-size"),
+        (["--b-rules", "bga", "--metric", "candidate"], "is for strategy comparisons"),
         (["--b-rules", "house"], "unknown rules 'house'"),
     ):
         result = runner.invoke(app, ["compare", *args])
         assert result.exit_code == 2, args
-        assert message in result.stderr
+        assert message in result.stderr, (args, result.stderr)
+        assert result.stderr.startswith("tourney: error: ") and result.stderr.count("\n") == 1
 
 
 def test_ablation_is_the_same_rules_without_curses(tmp_path: Path) -> None:
     no_curses = tmp_path / "nc.toml"
     no_curses.write_text("curse_count = 0\n")
     args = ["--max-games", "160", "--workers", "1", "--metric", "turns"]
-    assert run_json(["--ablate", "curses", *args]) == run_json(["--b-rules", str(no_curses), *args])
+    ablated = run_json(["--ablate", "curses", *args])
+    by_file = run_json(["--b-rules", str(no_curses), *args])
+    assert ablated["field"]["rules_b"]["name"] == "rulebook without curses"
+    assert by_file["field"]["rules_b"]["name"] == "nc.toml"
+    for out in (ablated, by_file):
+        assert out["field"]["rules_b"]["changes"] == {"curse_count": [2, 0]}
+        del out["field"]["rules_b"]["name"]
+    assert ablated == by_file
 
 
 def test_strategy_comparison_against_a_field() -> None:
@@ -80,13 +111,18 @@ def test_strategy_comparison_against_a_field() -> None:
         ["--a-strategy", "hunter", "--b-strategy", "hunter", "--players", "cautious,collector",
          "--max-games", "120", "--workers", "1"]
     )  # fmt: skip
-    assert same["metric"] == "candidate" and same["difference"] == 0.0
+    assert same["metric"] == "candidate" and same["estimate"] == 0.0
     assert same["games"] == 120 and same["blocks"] == 20  # 3 rotations x 2 candidates a block
+    assert same["field"]["a"] == same["field"]["b"] == "hunter"
+    assert same["field"]["opponents"] == ["cautious", "collector"]
     better = run_json(
         ["--a-strategy", "random", "--b-strategy", "cautious", "--players", "hunter,collector",
-         "--bounds", "0,0.1", "--max-games", "3000", "--batch-blocks", "20", "--workers", "1"]
+         "--bounds", "0,10", "--max-games", "3000", "--batch-blocks", "20", "--workers", "1"]
     )  # fmt: skip
-    assert better["decision"] == "H1" and better["difference"] > 0.1
+    assert better["decision"] == "H1" and better["estimate"] > 10
+    assert better["accepted"] == (
+        "B wins a larger share than A against the field by at least 10 points"
+    )
 
 
 def test_exactly_one_b_is_required() -> None:
@@ -127,3 +163,82 @@ def test_paired_design_has_lower_variance_than_unpaired() -> None:
     paired = [y - x for x, y in zip(a, b, strict=True)]
     unpaired = [y - x for x, y in zip(a, b[1:] + b[:1], strict=True)]
     assert variance(paired) < 0.8 * variance(unpaired)
+
+
+def write_rules(tmp_path: Path, name: str, text: str) -> str:
+    path = tmp_path / name
+    path.write_text(text)
+    return str(path)
+
+
+def test_a_rule_that_shortens_games_is_reported_in_words(tmp_path: Path) -> None:
+    """Four legs per move instead of three shortens Tobago games by about 3 turns."""
+    faster = write_rules(tmp_path, "legs4.toml", "legs_per_move = 4\n")
+    args = ["compare", "--islands", "abc-1,ABC-2", "--b-rules", faster, "--metric", "turns",
+            "--max-games", "1600", "--batch-blocks", "10", "--workers", "1"]  # fmt: skip
+    result = runner.invoke(app, [*args, "--bounds", "0,-1"])
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("B shortens games by at least 1 turn: -")
+    assert "(H1 accepted after 80 games)" in lines[0]
+    assert "    H0: no decrease of 1 turn or more in game length (B - A = 0 turns)" in lines
+    assert "    H1: B shortens games by at least 1 turn (B - A = -1 turn)" in lines
+    assert "  B: legs4.toml (legs_per_move 3 -> 4)" in lines
+    assert "  players: hunter, cartographer, collector, cautious, in every seat rotation" in (
+        result.stdout
+    )
+    # The default one-sided test asks whether B lengthens games: it accepts H0 and says what
+    # the interval shows, so the verdict and the interval cannot be read as contradicting.
+    default = runner.invoke(app, args)
+    assert default.exit_code == 0, default.output
+    first = default.stdout.splitlines()[0]
+    assert first.startswith("no increase of 1 turn or more in game length; B shortens games: -"), (
+        first
+    )
+    assert "(H0 accepted after" in first
+
+
+def test_two_sided_sees_both_directions(tmp_path: Path) -> None:
+    slower = write_rules(tmp_path, "legs2.toml", "legs_per_move = 2\n")
+    faster = write_rules(tmp_path, "legs4.toml", "legs_per_move = 4\n")
+    args = ["--metric", "turns", "--two-sided", "--max-games", "1600", "--batch-blocks", "10",
+            "--workers", "1"]  # fmt: skip
+    up = run_json(["--b-rules", slower, *args])
+    down = run_json(["--b-rules", faster, *args])
+    assert up["test"] == "two-sided" and up["decision"] == "H1+" and up["direction"] == "increase"
+    assert up["accepted"] == "B lengthens games by at least 1 turn"
+    assert down["decision"] == "H1-" and down["accepted"] == "B shortens games by at least 1 turn"
+    assert [h["difference"] for h in down["hypotheses"]] == [0.0, 1.0, -1.0]
+    assert set(down["llr"]) == {"H1+", "H1-"}
+    low, high = down["llr_bounds"]
+    assert low < -2.9 and high > 3.6  # each side at alpha / 2
+    # "No difference" needs both sides to accept: bga moves the first seat's win share by
+    # far less than 5 points either way.
+    same = run_json(["--b-rules", "bga", "--two-sided", "--delta", "5", "--max-games", "2400",
+                     "--batch-blocks", "20", "--workers", "1"])  # fmt: skip
+    assert same["decision"] == "H0"
+    assert same["accepted"] == "no difference of 5 points or more in the first seat's win share"
+
+
+def test_progress_lines_go_to_stderr(tmp_path: Path) -> None:
+    result = runner.invoke(
+        app, ["compare", "--islands", "abc-1", "--b-rules", "bga", "--max-games", "160",
+              "--batch-blocks", "5", "--workers", "1"]
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    progress = [line for line in result.stderr.splitlines() if line.startswith("progress: ")]
+    assert progress, result.stderr
+    assert progress[0].startswith("progress: compare: 5/20 blocks, 40 games; LLR ")
+    assert " in [-2.94, +2.94]; B - A " in progress[0] and progress[0].endswith(" games/s")
+    assert progress[-1].startswith("progress: compare: 20/20 blocks, 160 games")
+    assert "progress" not in result.stdout
+
+
+def test_treasure_island_rules_in_units() -> None:
+    out = run_json(
+        ["--game", "treasure-island", "--b-rules", "characters", "--metric", "turns",
+         "--two-sided", "--delta", "0.5", "--max-games", "800"]
+    )  # fmt: skip
+    assert out["game"] == "treasure-island" and "islands" not in out["field"]
+    assert out["field"]["rules_b"]["changes"] == {"characters": [False, True]}
+    assert out["decision"] in ("H0", "H1+", "H1-", "undecided")

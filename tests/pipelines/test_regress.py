@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from typer.testing import CliRunner
 
@@ -74,3 +75,22 @@ def test_checked_in_suite_matches_its_baseline_definition() -> None:
     root = Path(__file__).parents[2]
     baseline = json.loads((root / "ci" / "baseline.json").read_text())
     assert set(baseline["cases"]) == {"scripted-4p", "bga-3p", "treasure-island-4p"}
+
+
+def test_table_prints_figures_for_people() -> None:
+    from pipelines.regress import table_lines
+
+    checks: list[dict[str, Any]] = [
+        {"case": "c", "check": "first_seat", "baseline": 0.3084, "current": 0.3551,
+         "difference": 0.0467, "z": 9.5, "failed": True},
+        {"case": "c", "check": "turns", "baseline": 32.916, "current": 32.95,
+         "difference": 0.034, "z": 0.41, "failed": False},
+        {"case": "c", "check": "golden_games", "baseline": "075bb0f0aa", "current": "075bb0f0aa",
+         "difference": None, "z": None, "failed": False},
+    ]  # fmt: skip
+    lines = table_lines(checks)
+    assert lines[0].split() == ["case", "check", "baseline", "current", "z", "p", "verdict"]
+    assert lines[1].split() == ["c", "first_seat", "30.8%", "35.5%", "+9.50", "p", "<", "0.0001",
+                                "CHANGED"]  # fmt: skip
+    assert lines[2].split() == ["c", "turns", "32.92", "32.95", "+0.41", "p", "=", "0.68", "ok"]
+    assert lines[3].split() == ["c", "golden_games", "075bb0f0", "075bb0f0", "ok"]

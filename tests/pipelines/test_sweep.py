@@ -55,3 +55,59 @@ def test_bad_parameters() -> None:
         result = runner.invoke(app, ["sweep", *args])
         assert result.exit_code == 2, args
         assert message in result.stderr
+
+
+def test_printed_table_is_for_people_and_progress_goes_to_stderr(tmp_path: Path) -> None:
+    result = runner.invoke(
+        app,
+        ["sweep", "--param", "legs_per_move=3,4", "--games", "60", "--islands", "abc-1",
+         "--workers", "1", "--out", str(tmp_path / "t")],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0].split() == [
+        "legs_per_move", "first", "seat", "wins", "advantage,", "points", "turns", "per",
+        "game", "curse", "hits/game", "coins", "lost/game", "spread,", "points",
+    ]  # fmt: skip
+    row = lines[1].split()
+    assert row[0] == "3" and row[1].endswith("%") and len(row[1].split(".")[1]) == 2  # 1 decimal
+    assert row[2][0] in "+-" and row[3].startswith("[") and row[4].endswith("]")
+    assert "60 games per point on the same seeds" in lines[3]
+    progress = [line for line in result.stderr.splitlines() if line.startswith("progress: ")]
+    assert progress[0].startswith("progress: sweep: 60/120 games, point 1 of 2 (legs_per_move=3)")
+    assert progress[-1].startswith("progress: sweep: 120/120 games, point 2 of 2")
+
+
+def test_treasure_island_sweep_has_no_curse_figures(tmp_path: Path) -> None:
+    args = ["sweep", "--game", "treasure-island", "--param", "rum_cards=0,3",
+            "--param", "first_player=seat0,random", "--games", "300", "--workers", "2",
+            "--out", str(tmp_path / "ti")]  # fmt: skip
+    result = runner.invoke(app, [*args, "--json"])
+    assert result.exit_code == 0, result.output
+    rows = json.loads(result.stdout)
+    assert [(r["rum_cards"], r["first_player"]) for r in rows] == [
+        (0, "seat0"), (0, "random"), (3, "seat0"), (3, "random"),
+    ]  # fmt: skip
+    for r in rows:
+        assert "curse_hits_per_game" not in r and "coins_lost_per_game" not in r
+        assert r["first_seat_low"] <= r["first_seat_advantage"] <= r["first_seat_high"]
+        assert 10 < r["mean_turns"] < 40
+    # More cards after a Rum bottle before a plunder: a different game length on the same seeds.
+    assert rows[0]["mean_turns"] != rows[2]["mean_turns"]
+    text = runner.invoke(app, args)
+    assert text.exit_code == 0 and "curse" not in text.stdout
+    assert "first seat wins" in text.stdout and "progress: sweep:" in text.stderr
+
+
+def test_bad_parameters_for_treasure_island() -> None:
+    for args, message in (
+        (["--param", "curse_count=0,2"], "a Treasure Island rules key that takes a number"),
+        (["--param", "character_pool=a"], "rum_cards"),
+        (["--param", "rum_cards=1,9"], "rum_cards = 9 is not allowed"),
+        (["--param", "first_player=last"], "first_player = 'last' is not allowed"),
+        (["--param", "rum_cards=1", "--islands", "abc-1"], "not played on islands"),
+        (["--param", "rum_cards=1", "--param", "rum_cards=2"], "two different keys"),
+    ):
+        result = runner.invoke(app, ["sweep", "--game", "treasure-island", *args])
+        assert result.exit_code == 2, args
+        assert message in result.stderr, (args, result.stderr)

@@ -131,11 +131,14 @@ def test_simulate_command_line_and_its_errors(tmp_path: Path) -> None:
 
 def test_compare_and_regress(tmp_path: Path) -> None:
     result = runner.invoke(app, ["compare", *TI, "--a-strategy", "expected-value", "--b-strategy",
-                                 "stop-at(n=1)", "--max-games", "1200", "--bounds", "0,-0.05",
+                                 "stop-at(n=1)", "--max-games", "1200", "--bounds", "0,-5",
                                  "--workers", "1", "--json"])  # fmt: skip
     assert result.exit_code == 0, result.output
     verdict = json.loads(result.stdout)
-    assert verdict["decision"] == "H1" and verdict["difference"] < 0
+    assert verdict["decision"] == "H1" and verdict["estimate"] < 0  # points of win share
+    assert verdict["accepted"] == (
+        "B wins a smaller share than A against the field by at least 5 points"
+    )
     suite = tmp_path / "suite.toml"
     suite.write_text(
         '[[case]]\nname = "ti"\ngame = "treasure-island"\n'

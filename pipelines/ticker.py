@@ -1,0 +1,77 @@
+"""Progress of a long command on stderr, in the style of ``simulate``'s progress: a bar that
+redraws itself on a terminal (cut to the terminal's width), plain ``progress:`` lines at most
+every ``every`` seconds otherwise (CI logs), the first at once and the last always.
+
+The caller says what is done and writes the line's text (games, test statistics, estimate so
+far); the ticker owns only when and how it is shown.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sys
+import time
+from collections.abc import Callable
+from typing import TextIO
+
+
+class Ticker:
+    """``ticker(done, text)`` after each step of ``total``; ``ticker.finish()`` at the end."""
+
+    def __init__(
+        self,
+        total: int,
+        stream: TextIO | None = None,
+        every: float = 10.0,
+        clock: Callable[[], float] = time.perf_counter,
+    ) -> None:
+        self.total = max(1, total)
+        self.stream = stream or sys.stderr
+        self.tty = self.stream.isatty()
+        self.every = every
+        self.clock = clock
+        self.start = clock()
+        self.last = -every  # the first line is shown at once
+        self.pending = ""  # a plain line not shown yet (shown by finish)
+        self.open_bar = False
+
+    @property
+    def elapsed(self) -> float:
+        """Seconds since the ticker started."""
+        return self.clock() - self.start
+
+    def rate(self, done: float) -> float:
+        """``done`` per second so far."""
+        elapsed = self.elapsed
+        return done / elapsed if elapsed > 0 else 0.0
+
+    def __call__(self, done: int, text: str) -> None:
+        """Show ``text`` for ``done`` of ``total`` (as a bar on a terminal)."""
+        if self.tty:
+            width = 30
+            filled = min(width, int(width * done / self.total))
+            line = f"[{'#' * filled}{'.' * (width - filled)}] {text}"
+            # One screen row, the rest of the previous (longer) line erased: a wrapped line
+            # could not be redrawn in place.
+            columns = shutil.get_terminal_size().columns
+            self.stream.write(f"\r{line[: max(40, columns - 1)]}\x1b[K")
+            self.stream.flush()
+            self.open_bar = True
+            return
+        now = self.elapsed
+        if now - self.last >= self.every or done >= self.total:
+            self.last = now
+            self.pending = ""
+            print(f"progress: {text}", file=self.stream, flush=True)
+        else:
+            self.pending = text
+
+    def finish(self) -> None:
+        """End the bar's line, or show the last plain line if it was held back."""
+        if self.open_bar:
+            self.stream.write("\n")
+            self.stream.flush()
+            self.open_bar = False
+        elif self.pending:
+            print(f"progress: {self.pending}", file=self.stream, flush=True)
+            self.pending = ""
