@@ -74,7 +74,7 @@ def test_the_gap_to_optimal_is_paired_by_seed_block(tmp_path: Path) -> None:
            FROM turns t JOIN seats s USING (run, game_id, seat) JOIN games g USING (run, game_id)
            GROUP BY 1, 2"""
     ).fetchall()
-    per = {}
+    per: dict[int, dict[str, float]] = {}
     for block, strategy, ppt in blocks:
         per.setdefault(block, {})[strategy] = ppt
     diffs = [v["stop-at(n=1)"] - v["optimal"] for v in per.values()]
