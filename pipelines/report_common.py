@@ -605,6 +605,16 @@ def _shown_pairs(sections: list[Section]) -> list[str]:
     return re.findall(r'data-pairing="(\d+)"', "".join(s.body for s in sections))
 
 
+def markdown_sections(data: ReportData, parts: list[tuple[str, str, list[Column]]]) -> list[str]:
+    """A game's Markdown sections, per cohort: ``(heading, table name, columns)``."""
+    out = []
+    for result in data.cohorts:
+        suffix = f" — {result.cohort.label}" if len(data.cohorts) > 1 else ""
+        for heading, name, columns in parts:
+            out += [f"## {heading}{suffix}\n", documents.markdown_table(result.rows(name), columns)]
+    return out
+
+
 def markdown(report: GameReport, data: ReportData) -> str:
     """``summary.md``: the warnings, the findings and the headline tables."""
     md = documents.markdown_table

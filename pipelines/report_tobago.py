@@ -26,6 +26,7 @@ from pipelines.metrics import cells, curses, fairness
 from pipelines.report_common import (
     GameReport,
     cohort_heading,
+    markdown_sections,
     pair_body,
     player_counts,
 )
@@ -530,17 +531,13 @@ def sections(data: ReportData) -> list[Section]:
 
 
 def markdown(data: ReportData) -> list[str]:
-    md = documents.markdown_table
-    parts = []
-    for result in data.cohorts:
-        suffix = f" — {result.cohort.label}" if len(data.cohorts) > 1 else ""
-        parts += [
-            f"## Curses{suffix}\n",
-            md(result.rows("curse_frequency"), FREQUENCY_COLUMNS),
-            f"## Board fairness{suffix}\n",
-            md(sorted(result.rows("island_fairness"), key=lambda r: r["island"]), ISLAND_COLUMNS),
-        ]
-    return parts
+    return markdown_sections(
+        data,
+        [
+            ("Curses", "curse_frequency", FREQUENCY_COLUMNS),
+            ("Board fairness", "island_fairness", ISLAND_COLUMNS),
+        ],
+    )
 
 
 TOBAGO = GameReport(

@@ -15,7 +15,7 @@ import pyarrow as pa
 from pipelines.findings import cohort_scope
 from pipelines.metrics import push_luck
 from pipelines.metrics.clustered import clustered
-from pipelines.report_common import GameReport, cohort_heading
+from pipelines.report_common import GameReport, cohort_heading, markdown_sections
 from pipelines.report_data import Finding, ReportData
 from pipelines.run_groups import Cohort
 from reports import documents, figures, numbers
@@ -295,17 +295,13 @@ def sections(data: ReportData) -> list[Section]:
 
 
 def markdown(data: ReportData) -> list[str]:
-    md = documents.markdown_table
-    parts = []
-    for result in data.cohorts:
-        suffix = f" — {result.cohort.label}" if len(data.cohorts) > 1 else ""
-        parts += [
-            f"## Bust rate against the exact chance{suffix}\n",
-            md(result.rows("bust_by_kinds"), BUST_COLUMNS),
-            f"## Turns{suffix}\n",
-            md(result.rows("turns_by_strategy"), TURN_COLUMNS),
-        ]
-    return parts
+    return markdown_sections(
+        data,
+        [
+            ("Bust rate against the exact chance", "bust_by_kinds", BUST_COLUMNS),
+            ("Turns", "turns_by_strategy", TURN_COLUMNS),
+        ],
+    )
 
 
 TREASURE_ISLAND = GameReport(

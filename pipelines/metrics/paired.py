@@ -56,6 +56,20 @@ def _label(r: dict[str, Any]) -> str:
     return a if a == b else f"{a} -> {b}"
 
 
+def _row(metric: str, group: str, player: int, unit: str, r: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "metric": metric,
+        "group": group,
+        "player": player,
+        "unit": unit,
+        "estimate": r["mean"],
+        "low": r["low"],
+        "high": r["high"],
+        "pairs": r["n"],
+        "blocks": r["clusters"],
+    }
+
+
 def differences(con: duckdb.DuckDBPyConnection) -> pa.Table:
     """The paired differences B - A (see the module docstring), one row per metric and
     group, with their 95% intervals, the games paired and the seed blocks they came from."""
@@ -63,38 +77,14 @@ def differences(con: duckdb.DuckDBPyConnection) -> pa.Table:
     groups = ["player", "strategy_a", "strategy_b"]
     for metric, unit in (("win_share", "share"), ("score", "score")):
         for r in clustered(con, _PAIRED_SEATS, groups, metric):
-            rows.append(
-                {
-                    "metric": metric,
-                    "group": _label(r),
-                    "player": r["player"],
-                    "unit": unit,
-                    "estimate": r["mean"],
-                    "low": r["low"],
-                    "high": r["high"],
-                    "pairs": r["n"],
-                    "blocks": r["clusters"],
-                }
-            )
+            rows.append(_row(metric, _label(r), r["player"], unit, r))
     first = f"SELECT *, 'table' AS grp FROM ({_PAIRED_SEATS}) WHERE seat = 0"
     for metric, source, value, unit in (
         ("first_seat", first, "win_share", "share"),
         ("turns", _PAIRED_GAMES, "turns", "turns"),
     ):
         for r in clustered(con, source, ["grp"], value):
-            rows.append(
-                {
-                    "metric": metric,
-                    "group": "table",
-                    "player": -1,
-                    "unit": unit,
-                    "estimate": r["mean"],
-                    "low": r["low"],
-                    "high": r["high"],
-                    "pairs": r["n"],
-                    "blocks": r["clusters"],
-                }
-            )
+            rows.append(_row(metric, "table", -1, unit, r))
     return pa.table({k: pa.array([r[k] for r in rows], t) for k, t in TYPES.items()})
 
 

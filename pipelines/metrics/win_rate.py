@@ -27,6 +27,29 @@ def _table(rows: list[dict[str, Any]], types: dict[str, pa.DataType]) -> pa.Tabl
     return pa.table({k: pa.array([r[k] for r in rows], t) for k, t in types.items()})
 
 
+def _share_table(
+    con: duckdb.DuckDBPyConnection,
+    source: str,
+    groups: dict[str, pa.DataType],
+    value: str,
+    names: tuple[str, str],
+) -> pa.Table:
+    """A share of ``value`` per group with its interval: the group columns, then
+    ``names`` (what the row count and the share are called), ``low`` and ``high``."""
+    rows = clustered(con, source, list(groups), value, share=True)
+    count, share = names
+    return _table(
+        [{**r, count: r["n"], share: r["mean"]} for r in rows],
+        {
+            **groups,
+            count: pa.int64(),
+            share: pa.float64(),
+            "low": pa.float64(),
+            "high": pa.float64(),
+        },
+    )
+
+
 def by_strategy(con: duckdb.DuckDBPyConnection) -> pa.Table:
     """Per player count and strategy: seats, seed blocks, wins, win share with its interval,
     the fair share 1/n, and the mean score with its interval."""
@@ -109,30 +132,8 @@ def by_seat(con: duckdb.DuckDBPyConnection) -> pa.Table:
 
 def by_strategy_seat(con: duckdb.DuckDBPyConnection) -> pa.Table:
     """Per player count, strategy and seat: seats and win share with its interval."""
-    rows = clustered(con, _SEATS, ["n_players", "strategy", "seat"], "win_share", share=True)
-    return _table(
-        [
-            {
-                "n_players": r["n_players"],
-                "strategy": r["strategy"],
-                "seat": r["seat"],
-                "seats": r["n"],
-                "win_share": r["mean"],
-                "low": r["low"],
-                "high": r["high"],
-            }
-            for r in rows
-        ],
-        {
-            "n_players": pa.int8(),
-            "strategy": pa.string(),
-            "seat": pa.int8(),
-            "seats": pa.int64(),
-            "win_share": pa.float64(),
-            "low": pa.float64(),
-            "high": pa.float64(),
-        },
-    )
+    groups = {"n_players": pa.int8(), "strategy": pa.string(), "seat": pa.int8()}
+    return _share_table(con, _SEATS, groups, "win_share", ("seats", "win_share"))
 
 
 def by_opponents(con: duckdb.DuckDBPyConnection) -> pa.Table:
@@ -147,30 +148,8 @@ def by_opponents(con: duckdb.DuckDBPyConnection) -> pa.Table:
         JOIN games g ON g.run = a.run AND g.game_id = a.game_id
         GROUP BY a.run, a.game_id, a.seat
     """
-    rows = clustered(con, source, ["n_players", "strategy", "opponents"], "win_share", True)
-    return _table(
-        [
-            {
-                "n_players": r["n_players"],
-                "strategy": r["strategy"],
-                "opponents": r["opponents"],
-                "seats": r["n"],
-                "win_share": r["mean"],
-                "low": r["low"],
-                "high": r["high"],
-            }
-            for r in rows
-        ],
-        {
-            "n_players": pa.int8(),
-            "strategy": pa.string(),
-            "opponents": pa.string(),
-            "seats": pa.int64(),
-            "win_share": pa.float64(),
-            "low": pa.float64(),
-            "high": pa.float64(),
-        },
-    )
+    groups = {"n_players": pa.int8(), "strategy": pa.string(), "opponents": pa.string()}
+    return _share_table(con, source, groups, "win_share", ("seats", "win_share"))
 
 
 def head_to_head(con: duckdb.DuckDBPyConnection) -> pa.Table:
@@ -187,30 +166,8 @@ def head_to_head(con: duckdb.DuckDBPyConnection) -> pa.Table:
         JOIN games g ON g.run = a.run AND g.game_id = a.game_id
         WHERE a.strategy::VARCHAR <> b.strategy::VARCHAR
     """
-    rows = clustered(con, source, ["n_players", "strategy", "opponent"], "ahead", share=True)
-    return _table(
-        [
-            {
-                "n_players": r["n_players"],
-                "strategy": r["strategy"],
-                "opponent": r["opponent"],
-                "meetings": r["n"],
-                "ahead": r["mean"],
-                "low": r["low"],
-                "high": r["high"],
-            }
-            for r in rows
-        ],
-        {
-            "n_players": pa.int8(),
-            "strategy": pa.string(),
-            "opponent": pa.string(),
-            "meetings": pa.int64(),
-            "ahead": pa.float64(),
-            "low": pa.float64(),
-            "high": pa.float64(),
-        },
-    )
+    groups = {"n_players": pa.int8(), "strategy": pa.string(), "opponent": pa.string()}
+    return _share_table(con, source, groups, "ahead", ("meetings", "ahead"))
 
 
 def game_length(con: duckdb.DuckDBPyConnection) -> pa.Table:
