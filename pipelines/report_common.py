@@ -565,8 +565,9 @@ def scope_labels(data: ReportData) -> dict[str, str]:
             f"{r.cohort.label} ({numbers.count(games)} finished games)"
         )
     for p in data.pairs:
+        changes = "; ".join(p.pairing.changes)
         labels[f"pairing:{p.pairing.index}"] = (
-            f"Paired comparison, {p.pairing.title} ({p.pairing.label})"
+            f"Paired comparison, {p.pairing.title} [{changes}] ({p.pairing.label})"
         )
     return labels
 

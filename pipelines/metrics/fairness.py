@@ -22,9 +22,7 @@ import pyarrow as pa
 from pipelines.metrics.clustered import clustered
 from pipelines.stats import Z95, chi_square_uniform, cochran_q, holm, normal_p
 
-_SEATS = """SELECT s.run, g.block, g.island::VARCHAR AS island, g.n_players, s.seat,
-                   s.win_share
-            FROM seats s JOIN games g USING (run, game_id)"""
+_SEATS = "SELECT run, block, island, n_players, seat, win_share FROM seat_games"
 _FIRST = f"SELECT * FROM ({_SEATS}) WHERE seat = 0"
 #: Below this level an island is reported as differing from the pooled advantage.
 ALPHA = 0.05

@@ -41,15 +41,14 @@ def bradley_terry(
     """Per strategy: rating (Elo scale) with a 95% bootstrap interval, and comparisons."""
     rows = con.sql(
         f"""
-        SELECT (a.run * {chunks} + g.block % {chunks})::BIGINT AS chunk,
-               a.strategy::VARCHAR AS a, b.strategy::VARCHAR AS b,
+        SELECT (a.run * {chunks} + a.block % {chunks})::BIGINT AS chunk,
+               a.strategy AS a, b.strategy AS b,
                sum(CASE WHEN a.rank < b.rank THEN 1.0 WHEN a.rank = b.rank THEN 0.5
                         ELSE 0.0 END)::DOUBLE AS wins,
                count(*)::DOUBLE AS games
-        FROM seats a
-        JOIN games g ON g.run = a.run AND g.game_id = a.game_id
-        JOIN seats b ON a.run = b.run AND a.game_id = b.game_id AND a.seat <> b.seat
-        WHERE a.strategy::VARCHAR <> b.strategy::VARCHAR
+        FROM seat_games a
+        JOIN seat_games b ON a.run = b.run AND a.game_id = b.game_id AND a.seat <> b.seat
+        WHERE a.strategy <> b.strategy
         GROUP BY 1, 2, 3
         """
     ).fetchall()

@@ -88,7 +88,8 @@ def connect(runs: list[RunInfo], include_unfinished: bool = False) -> duckdb.Duc
     ``games`` and ``seats`` leave out games that did not reach their natural end (the turn
     cap, a deadlock: see ``sim.outcome.UNFINISHED``) unless ``include_unfinished``; those
     games are listed in the table ``unfinished`` (run, game_id, end_reason), and the views
-    ``games_all`` and ``seats_all`` keep every game."""
+    ``games_all`` and ``seats_all`` keep every game. The table ``seat_games`` holds the
+    (finished) seats with their game's ``block``, ``n_players`` and ``island``."""
     games = {r.manifest["spec"].get("game") for r in runs}
     if len(games) > 1:
         listed = ", ".join(f"{r.path} ({r.manifest['spec'].get('game')})" for r in runs)
@@ -112,6 +113,15 @@ def connect(runs: list[RunInfo], include_unfinished: bool = False) -> duckdb.Duc
             f"CREATE VIEW {table} AS SELECT * FROM {table}_all "
             "ANTI JOIN unfinished USING (run, game_id)"
         )
+    # Most metrics read seats with their game's block, player count and island: joined once
+    # here instead of once per metric (a few seconds saved per million games).
+    con.execute(
+        """CREATE TEMP TABLE seat_games AS
+           SELECT s.run, s.game_id, g.block, g.n_players, g.island::VARCHAR AS island, s.seat,
+                  s.player, s.strategy::VARCHAR AS strategy, s.win_share,
+                  s.score::DOUBLE AS score, s.rank
+           FROM seats s JOIN games g USING (run, game_id)"""
+    )
     return con
 
 

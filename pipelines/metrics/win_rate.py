@@ -18,9 +18,7 @@ import pyarrow as pa
 
 from pipelines.metrics.clustered import clustered
 
-_SEATS = """SELECT s.run, g.block, g.n_players, s.seat, s.strategy::VARCHAR AS strategy,
-                   s.win_share, s.score::DOUBLE AS score
-            FROM seats s JOIN games g USING (run, game_id)"""
+_SEATS = "SELECT * FROM seat_games"
 
 
 def _table(rows: list[dict[str, Any]], types: dict[str, pa.DataType]) -> pa.Table:
@@ -139,14 +137,17 @@ def by_strategy_seat(con: duckdb.DuckDBPyConnection) -> pa.Table:
 def by_opponents(con: duckdb.DuckDBPyConnection) -> pa.Table:
     """Per player count, strategy and opponent mix (the other seats' strategies, sorted,
     joined by '+'): seats and win share with its interval."""
+    # Each game's lineup once, then each seat's lineup without itself: no seat-by-seat join.
     source = """
-        SELECT a.run, any_value(g.block) AS block, any_value(g.n_players) AS n_players,
-               any_value(a.strategy::VARCHAR) AS strategy, any_value(a.win_share) AS win_share,
-               string_agg(b.strategy::VARCHAR, '+' ORDER BY b.strategy::VARCHAR) AS opponents
-        FROM seats a
-        JOIN seats b ON a.run = b.run AND a.game_id = b.game_id AND a.seat <> b.seat
-        JOIN games g ON g.run = a.run AND g.game_id = a.game_id
-        GROUP BY a.run, a.game_id, a.seat
+        WITH lineup AS (
+            SELECT run, game_id, list(strategy ORDER BY strategy) AS names
+            FROM seat_games GROUP BY 1, 2)
+        SELECT s.run, s.block, s.n_players, s.strategy, s.win_share,
+               array_to_string(
+                   list_concat(l.names[:list_position(l.names, s.strategy) - 1],
+                               l.names[list_position(l.names, s.strategy) + 1:]), '+')
+                   AS opponents
+        FROM seat_games s JOIN lineup l USING (run, game_id)
     """
     groups = {"n_players": pa.int8(), "strategy": pa.string(), "opponents": pa.string()}
     return _share_table(con, source, groups, "win_share", ("seats", "win_share"))
@@ -157,14 +158,12 @@ def head_to_head(con: duckdb.DuckDBPyConnection) -> pa.Table:
     the share of them in which the first finished ahead of the second (rank strictly
     better; a tie counts 1/2), with its interval."""
     source = """
-        SELECT a.run, g.block, g.n_players, a.strategy::VARCHAR AS strategy,
-               b.strategy::VARCHAR AS opponent,
+        SELECT a.run, a.block, a.n_players, a.strategy, b.strategy AS opponent,
                CASE WHEN a.rank < b.rank THEN 1.0 WHEN a.rank = b.rank THEN 0.5
                     ELSE 0.0 END AS ahead
-        FROM seats a
-        JOIN seats b ON a.run = b.run AND a.game_id = b.game_id AND a.seat <> b.seat
-        JOIN games g ON g.run = a.run AND g.game_id = a.game_id
-        WHERE a.strategy::VARCHAR <> b.strategy::VARCHAR
+        FROM seat_games a
+        JOIN seat_games b ON a.run = b.run AND a.game_id = b.game_id AND a.seat <> b.seat
+        WHERE a.strategy <> b.strategy
     """
     groups = {"n_players": pa.int8(), "strategy": pa.string(), "opponent": pa.string()}
     return _share_table(con, source, groups, "ahead", ("meetings", "ahead"))

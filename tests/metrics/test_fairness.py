@@ -83,6 +83,11 @@ def _two_islands(first_wins: dict[str, int], blocks: int) -> duckdb.DuckDBPyConn
     con = duckdb.connect()
     con.register("games", pa.table(games))
     con.register("seats", pa.table(seats))
+    # As pipelines.metrics.source.connect prepares it.
+    con.execute(
+        """CREATE TABLE seat_games AS SELECT s.run, s.game_id, g.block, g.n_players,
+                  g.island, s.seat, s.win_share FROM seats s JOIN games g USING (run, game_id)"""
+    )
     return con
 
 
