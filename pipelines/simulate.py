@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -236,6 +237,13 @@ class Progress:
         self.start = time.perf_counter()
         self.last = -every  # the first update is shown at once
 
+    def begin(self, total_games: int) -> None:
+        """Start counting ``total_games`` from now (once the run knows what is left)."""
+        self.total = total_games
+        self.done = 0
+        self.start = time.perf_counter()
+        self.last = -self.every
+
     def __call__(self, summary: ShardSummary) -> None:
         self.done += summary.games
         now = time.perf_counter() - self.start
@@ -254,6 +262,10 @@ class Progress:
             print(f"progress: {text}", file=self.stream, flush=True)
 
 
-def simulate(config: RunConfig, progress: Progress | None = None) -> RunReport:
-    """Run the tournament."""
-    return run(config, progress)
+def simulate(
+    config: RunConfig,
+    progress: Progress | None = None,
+    on_start: Callable[[int, list[str]], None] | None = None,
+) -> RunReport:
+    """Run the tournament (``on_start``: see :func:`sim.runner.run.run`)."""
+    return run(config, progress, on_start)

@@ -2,9 +2,9 @@
 
 A shard task is small and picklable (strategy classes travel by reference), so any backend
 can run it in any process. Each table's part file is written under a temporary name and
-renamed into place, the ``games`` part last: a shard is complete exactly when its ``games``
-rows exist (see :func:`sim.runner.compaction.shards_written`), and a re-run overwrites
-whatever a killed attempt left of the others.
+renamed into place, the ``games`` part last, and reported back with its record (rows,
+bytes, sha256): the driver records it in the manifest, and a part nobody recorded is never
+trusted (see :mod:`sim.runner.parts`).
 """
 
 from __future__ import annotations
@@ -18,7 +18,9 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from sim.errors import InputError
 from sim.runner.games import Factory, Rules, game_kind, play_planned
+from sim.runner.parts import PartRecord, part_name, write_recorded
 from sim.runner.schedule import plan_game
 
 
@@ -52,11 +54,13 @@ class ShardSummary:
     log_seconds: float
     write_seconds: float
     peak_rss_mb: float
+    #: The part files written, one per table (``games`` last).
+    parts: tuple[PartRecord, ...] = ()
 
 
 def part_path(run_dir: str | Path, table: str, shard: int) -> Path:
     """Where a shard's part file of ``table`` lives."""
-    return Path(run_dir) / table / f"part-{shard:06d}.parquet"
+    return Path(run_dir) / table / part_name(shard)
 
 
 def write_part(table: pa.Table, path: Path) -> None:
@@ -92,8 +96,14 @@ def run_shard(task: ShardTask) -> ShardSummary:
     t2 = clock()
     tables = builder.build()
     t3 = clock()
+    run_dir = Path(task.run_dir)
+    parts = []
     for name in kind.tables:
-        write_part(tables[name], part_path(task.run_dir, name, task.shard))
+        try:
+            parts.append(write_recorded(tables[name], run_dir, name, task.shard, task.shard))
+        except OSError as exc:  # a full or read-only disk: one line, not a worker traceback
+            where = exc.filename or part_path(run_dir, name, task.shard)
+            raise InputError(f"{where}: cannot write a part file ({exc.strerror})") from None
     t4 = clock()
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     return ShardSummary(
@@ -106,4 +116,5 @@ def run_shard(task: ShardTask) -> ShardSummary:
         log + (t3 - t2),
         t4 - t3,
         rss,
+        tuple(parts),
     )
