@@ -4,9 +4,10 @@ The run directory holds ``manifest.json`` and one folder of Parquet parts per ta
 manifest records the data-defining spec (game, players, games, seed, seating, islands, rules
 and their hash, shard size) and every part file kept (``parts``: rows, bytes, sha256).
 Re-running the same spec into the same directory plays only the shards that are missing
-(:func:`sim.runner.parts.plan_resume`), and a different spec is refused. How the run
-executes (backend, workers, address) is recorded but does not define the data: every
-backend and worker count writes the same tables.
+(:func:`sim.runner.parts.plan_resume`), and a different spec is refused. One command at a
+time holds the directory (:class:`sim.runner.lock.RunLock`). How the run executes (backend,
+workers, address) is recorded but does not define the data: every backend and worker count
+writes the same tables.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from sim.errors import InputError
 from sim.runner.backends import run_process, run_ray, run_serial
 from sim.runner.compaction import compact
 from sim.runner.games import Factory, Rules, game_kind
+from sim.runner.lock import RunLock
 from sim.runner.parts import (
     PartRecord,
     plan_resume,
@@ -176,12 +178,12 @@ class Prepared:
 
 
 def prepare(config: RunConfig) -> Prepared:
-    """Create or reopen the run directory; refuse one that holds a different spec or a part
-    that is not sound, and plan the shards to play."""
+    """Create or reopen the run directory (held by the caller's :class:`RunLock`); refuse one
+    that holds a different spec or a part that is not sound, and plan the shards to play."""
     run_dir = config.run_dir
     spec = config.spec()
     tables = game_kind(config.game).tables
-    existing = read_manifest(run_dir) if run_dir.exists() else None
+    existing = read_manifest(run_dir)
     if existing is not None:
         for stale in run_dir.glob("*/.*.tmp"):  # what a killed writer left: never a part
             stale.unlink(missing_ok=True)
@@ -199,10 +201,9 @@ def prepare(config: RunConfig) -> Prepared:
         existing["parts"] = records_to_manifest(plan.kept)
         _write_json(run_dir / MANIFEST, existing)
         return Prepared(existing, plan.kept, sorted(plan.play), plan.notes)
-    if run_dir.exists() and any(run_dir.iterdir()):
+    if any(not p.name.startswith(".") for p in run_dir.iterdir()):
         raise InputError(f"{run_dir}: exists, is not empty and holds no run; use another --out")
     try:
-        run_dir.mkdir(parents=True, exist_ok=True)
         for table in tables:
             (run_dir / table).mkdir(exist_ok=True)
     except OSError as exc:
@@ -267,8 +268,9 @@ def run(
     on_start: Callable[[int, list[str]], None] | None = None,
 ) -> RunReport:
     """Play every missing shard of the run and finish its manifest. ``on_start`` is told the
-    games to play and what a resume repaired, once the directory is checked."""
-    return _play(config, prepare(config), on_done, on_start)
+    games to play and what a resume repaired, once the directory is held and checked."""
+    with RunLock(config.run_dir):
+        return _play(config, prepare(config), on_done, on_start)
 
 
 def _play(

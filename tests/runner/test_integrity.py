@@ -1,12 +1,15 @@
 """Run integrity on real Parquet: resume repairs lost parts and half-done compactions without
-doubling a row, and every part is checked against the manifest's record (``tourney
-verify``, report, resume)."""
+doubling a row, a run directory has one writer at a time, and every part is checked against
+the manifest's record (``tourney verify``, report, resume)."""
 
 from __future__ import annotations
 
 import json
 import random
 import shutil
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import duckdb
@@ -15,7 +18,9 @@ from typer.testing import CliRunner
 
 from pipelines.cli import app
 from pipelines.simulate import resolve
+from sim.errors import InputError
 from sim.runner.compaction import compact
+from sim.runner.lock import LOCK, RunLock
 from sim.runner.parts import PartRecord, records_from_manifest, records_to_manifest
 from sim.runner.run import MANIFEST, read_manifest, run
 from tests.runner.test_runs import TABLES, fingerprint, small
@@ -137,6 +142,45 @@ def test_a_half_written_shard_is_played_again(tmp_path: Path) -> None:
     report = run(config)
     assert report.shards_played == 1
     assert fingerprint(tmp_path / "r") == clean
+
+
+def test_a_second_simulate_on_the_same_directory_is_refused_at_once(tmp_path: Path) -> None:
+    out = tmp_path / "r"
+    args = ["simulate", "--backend", "serial", "--games", "48", "--shard-size", "12",
+            "--islands", "abc-1", "--out", str(out)]  # fmt: skip
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import sys, time; from pathlib import Path; "
+         "from sim.runner.lock import RunLock\n"
+         "with RunLock(Path(sys.argv[1])):\n    print('held', flush=True); time.sleep(60)",
+         str(out)],
+        stdout=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+        start = time.monotonic()
+        second = runner.invoke(app, args)
+        assert second.exit_code == 2, second.output
+        assert time.monotonic() - start < 30
+        lines = second.stderr.strip().splitlines()
+        assert len(lines) == 1
+        assert "another simulate is writing this run (pid" in lines[0]
+        assert str(holder.pid) in lines[0]
+        assert not (out / "games").exists()
+    finally:
+        holder.kill()
+        holder.wait()
+    # The holder died without a word: its lock does not block.
+    assert json.loads((out / LOCK).read_text())["pid"] == holder.pid
+    assert runner.invoke(app, args).exit_code == 0
+
+
+def test_the_lock_is_exclusive_within_one_process_too(tmp_path: Path) -> None:
+    with (
+        RunLock(tmp_path / "r"),
+        pytest.raises(InputError, match="another simulate is writing this run"),
+    ):
+        run(resolve(small(tmp_path / "r"), {}, "test"))
+    run(resolve(small(tmp_path / "r"), {}, "test"))  # released: the run goes ahead
 
 
 def test_verify_and_report_refuse_missing_extra_and_corrupt_parts(tmp_path: Path) -> None:
