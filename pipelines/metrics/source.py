@@ -8,7 +8,7 @@ are exactly the ones its manifest records, with their sizes, row counts and hash
 (:func:`sim.runner.parts.check_parts`); the views then read that explicit list of files,
 never a pattern, so a directory called ``exp[1]`` is read as itself. Bad input (not a run,
 a missing, extra or corrupt part, runs of different games) is one :class:`InputError` line
-naming the file.
+naming the file. :func:`recorded_board` gives the board a run played on an island.
 """
 
 from __future__ import annotations
@@ -23,9 +23,12 @@ import duckdb
 
 from sim.errors import InputError
 from sim.outcome import UNFINISHED
+from sim.runner.boards import board_from_record
 from sim.runner.games import GAMES
 from sim.runner.parts import PartRecord, PartsSummary, check_parts, records_from_manifest
 from sim.runner.run import MANIFEST, check_schema, read_manifest
+from sim.tobago.board import Board
+from sim.tobago.catalog import resolve_board
 
 
 @dataclass(frozen=True)
@@ -151,3 +154,21 @@ def duckdb_path(path: Path) -> str:
 def _file_list(run: RunInfo, table: str) -> str:
     files = [duckdb_path(r.path(run.path)) for r in run.parts[table]]
     return "[" + ", ".join(files) + "]"
+
+
+def recorded_board(run: RunInfo, island: str) -> Board:
+    """The board ``run`` played as the island named ``island`` (the ``island`` column): the
+    board its manifest recorded for an island file, else the built-in or generated island of
+    that name."""
+    for argument, entry in (run.manifest.get("boards") or {}).items():
+        if isinstance(entry, dict) and entry.get("name") == island:
+            return board_from_record(entry["board"], f"{run.path / MANIFEST}: boards[{argument}]")
+    return resolve_board(island)
+
+
+def island_file_argument(run: RunInfo, island: str) -> str | None:
+    """The island file argument of ``run``'s spec that played as ``island``, if any."""
+    for argument, entry in (run.manifest.get("boards") or {}).items():
+        if isinstance(entry, dict) and entry.get("name") == island:
+            return str(argument)
+    return None

@@ -2,12 +2,13 @@
 
 The run directory holds ``manifest.json`` and one folder of Parquet parts per table. The
 manifest records the data-defining spec (game, players, games, seed, seating, islands, rules
-and their hash, shard size) and every part file kept (``parts``: rows, bytes, sha256).
-Re-running the same spec into the same directory plays only the shards that are missing
-(:func:`sim.runner.parts.plan_resume`), and a different spec is refused. One command at a
-time holds the directory (:class:`sim.runner.lock.RunLock`). How the run executes (backend,
-workers, address) is recorded but does not define the data: every backend and worker count
-writes the same tables.
+and their hash, shard size), every part file kept (``parts``: rows, bytes, sha256) and the
+boards of island files (``boards``). Re-running the same spec into the same directory plays
+only the shards that are missing (:func:`sim.runner.parts.plan_resume`), and a different
+spec, or a changed island file, is refused. One command at a time holds the directory
+(:class:`sim.runner.lock.RunLock`). How the run executes (backend, workers, address) is
+recorded but does not define the data: every backend and worker count writes the same
+tables.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from typing import Any
 
 from sim.errors import InputError
 from sim.runner.backends import run_process, run_ray, run_serial
+from sim.runner.boards import boards_manifest, check_boards, read_boards
 from sim.runner.compaction import compact
 from sim.runner.games import Factory, Rules, game_kind
 from sim.runner.lock import RunLock
@@ -37,6 +39,7 @@ from sim.runner.parts import (
 )
 from sim.runner.shard import ShardSummary, ShardTask
 from sim.runner.tables import SCHEMA_VERSION
+from sim.tobago.board import Board
 
 MANIFEST = "manifest.json"
 #: While shards finish, the manifest is rewritten at most this often (and never taking more
@@ -177,12 +180,14 @@ class Prepared:
     notes: list[str]
 
 
-def prepare(config: RunConfig) -> Prepared:
+def prepare(config: RunConfig, boards: dict[str, tuple[str, Board]]) -> Prepared:
     """Create or reopen the run directory (held by the caller's :class:`RunLock`); refuse one
-    that holds a different spec or a part that is not sound, and plan the shards to play."""
+    that holds a different spec, a changed island file or a part that is not sound, and plan
+    the shards to play."""
     run_dir = config.run_dir
     spec = config.spec()
     tables = game_kind(config.game).tables
+    recorded_boards = boards_manifest(boards)
     existing = read_manifest(run_dir)
     if existing is not None:
         for stale in run_dir.glob("*/.*.tmp"):  # what a killed writer left: never a part
@@ -194,11 +199,13 @@ def prepare(config: RunConfig) -> Prepared:
                 f"{run_dir}: holds a run of a different spec (differs in: {', '.join(differs)}); "
                 "use another --out, or delete that directory to start over"
             )
+        check_boards(existing.get("boards") or {}, recorded_boards)
         recorded = records_from_manifest(existing, tables, run_dir / MANIFEST)
         plan = plan_resume(run_dir, recorded, config.n_shards())
         for path in plan.delete:
             path.unlink(missing_ok=True)
         existing["parts"] = records_to_manifest(plan.kept)
+        existing["boards"] = recorded_boards
         _write_json(run_dir / MANIFEST, existing)
         return Prepared(existing, plan.kept, sorted(plan.play), plan.notes)
     if any(not p.name.startswith(".") for p in run_dir.iterdir()):
@@ -218,6 +225,7 @@ def prepare(config: RunConfig) -> Prepared:
         "git_commit": _git_commit(),
         "created_unix": round(time.time(), 3),
         "shards": config.n_shards(),
+        "boards": recorded_boards,
         "parts": records_to_manifest(records),
     }
     _write_json(run_dir / MANIFEST, manifest)
@@ -269,17 +277,21 @@ def run(
 ) -> RunReport:
     """Play every missing shard of the run and finish its manifest. ``on_start`` is told the
     games to play and what a resume repaired, once the directory is held and checked."""
+    boards = read_boards(config.islands) if game_kind(config.game).boards else {}
     with RunLock(config.run_dir):
-        return _play(config, prepare(config), on_done, on_start)
+        prepared = prepare(config, boards)
+        return _play(config, prepared, boards, on_done, on_start)
 
 
 def _play(
     config: RunConfig,
     prepared: Prepared,
+    boards: dict[str, tuple[str, Board]],
     on_done: Callable[[ShardSummary], None] | None,
     on_start: Callable[[int, list[str]], None] | None,
 ) -> RunReport:
     manifest = prepared.manifest
+    shipped = tuple((arg, board) for arg, (_, board) in boards.items())
     tasks = []
     for shard in prepared.play:
         first = shard * config.shard_size
@@ -296,6 +308,7 @@ def _play(
                 config.factories,
                 config.rules,
                 config.game,
+                shipped,
             )
         )
     if on_start is not None:

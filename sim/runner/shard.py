@@ -1,10 +1,10 @@
 """One shard: a contiguous range of game ids, played and written as Parquet part files.
 
-A shard task is small and picklable (strategy classes travel by reference), so any backend
-can run it in any process. Each table's part file is written under a temporary name and
-renamed into place, the ``games`` part last, and reported back with its record (rows,
-bytes, sha256): the driver records it in the manifest, and a part nobody recorded is never
-trusted (see :mod:`sim.runner.parts`).
+A shard task is small and picklable (strategy classes travel by reference, island files'
+boards by value), so any backend can run it in any process. Each table's part file is
+written under a temporary name and renamed into place, the ``games`` part last, and reported
+back with its record (rows, bytes, sha256): the driver records it in the manifest, and a
+part nobody recorded is never trusted (see :mod:`sim.runner.parts`).
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from sim.errors import InputError
 from sim.runner.games import Factory, Rules, game_kind, play_planned
 from sim.runner.parts import PartRecord, part_name, write_recorded
 from sim.runner.schedule import plan_game
+from sim.tobago.board import Board
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +40,8 @@ class ShardTask:
     factories: tuple[Factory, ...]
     rules: Rules
     game: str = "tobago"
+    #: The boards of the spec's island files, by island argument (read by the driver).
+    boards: tuple[tuple[str, Board], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +76,7 @@ def write_part(table: pa.Table, path: Path) -> None:
 
 def run_shard(task: ShardTask) -> ShardSummary:
     """Play the shard's games and write its part files (one per table of the game)."""
+    boards = dict(task.boards)
     kind = game_kind(task.game)
     builder = kind.builder(task.game, list(task.labels))
     n_players = len(task.labels)
@@ -84,7 +88,7 @@ def run_shard(task: ShardTask) -> ShardSummary:
     for game_id in range(task.first_game, task.first_game + task.n_games):
         t0 = clock()
         plan = plan_game(game_id, task.root_seed, n_players, task.seating, task.islands)
-        game = play_planned(plan, task.rules, task.factories)
+        game = play_planned(plan, task.rules, task.factories, boards)
         result = game.result
         assert result is not None
         t1 = clock()
