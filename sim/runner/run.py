@@ -6,9 +6,9 @@ and their hash, shard size), every part file kept (``parts``: rows, bytes, sha25
 boards of island files (``boards``). Re-running the same spec into the same directory plays
 only the shards that are missing (:func:`sim.runner.parts.plan_resume`), and a different
 spec, or a changed island file, is refused. One command at a time holds the directory
-(:class:`sim.runner.lock.RunLock`). How the run executes (backend, workers, address) is
-recorded but does not define the data: every backend and worker count writes the same
-tables.
+(:class:`sim.runner.lock.RunLock`). How the run executes (backend, workers, address, the
+driver's code identity) is recorded but does not define the data: every backend and worker
+count writes the same tables.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from typing import Any
 from sim.errors import InputError
 from sim.runner.backends import run_process, run_ray, run_serial
 from sim.runner.boards import boards_manifest, check_boards, read_boards
+from sim.runner.code_identity import code_identity, plugin_modules
 from sim.runner.compaction import compact
 from sim.runner.games import Factory, Rules, game_kind
 from sim.runner.lock import RunLock
@@ -291,6 +292,7 @@ def _play(
     on_start: Callable[[int, list[str]], None] | None,
 ) -> RunReport:
     manifest = prepared.manifest
+    code = code_identity(plugin_modules(config.factories))
     shipped = tuple((arg, board) for arg, (_, board) in boards.items())
     tasks = []
     for shard in prepared.play:
@@ -331,9 +333,9 @@ def _play(
         elif config.backend == "serial":
             run_serial(tasks, done)
         elif config.backend == "process":
-            run_process(tasks, done, config.workers)
+            run_process(tasks, done, config.workers, code)
         else:
-            startup = run_ray(tasks, done, config.workers, config.address)
+            startup = run_ray(tasks, done, config.workers, config.address, code)
         complete = True
     finally:
         seconds = time.perf_counter() - start
@@ -343,6 +345,7 @@ def _play(
                 "backend": config.backend,
                 "workers": config.workers,
                 "address": config.address,
+                "code": code.to_json(),
                 "shards_played": len(summaries),
                 "games_played": sum(s.games for s in summaries),
                 "seconds": round(seconds, 3),

@@ -1,24 +1,29 @@
 """One shard: a contiguous range of game ids, played and written as Parquet part files.
 
 A shard task is small and picklable (strategy classes travel by reference, island files'
-boards by value), so any backend can run it in any process. Each table's part file is
-written under a temporary name and renamed into place, the ``games`` part last, and reported
-back with its record (rows, bytes, sha256): the driver records it in the manifest, and a
-part nobody recorded is never trusted (see :mod:`sim.runner.parts`).
+boards by value), so any backend can run it in any process. A worker process starts at
+:func:`run_packed`, which checks that it runs the driver's code
+(:func:`sim.runner.code_identity.check_code`) before it even unpickles the task. Each
+table's part file is written under a temporary name and renamed into place, the ``games``
+part last, and reported back with its record (rows, bytes, sha256): the driver records it in
+the manifest, and a part nobody recorded is never trusted (see :mod:`sim.runner.parts`).
 """
 
 from __future__ import annotations
 
 import os
+import pickle
 import resource
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 
 from sim.errors import InputError
+from sim.runner.code_identity import CodeIdentity, check_code
 from sim.runner.games import Factory, Rules, game_kind, play_planned
 from sim.runner.parts import PartRecord, part_name, write_recorded
 from sim.runner.schedule import plan_game
@@ -59,6 +64,26 @@ class ShardSummary:
     peak_rss_mb: float
     #: The part files written, one per table (``games`` last).
     parts: tuple[PartRecord, ...] = ()
+
+
+#: A shard as it travels to another process: the driver's code identity as plain data (read
+#: whatever code the worker runs) and the pickled :class:`ShardTask`.
+Packed = tuple[dict[str, Any], bytes]
+
+
+def pack(task: ShardTask, code: CodeIdentity) -> Packed:
+    """``task`` ready for another process, with the code that must play it."""
+    return code.to_json(), pickle.dumps(task, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def run_packed(packed: Packed) -> ShardSummary:
+    """The entry point of worker processes: refuse the shard (``RunError``, nothing written)
+    unless this process runs the driver's code; then unpickle and play it. The check comes
+    first so that a worker with other code fails with that reason, not with whatever its
+    classes make of the task."""
+    code, task = packed
+    check_code(CodeIdentity.from_json(code))
+    return run_shard(pickle.loads(task))
 
 
 def part_path(run_dir: str | Path, table: str, shard: int) -> Path:

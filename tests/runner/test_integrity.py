@@ -1,10 +1,11 @@
 """Run integrity on real Parquet: resume repairs lost parts and half-done compactions without
-doubling a row, a run directory has one writer at a time, and every part is checked against
-the manifest's record (``tourney verify``, report, resume)."""
+doubling a row, a run directory has one writer at a time, every part is checked against the
+manifest's record (``tourney verify``, report, resume), and workers refuse other code."""
 
 from __future__ import annotations
 
 import json
+import os
 import random
 import shutil
 import subprocess
@@ -18,11 +19,14 @@ from typer.testing import CliRunner
 
 from pipelines.cli import app
 from pipelines.simulate import resolve
-from sim.errors import InputError
+from sim.errors import InputError, RunError
+from sim.runner.backends import run_process
+from sim.runner.code_identity import CodeIdentity, check_code, code_identity
 from sim.runner.compaction import compact
 from sim.runner.lock import LOCK, RunLock
 from sim.runner.parts import PartRecord, records_from_manifest, records_to_manifest
 from sim.runner.run import MANIFEST, read_manifest, run
+from sim.runner.shard import ShardTask
 from tests.runner.test_runs import TABLES, fingerprint, small
 
 runner = CliRunner()
@@ -238,3 +242,54 @@ def test_resume_refuses_a_corrupt_part_and_repairs_once_it_is_deleted(tmp_path: 
     part.unlink()
     assert runner.invoke(app, args).exit_code == 0
     assert fingerprint(tmp_path / "r") == clean
+
+
+def test_a_worker_refuses_other_code() -> None:
+    mine = code_identity(())
+    check_code(mine)  # the same code: nothing to say
+    tampered = CodeIdentity(mine.version, "0" * 64, (), "/elsewhere/sim")
+    with pytest.raises(RunError) as err:
+        check_code(tampered)
+    message = str(err.value)
+    assert mine.digest[:12] in message and "000000000000" in message
+    assert "/elsewhere/sim" in message and "no game of its shard was played" in message
+    assert "\n" not in message
+    other_version = CodeIdentity("9.9.9", mine.digest)
+    with pytest.raises(RunError, match=r"tourney 9\.9\.9"):
+        check_code(other_version)
+
+
+def test_a_process_worker_with_other_code_writes_nothing(tmp_path: Path) -> None:
+    config = resolve(small(tmp_path / "r", "process"), {}, "test")
+    task = ShardTask(str(tmp_path / "r"), 0, 0, 12, 5, "rotate", config.islands,
+                     config.labels, config.factories, config.rules)  # fmt: skip
+    tampered = CodeIdentity(code_identity(()).version, "f" * 64)
+    with pytest.raises(RunError, match="runs other code"):
+        run_process([task], lambda s: None, 1, tampered)
+    assert not (tmp_path / "r").exists()  # not a single part of the shard
+
+
+def test_a_ray_worker_importing_another_checkout_refuses_its_shards(tmp_path: Path) -> None:
+    """Ray puts the driver's working directory first on its workers' path: run from a copy of
+    the sources with one strategy file edited, every shard is refused (exit 1, one line)."""
+    root = Path(__file__).parents[2]
+    checkout = tmp_path / "checkout"
+    checkout.mkdir()
+    for name in ("sim", "strategies", "data"):
+        shutil.copytree(root / name, checkout / name, ignore=shutil.ignore_patterns("runs"))
+    with open(checkout / "strategies" / "tobago" / "scripted.py", "a") as f:
+        f.write("\n# an edit in another checkout\n")
+    out = tmp_path / "run"
+    done = subprocess.run(
+        [str(Path(sys.executable).parent / "tourney"), "simulate", "--backend", "ray",
+         "--workers", "1", "--games", "8", "--shard-size", "4", "--islands", "abc-1",
+         "--out", str(out)],
+        cwd=checkout, capture_output=True, text=True, timeout=300, check=False,
+        env={**os.environ, "RAY_USAGE_STATS_ENABLED": "0"},
+    )  # fmt: skip
+    assert done.returncode == 1, done.stderr[-2000:]
+    line = done.stderr.strip().splitlines()[-1]
+    assert line.startswith("tourney: error: a worker on ")
+    assert f"sim in {checkout / 'sim'}" in line and f"sim in {root / 'sim'}" in line
+    assert "Traceback" not in done.stderr
+    assert list(out.glob("*/part-*.parquet")) == []
