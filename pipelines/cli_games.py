@@ -258,7 +258,12 @@ def report_cmd(
             f"--format {formats!r}: unknown format {unknown[0] if unknown else ''!r} "
             f"(allowed: {', '.join(REPORT_FORMATS)})"
         )
-    result = build_report(list(runs), out, chosen, include_unfinished)
+    try:
+        result = build_report(list(runs), out, chosen, include_unfinished)
+    except OSError as exc:  # a read-only or full disk under the report directory
+        where = exc.filename or out or runs[0] / "report"
+        why = exc.strerror or (str(exc).strip().splitlines() or ["error"])[0]
+        raise InputError(f"{where}: cannot write the report ({why})") from None
     if not result.complete:
         typer.echo("note: unfinished run, reported for the games it has", err=True)
     if result.warnings:

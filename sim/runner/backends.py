@@ -13,6 +13,7 @@ import logging
 import multiprocessing
 import re
 import signal
+import socket
 from collections.abc import Callable, Sequence
 
 from sim.errors import InputError, RunError
@@ -53,6 +54,46 @@ def run_process(
         raise
     finally:
         pool.join()
+
+
+#: ``host:port`` or ``ray://host:port`` (a Ray client address); ``auto`` finds a local cluster.
+_ADDRESS = re.compile(r"^(?:ray://)?(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+):(\d{1,5})$")
+#: Seconds to wait for the cluster's port to answer before giving up.
+CONNECT_TIMEOUT = 5.0
+
+
+def check_address_format(address: str) -> tuple[str, int] | None:
+    """``(host, port)`` of a Ray address, None for ``auto``; ``InputError`` for anything else."""
+    if address == "auto":
+        return None
+    m = _ADDRESS.match(address)
+    port = int(m.group(2)) if m else 0
+    if m is None or not 1 <= port <= 65535:
+        shown = address if len(address) <= 60 else address[:57] + "..."
+        raise InputError(
+            f"--address {shown!r} is not allowed (host:port with a port from 1 to 65535, "
+            "ray://host:port, or auto)"
+        )
+    return m.group(1).strip("[]"), port
+
+
+def check_address(address: str) -> None:
+    """``InputError`` at once unless ``address`` is ``auto`` or a ``[ray://]host:port`` whose
+    port accepts a connection within :data:`CONNECT_TIMEOUT` seconds (Ray itself would wait
+    minutes for a closed port)."""
+    where = check_address_format(address)
+    if where is None:
+        return
+    host, port = where
+    try:
+        with socket.create_connection((host, port), timeout=CONNECT_TIMEOUT):
+            pass
+    except OSError as exc:
+        why = "no answer" if isinstance(exc, TimeoutError) else (exc.strerror or str(exc))
+        raise InputError(
+            f"--address {address}: no Ray cluster answers there ({why} within "
+            f"{CONNECT_TIMEOUT:g} s); start one with 'ray start --head' or check the address"
+        ) from None
 
 
 def _one_line_cause(exc: BaseException, code: CodeIdentity) -> BaseException | None:
@@ -98,7 +139,13 @@ def run_ray(
     started = not ray.is_initialized()
     if started:
         if address:
-            ray.init(address=address, log_to_driver=False, logging_level=logging.ERROR)
+            try:
+                ray.init(address=address, log_to_driver=False, logging_level=logging.ERROR)
+            except (ConnectionError, RuntimeError, ValueError) as exc:
+                first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+                raise InputError(
+                    f"--address {address}: cannot join a Ray cluster ({first})"
+                ) from None
         else:
             ray.init(
                 num_cpus=workers,

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from sim.errors import InputError
-from sim.runner.backends import run_process, run_ray, run_serial
+from sim.runner.backends import check_address, run_process, run_ray, run_serial
 from sim.runner.boards import boards_manifest, check_boards, read_boards
 from sim.runner.code_identity import code_identity, plugin_modules
 from sim.runner.compaction import compact
@@ -278,6 +278,8 @@ def run(
 ) -> RunReport:
     """Play every missing shard of the run and finish its manifest. ``on_start`` is told the
     games to play and what a resume repaired, once the directory is held and checked."""
+    if config.backend == "ray" and config.address:
+        check_address(config.address)  # before anything is written: a wrong address is input
     boards = read_boards(config.islands) if game_kind(config.game).boards else {}
     with RunLock(config.run_dir):
         prepared = prepare(config, boards)

@@ -165,7 +165,7 @@ def test_a_different_spec_is_refused(tmp_path: Path) -> None:
     ("args", "message"),
     [
         (["--players", "hunter,ghost"], "unknown strategy 'ghost'"),
-        (["--games", "0"], "games = 0 is not allowed (a positive integer)"),
+        (["--games", "0"], "games = 0 is not allowed (an integer from 1 to 100,000,000)"),
         (["--islands", "atlantis"], "unknown island 'atlantis'"),
         (["--backend", "cloud"], "backend = 'cloud' is not allowed"),
         (["--seating", "alphabetical"], "seating = 'alphabetical' is not allowed"),
