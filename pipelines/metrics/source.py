@@ -25,6 +25,7 @@ from sim.errors import InputError
 from sim.outcome import UNFINISHED
 from sim.runner.boards import board_from_record
 from sim.runner.games import GAMES
+from sim.runner.lock import writer_of
 from sim.runner.parts import PartRecord, PartsSummary, check_parts, records_from_manifest
 from sim.runner.run import MANIFEST, check_schema, read_manifest
 from sim.tobago.board import Board
@@ -68,6 +69,11 @@ def open_run(path: Path, hashes: bool = True) -> RunInfo:
     game = manifest["spec"].get("game", "tobago")
     if game not in GAMES:
         raise InputError(f"{path}: a run of an unknown game {game!r}")
+    writer = writer_of(path)
+    if writer is not None:
+        raise InputError(
+            f"{path}: a simulate is writing this run ({writer}); read it once that has finished"
+        )
     parts = records_from_manifest(manifest, GAMES[game].tables, path / MANIFEST)
     checked = check_parts(path, parts, hashes)
     if not parts["games"]:

@@ -122,3 +122,24 @@ class RunLock:
                 fcntl.flock(self.fd, fcntl.LOCK_UN)
             os.close(self.fd)
             self.fd = None
+
+
+def writer_of(run_dir: Path) -> str | None:
+    """Who holds ``run_dir``'s lock right now (``pid N on HOST since ...``), or None. A
+    probe for readers: it takes a shared lock for an instant, so it never blocks a writer for
+    longer than that."""
+    try:
+        fd = os.open(run_dir / LOCK, os.O_RDONLY)
+    except OSError:
+        return None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return _describe(_holder(fd))
+    except OSError:
+        return None
+    else:
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        return None
+    finally:
+        os.close(fd)

@@ -201,6 +201,15 @@ def _check_one(record: PartRecord, run_dir: Path, hashes: bool) -> None:
         raise _corrupt(path, "its sha256 differs from the manifest's")
 
 
+def _check_all(records: list[PartRecord], run_dir: Path, hashes: bool) -> None:
+    """:func:`_check_one` for every record; the first failure (in record order) is raised."""
+    # Footers and hashes of different files are independent reads: check them side by side
+    # (hashlib and pyarrow release the GIL).
+    with ThreadPoolExecutor(max_workers=min(8, os.cpu_count() or 1)) as pool:
+        for done in [pool.submit(_check_one, r, run_dir, hashes) for r in records]:
+            done.result()
+
+
 def check_parts(
     run_dir: Path, records: Mapping[str, list[PartRecord]], hashes: bool = True
 ) -> PartsSummary:
@@ -236,11 +245,7 @@ def check_parts(
                 "or the other way round"
             )
     everything = [r for recorded in records.values() for r in recorded]
-    # Footers and hashes of different files are independent reads: check them side by side
-    # (hashlib and pyarrow release the GIL).
-    with ThreadPoolExecutor(max_workers=min(8, os.cpu_count() or 1)) as pool:
-        for done in [pool.submit(_check_one, r, run_dir, hashes) for r in everything]:
-            done.result()
+    _check_all(everything, run_dir, hashes)
     return PartsSummary(
         files=len(everything),
         bytes=sum(r.bytes for r in everything),
@@ -300,18 +305,18 @@ def plan_resume(
         present = set(on_disk)
         kept = []
         for r in recorded:
-            path = r.path(run_dir)
-            if r.file not in present:
+            if r.file in present:
+                kept.append(r)
+            else:
+                path = r.path(run_dir)
                 plan.notes.append(f"{path}: missing; shards {r.first}-{r.last} are played again")
-                continue
-            try:
-                _check_one(r, run_dir, hashes=True)
-            except InputError as exc:
-                raise InputError(
-                    f"{exc}; delete it and run the same command again to play its shards again"
-                ) from None
-            kept.append(r)
         plan.kept[table] = kept
+    try:
+        _check_all([r for kept in plan.kept.values() for r in kept], run_dir, hashes=True)
+    except InputError as exc:
+        raise InputError(
+            f"{exc}; delete it and run the same command again to play its shards again"
+        ) from None
     # The fixpoint: drop kept parts that overlap another or hold a shard to play again.
     while True:
         counts: dict[str, dict[int, int]] = {t: _shard_counts(rs) for t, rs in plan.kept.items()}

@@ -178,6 +178,16 @@ def test_a_second_simulate_on_the_same_directory_is_refused_at_once(tmp_path: Pa
     assert runner.invoke(app, args).exit_code == 0
 
 
+def test_a_run_being_written_is_not_read(tmp_path: Path) -> None:
+    out = tmp_path / "r"
+    run(resolve(small(out), {}, "test"))
+    with RunLock(out):  # as a resumed simulate would hold it
+        result = runner.invoke(app, ["verify", str(out)])
+        assert result.exit_code == 2
+        assert f"{out}: a simulate is writing this run (pid {os.getpid()}" in result.stderr
+    assert runner.invoke(app, ["verify", str(out)]).exit_code == 0
+
+
 def test_the_lock_is_exclusive_within_one_process_too(tmp_path: Path) -> None:
     with (
         RunLock(tmp_path / "r"),
