@@ -241,34 +241,36 @@ class _Recorder:
     ):
         self.path = run_dir / MANIFEST
         self.manifest = manifest
-        self.records = {table: list(rs) for table, rs in records.items()}
+        # By table and file name: a part recorded twice (a shard played again) is replaced.
+        self.by_file = {table: {r.file: r for r in rs} for table, rs in records.items()}
         self.last = time.monotonic()
         self.cost = 0.0
-        self.dirty = False
+
+    @property
+    def records(self) -> dict[str, list[PartRecord]]:
+        return {table: list(parts.values()) for table, parts in self.by_file.items()}
 
     def add(self, parts: tuple[PartRecord, ...]) -> None:
         for part in parts:
-            table = self.records.setdefault(part.table, [])
-            table[:] = [r for r in table if r.file != part.file] + [part]
-        self.dirty = True
+            self.by_file.setdefault(part.table, {})[part.file] = part
         if time.monotonic() - self.last >= max(FLUSH_SECONDS, 50 * self.cost):
             self.write()
 
     def commit(self, records: dict[str, list[PartRecord]]) -> None:
-        self.records = records
+        self.by_file = {table: {r.file: r for r in rs} for table, rs in records.items()}
         self.write()
 
     def shards_done(self) -> set[int]:
-        return {k for r in self.records.get("games", []) for k in r.shards()}
+        return {k for r in self.by_file.get("games", {}).values() for k in r.shards()}
 
     def write(self) -> None:
         t0 = time.perf_counter()
-        self.manifest["parts"] = records_to_manifest(self.records)
-        self.manifest["files"] = {table: len(rs) for table, rs in self.records.items()}
+        records = self.records
+        self.manifest["parts"] = records_to_manifest(records)
+        self.manifest["files"] = {table: len(rs) for table, rs in records.items()}
         _write_json(self.path, self.manifest)
         self.cost = time.perf_counter() - t0
         self.last = time.monotonic()
-        self.dirty = False
 
 
 def run(
@@ -362,7 +364,7 @@ def _play(
         all_done = recorder.shards_done() == set(range(config.n_shards()))
         if all_done:
             t0 = time.perf_counter()
-            recorder.records = compact(config.run_dir, recorder.records, recorder.commit)
+            recorder.commit(compact(config.run_dir, recorder.records, recorder.commit))
             runs[-1]["compact_seconds"] = round(time.perf_counter() - t0, 3)
         manifest["status"] = "complete" if all_done else "partial"
         manifest["counts"] = {"games": config.games if all_done else None}
