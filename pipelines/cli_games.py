@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -262,7 +263,8 @@ def report_cmd(
         result = build_report(list(runs), out, chosen, include_unfinished)
     except OSError as exc:  # a read-only or full disk under the report directory
         where = exc.filename or out or runs[0] / "report"
-        why = exc.strerror or (str(exc).strip().splitlines() or ["error"])[0]
+        # The system's words for the errno (pyarrow's own strerror is a paragraph).
+        why = os.strerror(exc.errno) if exc.errno else str(exc).splitlines()[0]
         raise InputError(f"{where}: cannot write the report ({why})") from None
     if not result.complete:
         typer.echo("note: unfinished run, reported for the games it has", err=True)

@@ -89,10 +89,14 @@ def check_address(address: str) -> None:
         with socket.create_connection((host, port), timeout=CONNECT_TIMEOUT):
             pass
     except OSError as exc:
-        why = "no answer" if isinstance(exc, TimeoutError) else (exc.strerror or str(exc))
+        why = (
+            f"no answer within {CONNECT_TIMEOUT:g} s"
+            if isinstance(exc, TimeoutError)
+            else (exc.strerror or str(exc))
+        )
         raise InputError(
-            f"--address {address}: no Ray cluster answers there ({why} within "
-            f"{CONNECT_TIMEOUT:g} s); start one with 'ray start --head' or check the address"
+            f"--address {address}: no Ray cluster answers there ({why}); start one with "
+            "'ray start --head' or check the address"
         ) from None
 
 
