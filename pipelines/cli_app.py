@@ -1,7 +1,8 @@
 """The ``tourney`` typer application, the command decorator and the shared options.
 
 Every command reports bad input as one line on stderr and exits with code 2 (see
-:class:`sim.errors.InputError`); the commands live in ``cli_board``, ``cli_games`` and
+:class:`sim.errors.InputError`), and a run that had to stop as one line and exit code 1
+(:class:`sim.errors.RunError`); the commands live in ``cli_board``, ``cli_games`` and
 ``cli_compare``, and :mod:`pipelines.cli` gathers them.
 """
 
@@ -15,14 +16,15 @@ from typing import Annotated, ParamSpec, TypeVar
 
 import typer
 
-from sim.errors import InputError
+from sim.errors import InputError, RunError
 
 P = ParamSpec("P")
 R = TypeVar("R")
 
 
 def command(target: typer.Typer, name: str) -> Callable[[Callable[P, R]], Callable[P, R]]:
-    """Register a command whose :class:`InputError` becomes one stderr line and exit code 2."""
+    """Register a command whose :class:`InputError` becomes one stderr line and exit code 2,
+    and whose :class:`RunError` one line and exit code 1."""
 
     def register(func: Callable[P, R]) -> Callable[P, R]:
         @functools.wraps(func)
@@ -32,6 +34,9 @@ def command(target: typer.Typer, name: str) -> Callable[[Callable[P, R]], Callab
             except InputError as exc:
                 typer.echo(f"tourney: error: {exc}", err=True)
                 raise typer.Exit(2) from None
+            except RunError as exc:
+                typer.echo(f"tourney: error: {exc}", err=True)
+                raise typer.Exit(1) from None
 
         target.command(name)(guarded)
         return func

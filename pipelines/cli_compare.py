@@ -228,12 +228,14 @@ def regress_cmd(
     )
 
     cases = read_suite(suite)
+    # The baseline is checked before any game is played: a damaged one fails in a second.
+    stored = None if update_baseline else read_baseline(baseline)
     current = {case.name: run_case(case, workers) for case in cases}
-    if update_baseline:
+    if stored is None:
         write_baseline(baseline, current)
         typer.echo(f"baseline written: {baseline} ({len(current)} cases)")
         return
-    checks = compare_to_baseline(current, read_baseline(baseline))
+    checks = compare_to_baseline(current, stored)
     out.mkdir(parents=True, exist_ok=True)
     (out / "report.json").write_text(
         json.dumps({"suite": str(suite), "baseline": str(baseline), "checks": checks},

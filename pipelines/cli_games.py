@@ -1,8 +1,9 @@
-"""``tourney play``, ``bench``, ``simulate``, ``bench-runner`` and ``report``."""
+"""``tourney play``, ``bench``, ``simulate``, ``bench-runner``, ``report`` and ``verify``."""
 
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -164,20 +165,24 @@ def _simulate_one(config: Any) -> None:
     """Play one run with progress, then print its win table and its warnings."""
     from pipelines.simulate import Progress, simulate
     from pipelines.win_table import format_win_table, warning_lines, win_table
-    from sim.runner.compaction import shards_written
 
-    written = shards_written(config.run_dir) if config.run_dir.exists() else set()
-    missing = sum(
-        min(config.shard_size, config.games - k * config.shard_size)
-        for k in range(config.n_shards())
-        if k not in written
-    )
-    typer.echo(
-        f"run {config.run_dir}: {config.games} games ({missing} to play) of "
-        f"{', '.join(config.labels)} on {len(config.islands)} islands, backend {config.backend}"
-    )
+    progress = Progress(0)
+
+    def start(to_play: int, notes: list[str]) -> None:
+        # Called once the run directory is held and checked: what a resume repaired, then
+        # what is left to play.
+        for note in notes[:3]:
+            typer.echo(f"resume: {note}", err=True)
+        if len(notes) > 3:
+            typer.echo(f"resume: ... and {len(notes) - 3} more", err=True)
+        typer.echo(
+            f"run {config.run_dir}: {config.games} games ({to_play} to play) of "
+            f"{', '.join(config.labels)} on {len(config.islands)} islands, backend {config.backend}"
+        )
+        progress.begin(to_play)
+
     try:
-        report = simulate(config, Progress(missing))
+        report = simulate(config, progress, start)
     except KeyboardInterrupt:
         typer.echo(
             "interrupted: finished shards are kept; run the same command to resume", err=True
@@ -254,7 +259,13 @@ def report_cmd(
             f"--format {formats!r}: unknown format {unknown[0] if unknown else ''!r} "
             f"(allowed: {', '.join(REPORT_FORMATS)})"
         )
-    result = build_report(list(runs), out, chosen, include_unfinished)
+    try:
+        result = build_report(list(runs), out, chosen, include_unfinished)
+    except OSError as exc:  # a read-only or full disk under the report directory
+        where = exc.filename or out or runs[0] / "report"
+        # The system's words for the errno (pyarrow's own strerror is a paragraph).
+        why = os.strerror(exc.errno) if exc.errno else str(exc).splitlines()[0]
+        raise InputError(f"{where}: cannot write the report ({why})") from None
     if not result.complete:
         typer.echo("note: unfinished run, reported for the games it has", err=True)
     if result.warnings:
@@ -262,3 +273,26 @@ def report_cmd(
     typer.echo(f"report of {result.games} games: {result.out_dir}")
     if "html" in chosen:
         typer.echo(f"open {result.out_dir / 'index.html'}")
+
+
+@command(app, "verify")
+def verify_cmd(
+    runs: Annotated[list[Path], typer.Argument(help="One or more run directories.")],
+) -> None:
+    """Check runs against their manifests: every part file present, none extra, each with its
+    recorded size, row count and sha256. Exit 0 when all are sound, else 2 naming the file."""
+    import time
+
+    from pipelines.metrics.source import open_run
+
+    for path in runs:
+        start = time.perf_counter()
+        info = open_run(path, hashes=True)
+        checked = info.checked
+        assert checked is not None
+        status = info.manifest.get("status", "unknown")
+        typer.echo(
+            f"{path}: sound ({status}): {checked.games:,} games in {checked.files} part files "
+            f"of {len(info.tables)} tables, {checked.bytes / 1e6:,.1f} MB, sizes, row counts "
+            f"and sha256 checked in {time.perf_counter() - start:.1f} s"
+        )

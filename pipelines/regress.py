@@ -16,6 +16,7 @@ import hashlib
 import json
 import math
 import multiprocessing
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from statistics import NormalDist
@@ -28,6 +29,7 @@ from reports import numbers
 from sim.errors import InputError
 from sim.runner.games import GAMES, Factory, Rules, play_planned
 from sim.runner.schedule import plan_game
+from sim.text_input import read_text
 from sim.toml_files import read_toml
 from sim.treasure_island.engine import TreasureIslandGame
 from strategies.registry import parse_strategy
@@ -187,7 +189,9 @@ def compare_to_baseline(
         for stat, cur in now["stats"].items():
             old = base["stats"].get(stat)
             if old is None:
-                continue
+                raise InputError(
+                    f"baseline case {name!r} has no statistic {stat!r}: run with --update-baseline"
+                )
             se = math.sqrt(old["sd"] ** 2 / old["n"] + cur["sd"] ** 2 / cur["n"])
             diff = cur["mean"] - old["mean"]
             z = diff / se if se > 0 else (0.0 if diff == 0 else math.inf)
@@ -254,20 +258,60 @@ def junit_xml(checks: list[dict[str, Any]]) -> str:
 
 
 def read_baseline(path: Path) -> dict[str, Any]:
-    """A stored baseline."""
+    """A stored baseline, checked whole: every case with its spec, golden hash and
+    statistics, each statistic a finite mean, a finite non-negative sd and a count of at
+    least 1. A damaged baseline is one line naming the file and the first problem (exit 2)
+    before any game is played: comparing against it could only mislead."""
+    if not path.exists():
+        raise InputError(f"{path}: baseline not found (make one with --update-baseline)")
+    text = read_text(path, "baseline", max_bytes=64 << 20)
     try:
-        obj = json.loads(path.read_text())
-    except FileNotFoundError:
-        raise InputError(f"{path}: baseline not found (make one with --update-baseline)") from None
-    except (OSError, json.JSONDecodeError) as exc:
+        obj = json.loads(text)
+    except json.JSONDecodeError as exc:
         raise InputError(f"{path}: not a readable baseline ({exc})") from None
     if not isinstance(obj, dict) or obj.get("version") != BASELINE_VERSION or "cases" not in obj:
         raise InputError(f"{path}: not a tourney baseline (version {BASELINE_VERSION})")
+    cases = obj["cases"]
+    if not isinstance(cases, dict) or not cases:
+        raise InputError(f"{path}: 'cases' must map case names to their results (none found)")
+    for name, case in cases.items():
+        where = f"{path}: case {name!r}"
+        if not isinstance(case, dict):
+            raise InputError(f"{where}: not an object with spec, stats and golden")
+        if not isinstance(case.get("spec"), dict):
+            raise InputError(f"{where}: 'spec' is missing or not an object")
+        if not isinstance(case.get("golden"), str) or not case["golden"]:
+            raise InputError(f"{where}: 'golden' is missing or not a hash")
+        stats = case.get("stats")
+        if not isinstance(stats, dict) or not stats:
+            raise InputError(f"{where}: 'stats' is missing or empty")
+        for stat, values in stats.items():
+            _check_stat(f"{where}: statistic {stat!r}", values)
     return obj
+
+
+def _check_stat(where: str, values: Any) -> None:
+    if not isinstance(values, dict):
+        raise InputError(f"{where}: not an object with mean, sd and n")
+    for key in ("mean", "sd"):
+        v = values.get(key)
+        if isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v):
+            raise InputError(f"{where}: {key} must be a finite number")
+    if values["sd"] < 0:
+        raise InputError(f"{where}: sd must not be negative")
+    n = values.get("n")
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise InputError(f"{where}: n must be an integer >= 1")
 
 
 def write_baseline(path: Path, current: dict[str, dict[str, Any]]) -> None:
     """Store the current results as the baseline."""
-    path.parent.mkdir(parents=True, exist_ok=True)
     obj = {"version": BASELINE_VERSION, "cases": current}
-    path.write_text(json.dumps(obj, indent=1, sort_keys=True) + "\n")
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp.write_text(json.dumps(obj, indent=1, sort_keys=True) + "\n")
+        os.replace(tmp, path)  # a baseline is never left half-written
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise InputError(f"{path}: cannot write the baseline ({exc.strerror})") from None

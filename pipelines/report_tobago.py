@@ -15,7 +15,6 @@ were raised and amulets appeared, with the reason that island was picked.
 
 from __future__ import annotations
 
-import functools
 from typing import Any
 
 import duckdb
@@ -23,6 +22,7 @@ import pyarrow as pa
 
 from pipelines.findings import cohort_scope
 from pipelines.metrics import cells, curses, fairness
+from pipelines.metrics.source import recorded_board
 from pipelines.report_common import (
     GameReport,
     cohort_heading,
@@ -32,20 +32,13 @@ from pipelines.report_common import (
 )
 from pipelines.report_data import CohortResult, Finding, PairResult, ReportData
 from pipelines.run_groups import Cohort
-from pipelines.run_warnings import island_argument
 from reports import documents, figures, numbers
 from reports.documents import Section, col
 from sim.tobago.board import Board
-from sim.tobago.catalog import resolve_board
 
 #: Games whose seeds are replayed to show where landmarks stood on a mapped island (about
 #: 40 µs each).
 LANDMARK_SAMPLE = 2000
-
-
-@functools.lru_cache(maxsize=64)
-def _board(argument: str) -> Board:
-    return resolve_board(argument)
 
 
 def _mapped_islands(con: duckdb.DuckDBPyConnection, summary: pa.Table, het: pa.Table) -> pa.Table:
@@ -89,7 +82,7 @@ def compute(con: duckdb.DuckDBPyConnection, cohort: Cohort) -> dict[str, pa.Tabl
     boards: dict[str, Board] = {}
     landmark_tables = []
     for name in sorted(set(maps.column("island").to_pylist())):
-        board = _board(island_argument(list(spec.get("islands", [])), name))
+        board = recorded_board(cohort.first, name)
         boards[name] = board
         seeds = [
             int(s)

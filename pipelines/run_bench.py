@@ -11,18 +11,15 @@ import time
 from pathlib import Path
 from typing import Any
 
-import duckdb
-
-from sim.runner.run import RunConfig, run
+from sim.runner.parts import records_from_manifest
+from sim.runner.run import RunConfig, read_manifest, run
 
 
 def _moves_bytes_per_million(run_dir: Path) -> float:
-    files = list((run_dir / "moves").glob("*.parquet"))
-    size = sum(p.stat().st_size for p in files)
-    pattern = str(run_dir / "moves" / "*.parquet")
-    with duckdb.connect() as con:
-        row = con.execute("SELECT count(*) FROM read_parquet(?)", [pattern]).fetchone()
-    rows = int(row[0]) if row else 0
+    manifest = read_manifest(run_dir) or {}
+    moves = records_from_manifest(manifest, ("moves",), run_dir)["moves"]
+    size = sum(r.bytes for r in moves)
+    rows = sum(r.rows for r in moves)  # the manifest records both (checked by tourney verify)
     return size / rows * 1_000_000 / 2**20 if rows else 0.0
 
 

@@ -21,31 +21,20 @@ from typing import Any
 
 import duckdb
 
+from pipelines.metrics.source import island_file_argument
 from pipelines.report_data import RunWarning
 from pipelines.run_groups import Groups, run_label
 from reports import numbers
-from sim.errors import InputError
 from sim.outcome import UNFINISHED
 
 #: Words for the end reasons that leave a game without a real winner.
 END_WORDS = {"turn_cap": "stopped at the turn cap", "deadlock": "ended in a deadlock"}
 
 
-def island_argument(spec_islands: list[str], name: str) -> str:
-    """The island as the run's spec gave it (a file's path, not just its name)."""
-    from sim.tobago.catalog import resolve_board
-
-    for given in spec_islands:
-        if given == name:
-            return given
-    for given in spec_islands:
-        if given.endswith((".island", ".json")) or "/" in given:
-            try:
-                if resolve_board(given).name == name:
-                    return given
-            except InputError:  # an island file moved since the run: the name will do
-                continue
-    return name
+def island_argument(run: Any, name: str) -> str:
+    """The island as ``run``'s spec gave it: the path of the island file that played as
+    ``name`` (the run recorded its boards, so no file is read), else the name itself."""
+    return island_file_argument(run, name) or name
 
 
 def replay_command(run: Any, seed: int, island: str, players: list[str]) -> str:
@@ -59,7 +48,7 @@ def replay_command(run: Any, seed: int, island: str, players: list[str]) -> str:
         parts += ["--game", game]
     parts += ["--players", ",".join(players), "--seed", str(seed)]
     if game == "tobago":
-        parts += ["--island", island_argument(spec.get("islands", []), island)]
+        parts += ["--island", island_argument(run, island)]
     parts += ["--rules", base]
     if without:
         parts += ["--ablate", ablation]

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
 from pipelines.ablation import ABLATIONS, ablated
 from pipelines.play import DEFAULT_RULES
 from sim.errors import InputError
-from sim.runner.backends import BACKENDS
+from sim.runner.backends import BACKENDS, check_address_format
 from sim.runner.games import GAMES, NO_ISLAND, GameKind
 from sim.runner.run import RunConfig, RunReport, run
 from sim.runner.shard import ShardSummary
@@ -87,14 +88,21 @@ def parse_islands(value: Any, source: str) -> tuple[str, ...]:
             return tuple(island_names())
         if text.startswith("generated:") and "," not in text:
             count = text.removeprefix("generated:")
-            if not count.isdigit() or int(count) < 1:
-                raise InputError(f"{source}: islands = {value!r}: generated:N needs N >= 1")
+            if not count.isdigit() or len(count) > 6 or not 1 <= int(count) <= MAX_ISLANDS:
+                raise InputError(
+                    f"{source}: islands = {_shown(value)} is not allowed (generated:N with N "
+                    f"from 1 to {MAX_ISLANDS})"
+                )
             return tuple(f"generated:{k}" for k in range(int(count)))
         names = [x.strip() for x in text.split(",") if x.strip()]
     else:
         raise InputError(f"{source}: islands must be a name, a list, 'all' or 'generated:N'")
     if not names:
         raise InputError(f"{source}: islands is empty")
+    if len(names) > MAX_ISLANDS:
+        raise InputError(
+            f"{source}: islands lists {len(names):,} islands (at most {MAX_ISLANDS} allowed)"
+        )
     for name in names:
         resolve_board(name)  # validates: unknown names and bad files fail here, before running
     return tuple(names)
@@ -110,10 +118,63 @@ def game_islands(kind: GameKind, value: Any, source: str, label: str) -> tuple[s
     return (NO_ISLAND,)
 
 
-def _positive(source: str, key: str, value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise InputError(f"{source}: {key} = {value!r} is not allowed (a positive integer)")
+#: Upper bounds of the numbers a run takes: each far above any real use, each low enough that
+#: the driver's bookkeeping (tasks, the manifest's part records) and a worker's memory for
+#: one shard stay small. A value outside is one line naming the key, value and range.
+MAX_GAMES = 100_000_000
+MAX_SHARD_SIZE = 100_000
+MAX_SHARDS = 100_000
+MAX_WORKERS = 256
+#: Islands in one run: each worker keeps every board of the run in memory (and generating
+#: one takes about 30 ms).
+MAX_ISLANDS = 256
+MAX_SEED = 2**64 - 1
+#: Spec keys whose value is a string (``players`` and ``islands`` may also be lists).
+_STRING_KEYS = ("game", "seating", "rules", "backend", "address", "out", "ablate", "twin")
+
+
+def _shown(value: Any) -> str:
+    """A value in a message: its repr, cut short (a spec may hold anything)."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _bounded(source: str, key: str, value: Any, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise InputError(
+            f"{source}: {key} = {_shown(value)} is not allowed (an integer from {low:,} to "
+            f"{high:,})"
+        )
     return value
+
+
+def _check_types(values: dict[str, Any], source: str) -> None:
+    """``InputError`` for a value of the wrong type (a TOML spec can hold any)."""
+    for key in _STRING_KEYS:
+        value = values.get(key)
+        if value is not None and not isinstance(value, str):
+            raise InputError(f"{source}: {key} = {_shown(value)} is not allowed (a string)")
+    for key in ("players", "islands"):
+        value = values.get(key)
+        if value is None or isinstance(value, str):
+            continue
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise InputError(
+                f"{source}: {key} = {_shown(value)} is not allowed (a string or a list of strings)"
+            )
+
+
+def _players(values: dict[str, Any], game: str, source: str) -> list[str]:
+    players = values["players"]
+    if players is None:
+        return list(DEFAULT_PLAYERS[game])
+    labels = split_specs(players) if isinstance(players, str) else [p.strip() for p in players]
+    if not labels or any(not label for label in labels):
+        raise InputError(
+            f"{source}: players = {_shown(players)} is not allowed (2 to 4 strategy names, "
+            "none empty)"
+        )
+    return labels
 
 
 def resolve(file_values: dict[str, Any], flags: dict[str, Any], source: str) -> RunConfig:
@@ -121,22 +182,26 @@ def resolve(file_values: dict[str, Any], flags: dict[str, Any], source: str) -> 
     values = dict(DEFAULTS)
     values.update(file_values)
     values.update({k: v for k, v in flags.items() if v is not None})
+    _check_types(values, source)
     game = values["game"]
     if game not in GAMES:
         allowed = ", ".join(GAMES)
         raise InputError(f"{source}: game = {game!r} is not allowed (one of {allowed})")
     kind = GAMES[game]
-    players = values["players"] or list(DEFAULT_PLAYERS[game])
-    labels = split_specs(players) if isinstance(players, str) else [str(p) for p in players]
+    labels = _players(values, game, source)
     if not 2 <= len(labels) <= 4:
         raise InputError(f"{source}: players: {kind.title} takes 2 to 4 players, got {len(labels)}")
     specs = [parse_strategy(label, game) for label in labels]
-    games = _positive(source, "games", values["games"])
-    shard_size = _positive(source, "shard_size", values["shard_size"])
-    workers = _positive(source, "workers", values["workers"])
-    seed = values["seed"]
-    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise InputError(f"{source}: seed = {seed!r} is not allowed (a non-negative integer)")
+    games = _bounded(source, "games", values["games"], 1, MAX_GAMES)
+    shard_size = _bounded(source, "shard_size", values["shard_size"], 1, MAX_SHARD_SIZE)
+    if -(-games // shard_size) > MAX_SHARDS:
+        raise InputError(
+            f"{source}: games = {games:,} in shards of {shard_size:,} makes "
+            f"{-(-games // shard_size):,} shards (at most {MAX_SHARDS:,} allowed: raise "
+            "shard_size)"
+        )
+    workers = _bounded(source, "workers", values["workers"], 1, MAX_WORKERS)
+    seed = _bounded(source, "seed", values["seed"], 0, MAX_SEED)
     seating = values["seating"]
     if seating not in ("rotate", "random"):
         raise InputError(f"{source}: seating = {seating!r} is not allowed (rotate or random)")
@@ -159,6 +224,8 @@ def resolve(file_values: dict[str, Any], flags: dict[str, Any], source: str) -> 
     out = values["out"]
     run_dir = Path(out) if out else Path("data") / "runs" / _run_id(values, labels)
     address = values["address"] or None
+    if address is not None and backend == "ray":
+        check_address_format(address)
     label = str(file_values.get("label") or run_label(rules_source, labels))
     if ablate and file_values.get("label"):
         label += f" (without {ablate})"
@@ -236,6 +303,13 @@ class Progress:
         self.start = time.perf_counter()
         self.last = -every  # the first update is shown at once
 
+    def begin(self, total_games: int) -> None:
+        """Start counting ``total_games`` from now (once the run knows what is left)."""
+        self.total = total_games
+        self.done = 0
+        self.start = time.perf_counter()
+        self.last = -self.every
+
     def __call__(self, summary: ShardSummary) -> None:
         self.done += summary.games
         now = time.perf_counter() - self.start
@@ -254,6 +328,10 @@ class Progress:
             print(f"progress: {text}", file=self.stream, flush=True)
 
 
-def simulate(config: RunConfig, progress: Progress | None = None) -> RunReport:
-    """Run the tournament."""
-    return run(config, progress)
+def simulate(
+    config: RunConfig,
+    progress: Progress | None = None,
+    on_start: Callable[[int, list[str]], None] | None = None,
+) -> RunReport:
+    """Run the tournament (``on_start``: see :func:`sim.runner.run.run`)."""
+    return run(config, progress, on_start)

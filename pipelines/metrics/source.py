@@ -3,24 +3,33 @@
 Tables are never loaded whole: a DuckDB connection gets one view per table of the game over
 the Parquet parts of every run given (Tobago: ``games``, ``seats``, ``moves``, ``treasures``;
 Treasure Island: ``games``, ``seats``, ``moves``, ``turns``, ``draws``), each row tagged with
-its ``run`` index, so metrics are plain SQL over views. Bad input (not a run, a missing or
-unreadable part, runs of different games) is one :class:`InputError` line naming the file.
+its ``run`` index, so metrics are plain SQL over views. A run is opened only when its parts
+are exactly the ones its manifest records, with their sizes, row counts and hashes
+(:func:`sim.runner.parts.check_parts`); the views then read that explicit list of files,
+never a pattern, so a directory called ``exp[1]`` is read as itself. Bad input (not a run,
+a missing, extra or corrupt part, runs of different games) is one :class:`InputError` line
+naming the file. :func:`recorded_board` gives the board a run played on an island.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import itertools
+import tempfile
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import duckdb
-import pyarrow.parquet as pq
 
 from sim.errors import InputError
 from sim.outcome import UNFINISHED
-from sim.runner.compaction import shard_range
+from sim.runner.boards import board_from_record
 from sim.runner.games import GAMES
-from sim.runner.run import check_schema, read_manifest
+from sim.runner.lock import writer_of
+from sim.runner.parts import PartRecord, PartsSummary, check_parts, records_from_manifest
+from sim.runner.run import MANIFEST, check_schema, read_manifest
+from sim.tobago.board import Board
+from sim.tobago.catalog import resolve_board
 
 
 @dataclass(frozen=True)
@@ -29,6 +38,10 @@ class RunInfo:
 
     path: Path
     manifest: dict[str, Any]
+    #: The recorded part files of each table (all checked when the run was opened).
+    parts: dict[str, list[PartRecord]] = field(default_factory=dict)
+    #: What the check found: files, bytes, games, whether hashes were compared.
+    checked: PartsSummary | None = None
 
     @property
     def game(self) -> str:
@@ -46,8 +59,9 @@ class RunInfo:
         return self.manifest.get("status") == "complete"
 
 
-def open_run(path: Path) -> RunInfo:
-    """Check that ``path`` is a run directory whose part files are readable."""
+def open_run(path: Path, hashes: bool = True) -> RunInfo:
+    """Check that ``path`` is a run directory whose part files are exactly the recorded ones
+    (sizes and row counts always, the sha256 of every file with ``hashes``)."""
     manifest = read_manifest(path) if path.is_dir() else None
     if manifest is None:
         raise InputError(f"{path}: not a run directory (no manifest.json)")
@@ -55,30 +69,16 @@ def open_run(path: Path) -> RunInfo:
     game = manifest["spec"].get("game", "tobago")
     if game not in GAMES:
         raise InputError(f"{path}: a run of an unknown game {game!r}")
-    tables = GAMES[game].tables
-    coverage: dict[str, set[int]] = {}
-    for table in tables:
-        parts = sorted((path / table).glob("*.parquet"))
-        if not parts:
-            raise InputError(f"{path / table}: no Parquet part files (the run has no games yet)")
-        covered: set[int] = set()
-        for part in parts:
-            try:
-                pq.read_metadata(part)
-            except Exception as exc:
-                raise InputError(f"{part}: corrupt or unreadable Parquet file ({exc})") from None
-            span = shard_range(part)
-            if span is not None:
-                covered.update(range(span[0], span[1] + 1))
-        coverage[table] = covered
-    for table in tables:
-        missing = sorted(coverage["games"] - coverage[table])
-        if missing:
-            lost = path / table / f"part-{missing[0]:06d}.parquet"
-            raise InputError(
-                f"{lost}: missing part file (shard {missing[0]} has games but no {table})"
-            )
-    return RunInfo(path, manifest)
+    writer = writer_of(path)
+    if writer is not None:
+        raise InputError(
+            f"{path}: a simulate is writing this run ({writer}); read it once that has finished"
+        )
+    parts = records_from_manifest(manifest, GAMES[game].tables, path / MANIFEST)
+    checked = check_parts(path, parts, hashes)
+    if not parts["games"]:
+        raise InputError(f"{path / 'games'}: no Parquet part files (the run has no games yet)")
+    return RunInfo(path, manifest, parts, checked)
 
 
 def connect(runs: list[RunInfo], include_unfinished: bool = False) -> duckdb.DuckDBPyConnection:
@@ -97,7 +97,8 @@ def connect(runs: list[RunInfo], include_unfinished: bool = False) -> duckdb.Duc
     con = duckdb.connect()
     for table in runs[0].tables:
         selects = [
-            f"SELECT {k} AS run, * FROM read_parquet('{_sql_path(r.path / table)}/*.parquet')"
+            f"SELECT {k} AS run, * FROM read_parquet({_file_list(r, table)}, "
+            "hive_partitioning = false)"
             for k, r in enumerate(runs)
         ]
         name = f"{table}_all" if table in ("games", "seats") else table
@@ -125,5 +126,65 @@ def connect(runs: list[RunInfo], include_unfinished: bool = False) -> duckdb.Duc
     return con
 
 
-def _sql_path(path: Path) -> str:
-    return str(path).replace("'", "''")
+#: The characters that make DuckDB expand a path as a glob: in every path it reads, a list's
+#: items included. It has no escape that works in every path (a one-character class such as
+#: ``[[]`` fails next to a backslash), so such paths are read through a plain-named alias.
+_GLOB_CHARS = frozenset("*?[")
+
+
+class _Aliases:
+    """Symbolic links with plain names, in a private temporary directory that lives as long as
+    the process (DuckDB opens a view's files at every query), for part files whose paths
+    DuckDB would expand."""
+
+    def __init__(self) -> None:
+        self.folder: tempfile.TemporaryDirectory[str] | None = None
+        self.count = itertools.count()
+
+    def link(self, path: Path) -> Path:
+        if self.folder is None:
+            self.folder = tempfile.TemporaryDirectory(prefix="tourney-parts-")
+            if _GLOB_CHARS & set(self.folder.name):
+                raise InputError(
+                    f"{self.folder.name}: the temporary directory's path holds * ? or [; set "
+                    "TMPDIR to a plain path"
+                )
+        alias = Path(self.folder.name) / f"{next(self.count)}.parquet"
+        alias.symlink_to(path)
+        return alias
+
+
+_ALIASES = _Aliases()
+
+
+def duckdb_path(path: Path) -> str:
+    """A SQL string literal that DuckDB reads as exactly the file ``path``: absolute (no
+    ``~`` expansion), quotes doubled, and through an alias when the path holds a glob
+    character. Hive partitioning must be off too (``x=1`` directories add columns)."""
+    text = str(path.absolute())
+    if _GLOB_CHARS & set(text):
+        text = str(_ALIASES.link(Path(text)))
+    return "'" + text.replace("'", "''") + "'"
+
+
+def _file_list(run: RunInfo, table: str) -> str:
+    files = [duckdb_path(r.path(run.path)) for r in run.parts[table]]
+    return "[" + ", ".join(files) + "]"
+
+
+def recorded_board(run: RunInfo, island: str) -> Board:
+    """The board ``run`` played as the island named ``island`` (the ``island`` column): the
+    board its manifest recorded for an island file, else the built-in or generated island of
+    that name."""
+    for argument, entry in (run.manifest.get("boards") or {}).items():
+        if isinstance(entry, dict) and entry.get("name") == island:
+            return board_from_record(entry["board"], f"{run.path / MANIFEST}: boards[{argument}]")
+    return resolve_board(island)
+
+
+def island_file_argument(run: RunInfo, island: str) -> str | None:
+    """The island file argument of ``run``'s spec that played as ``island``, if any."""
+    for argument, entry in (run.manifest.get("boards") or {}).items():
+        if isinstance(entry, dict) and entry.get("name") == island:
+            return str(argument)
+    return None

@@ -9,7 +9,7 @@ Everything game-specific the runner, the comparisons and the reports need goes t
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -42,6 +42,19 @@ class PlayedGame(Protocol):
     decisions: int
 
 
+class PlayGame(Protocol):
+    """Plays one scheduled game; ``boards`` maps island arguments to the boards a run
+    recorded for its island files (any other island is resolved by name)."""
+
+    def __call__(
+        self,
+        plan: GamePlan,
+        rules: Any,
+        factories: Sequence[Factory],
+        boards: Mapping[str, Board] | None = None,
+    ) -> Any: ...
+
+
 class Builder(Protocol):
     """Collects finished games and builds a shard's tables."""
 
@@ -63,7 +76,7 @@ class GameKind:
     load_rules: Callable[[str], Any]
     with_overrides: Callable[[Any, dict[str, Any], str], Any]
     rules_keys: tuple[str, ...]
-    play: Callable[[GamePlan, Any, Sequence[Factory]], Any]
+    play: PlayGame
     builder: Callable[[str, list[str]], Builder]
 
 
@@ -86,14 +99,23 @@ def _treasure_island_builder(game: str, labels: list[str]) -> Builder:
     return TreasureIslandTableBuilder(game, labels)
 
 
-def _play_tobago(plan: GamePlan, rules: Any, factories: Sequence[Factory]) -> TobagoGame:
-    game = TobagoGame(rules, _board(plan.island), [factories[p] for p in plan.order], plan.seed)
+def _play_tobago(
+    plan: GamePlan,
+    rules: Any,
+    factories: Sequence[Factory],
+    boards: Mapping[str, Board] | None = None,
+) -> TobagoGame:
+    board = (boards or {}).get(plan.island) or _board(plan.island)
+    game = TobagoGame(rules, board, [factories[p] for p in plan.order], plan.seed)
     game.play()
     return game
 
 
 def _play_treasure_island(
-    plan: GamePlan, rules: Any, factories: Sequence[Factory]
+    plan: GamePlan,
+    rules: Any,
+    factories: Sequence[Factory],
+    boards: Mapping[str, Board] | None = None,
 ) -> TreasureIslandGame:
     game = TreasureIslandGame(rules, [factories[p] for p in plan.order], plan.seed)
     game.play()
@@ -139,6 +161,12 @@ def kind_of(rules: Any) -> GameKind:
     return GAMES[rules.game]
 
 
-def play_planned(plan: GamePlan, rules: Any, factories: Sequence[Factory]) -> Any:
-    """Play the scheduled game ``plan`` (any game: the rules say which)."""
-    return kind_of(rules).play(plan, rules, factories)
+def play_planned(
+    plan: GamePlan,
+    rules: Any,
+    factories: Sequence[Factory],
+    boards: Mapping[str, Board] | None = None,
+) -> Any:
+    """Play the scheduled game ``plan`` (any game: the rules say which), on the board
+    ``boards`` gives for its island, if any."""
+    return kind_of(rules).play(plan, rules, factories, boards)

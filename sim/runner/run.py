@@ -2,10 +2,13 @@
 
 The run directory holds ``manifest.json`` and one folder of Parquet parts per table. The
 manifest records the data-defining spec (game, players, games, seed, seating, islands, rules
-and their hash, shard size); re-running the same spec into the same directory plays only the
-shards that are missing, and a different spec is refused. How the run executes (backend,
-workers, address) is recorded but does not define the data: every backend and worker count
-writes the same tables.
+and their hash, shard size), every part file kept (``parts``: rows, bytes, sha256) and the
+boards of island files (``boards``). Re-running the same spec into the same directory plays
+only the shards that are missing (:func:`sim.runner.parts.plan_resume`), and a different
+spec, or a changed island file, is refused. One command at a time holds the directory
+(:class:`sim.runner.lock.RunLock`). How the run executes (backend, workers, address, the
+driver's code identity) is recorded but does not define the data: every backend and worker
+count writes the same tables.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ import json
 import os
 import platform
 import subprocess
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -22,13 +26,27 @@ from pathlib import Path
 from typing import Any
 
 from sim.errors import InputError
-from sim.runner.backends import run_process, run_ray, run_serial
-from sim.runner.compaction import compact, drop_covered_parts, shards_written
+from sim.runner.backends import check_address, run_process, run_ray, run_serial
+from sim.runner.boards import boards_manifest, check_boards, read_boards
+from sim.runner.code_identity import code_identity, plugin_modules
+from sim.runner.compaction import compact
 from sim.runner.games import Factory, Rules, game_kind
+from sim.runner.lock import RunLock
+from sim.runner.parts import (
+    PartRecord,
+    plan_resume,
+    records_from_manifest,
+    records_to_manifest,
+)
 from sim.runner.shard import ShardSummary, ShardTask
 from sim.runner.tables import SCHEMA_VERSION
+from sim.tobago.board import Board
 
 MANIFEST = "manifest.json"
+#: While shards finish, the manifest is rewritten at most this often (and never taking more
+#: than 2% of the time): a crash loses at most the record of the last seconds' shards, which
+#: a resume plays again.
+FLUSH_SECONDS = 2.0
 _LIBRARIES = ("tourney", "ray", "pyarrow", "polars", "duckdb", "numpy")
 
 
@@ -88,6 +106,8 @@ class RunReport:
     summaries: list[ShardSummary]
     complete: bool
     startup_seconds: float = 0.0
+    #: What a resume repaired (parts deleted or lost), one line each.
+    notes: tuple[str, ...] = ()
 
 
 def _versions() -> dict[str, str]:
@@ -117,8 +137,12 @@ def _git_commit() -> str | None:
 
 def _write_json(path: Path, obj: dict[str, Any]) -> None:
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_text(json.dumps(obj, indent=2, sort_keys=True) + "\n")
-    os.replace(tmp, path)
+    try:
+        tmp.write_text(json.dumps(obj, indent=1, sort_keys=True) + "\n")
+        os.replace(tmp, path)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise InputError(f"{path}: cannot write the run's manifest ({exc.strerror})") from None
 
 
 def read_manifest(run_dir: Path) -> dict[str, Any] | None:
@@ -128,9 +152,10 @@ def read_manifest(run_dir: Path) -> dict[str, Any] | None:
         return None
     try:
         obj = json.loads(path.read_text())
-    except (OSError, json.JSONDecodeError) as exc:
-        raise InputError(f"{path}: not a readable run manifest ({exc})") from None
-    if not isinstance(obj, dict) or "spec" not in obj:
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        why = exc.strerror if isinstance(exc, OSError) else "not JSON"
+        raise InputError(f"{path}: not a readable run manifest ({why})") from None
+    if not isinstance(obj, dict) or not isinstance(obj.get("spec"), dict):
         raise InputError(f"{path}: not a run manifest (no 'spec')")
     return obj
 
@@ -145,31 +170,53 @@ def check_schema(run_dir: Path, manifest: dict[str, Any]) -> None:
         )
 
 
-def prepare(config: RunConfig) -> dict[str, Any]:
-    """Create or reopen the run directory; refuse one that holds a different spec."""
+@dataclass
+class Prepared:
+    """A run directory opened for playing: its manifest, the parts it keeps, the shards to
+    play and what a resume repaired."""
+
+    manifest: dict[str, Any]
+    records: dict[str, list[PartRecord]]
+    play: list[int]
+    notes: list[str]
+
+
+def prepare(config: RunConfig, boards: dict[str, tuple[str, Board]]) -> Prepared:
+    """Create or reopen the run directory (held by the caller's :class:`RunLock`); refuse one
+    that holds a different spec, a changed island file or a part that is not sound, and plan
+    the shards to play."""
     run_dir = config.run_dir
     spec = config.spec()
-    existing = read_manifest(run_dir) if run_dir.exists() else None
+    tables = game_kind(config.game).tables
+    recorded_boards = boards_manifest(boards)
+    existing = read_manifest(run_dir)
     if existing is not None:
         for stale in run_dir.glob("*/.*.tmp"):  # what a killed writer left: never a part
             stale.unlink(missing_ok=True)
         check_schema(run_dir, existing)
-        drop_covered_parts(run_dir)
         if existing["spec"] != spec:
             differs = sorted(k for k in spec if existing["spec"].get(k) != spec[k])
             raise InputError(
                 f"{run_dir}: holds a run of a different spec (differs in: {', '.join(differs)}); "
                 "use another --out, or delete that directory to start over"
             )
-        return existing
-    if run_dir.exists() and any(run_dir.iterdir()):
+        check_boards(existing.get("boards") or {}, recorded_boards)
+        recorded = records_from_manifest(existing, tables, run_dir / MANIFEST)
+        plan = plan_resume(run_dir, recorded, config.n_shards())
+        for path in plan.delete:
+            path.unlink(missing_ok=True)
+        existing["parts"] = records_to_manifest(plan.kept)
+        existing["boards"] = recorded_boards
+        _write_json(run_dir / MANIFEST, existing)
+        return Prepared(existing, plan.kept, sorted(plan.play), plan.notes)
+    if any(not p.name.startswith(".") for p in run_dir.iterdir()):
         raise InputError(f"{run_dir}: exists, is not empty and holds no run; use another --out")
     try:
-        run_dir.mkdir(parents=True, exist_ok=True)
-        for table in game_kind(config.game).tables:
+        for table in tables:
             (run_dir / table).mkdir(exist_ok=True)
     except OSError as exc:
         raise InputError(f"{run_dir}: cannot create the run directory ({exc.strerror})") from None
+    records: dict[str, list[PartRecord]] = {table: [] for table in tables}
     manifest = {
         "schema_version": SCHEMA_VERSION,
         "spec": spec,
@@ -179,22 +226,80 @@ def prepare(config: RunConfig) -> dict[str, Any]:
         "git_commit": _git_commit(),
         "created_unix": round(time.time(), 3),
         "shards": config.n_shards(),
+        "boards": recorded_boards,
+        "parts": records_to_manifest(records),
     }
     _write_json(run_dir / MANIFEST, manifest)
-    return manifest
+    return Prepared(manifest, records, list(range(config.n_shards())), [])
 
 
-def run(config: RunConfig, on_done: Callable[[ShardSummary], None] | None = None) -> RunReport:
-    """Play every missing shard of the run and finish its manifest."""
-    manifest = prepare(config)
-    start = time.perf_counter()
+class _Recorder:
+    """Keeps the manifest's record of parts up to date as shards finish."""
+
+    def __init__(
+        self, run_dir: Path, manifest: dict[str, Any], records: dict[str, list[PartRecord]]
+    ):
+        self.path = run_dir / MANIFEST
+        self.manifest = manifest
+        # By table and file name: a part recorded twice (a shard played again) is replaced.
+        self.by_file = {table: {r.file: r for r in rs} for table, rs in records.items()}
+        self.last = time.monotonic()
+        self.cost = 0.0
+
+    @property
+    def records(self) -> dict[str, list[PartRecord]]:
+        return {table: list(parts.values()) for table, parts in self.by_file.items()}
+
+    def add(self, parts: tuple[PartRecord, ...]) -> None:
+        for part in parts:
+            self.by_file.setdefault(part.table, {})[part.file] = part
+        if time.monotonic() - self.last >= max(FLUSH_SECONDS, 50 * self.cost):
+            self.write()
+
+    def commit(self, records: dict[str, list[PartRecord]]) -> None:
+        self.by_file = {table: {r.file: r for r in rs} for table, rs in records.items()}
+        self.write()
+
+    def shards_done(self) -> set[int]:
+        return {k for r in self.by_file.get("games", {}).values() for k in r.shards()}
+
+    def write(self) -> None:
+        t0 = time.perf_counter()
+        records = self.records
+        self.manifest["parts"] = records_to_manifest(records)
+        self.manifest["files"] = {table: len(rs) for table, rs in records.items()}
+        _write_json(self.path, self.manifest)
+        self.cost = time.perf_counter() - t0
+        self.last = time.monotonic()
+
+
+def run(
+    config: RunConfig,
+    on_done: Callable[[ShardSummary], None] | None = None,
+    on_start: Callable[[int, list[str]], None] | None = None,
+) -> RunReport:
+    """Play every missing shard of the run and finish its manifest. ``on_start`` is told the
+    games to play and what a resume repaired, once the directory is held and checked."""
+    if config.backend == "ray" and config.address:
+        check_address(config.address)  # before anything is written: a wrong address is input
+    boards = read_boards(config.islands) if game_kind(config.game).boards else {}
+    with RunLock(config.run_dir):
+        prepared = prepare(config, boards)
+        return _play(config, prepared, boards, on_done, on_start)
+
+
+def _play(
+    config: RunConfig,
+    prepared: Prepared,
+    boards: dict[str, tuple[str, Board]],
+    on_done: Callable[[ShardSummary], None] | None,
+    on_start: Callable[[int, list[str]], None] | None,
+) -> RunReport:
+    manifest = prepared.manifest
+    code = code_identity(plugin_modules(config.factories))
+    shipped = tuple((arg, board) for arg, (_, board) in boards.items())
     tasks = []
-    skipped = 0
-    written = shards_written(config.run_dir)
-    for shard in range(config.n_shards()):
-        if shard in written:
-            skipped += 1
-            continue
+    for shard in prepared.play:
         first = shard * config.shard_size
         tasks.append(
             ShardTask(
@@ -209,15 +314,21 @@ def run(config: RunConfig, on_done: Callable[[ShardSummary], None] | None = None
                 config.factories,
                 config.rules,
                 config.game,
+                shipped,
             )
         )
+    if on_start is not None:
+        on_start(sum(t.n_games for t in tasks), prepared.notes)
+    recorder = _Recorder(config.run_dir, manifest, prepared.records)
     summaries: list[ShardSummary] = []
 
     def done(summary: ShardSummary) -> None:
         summaries.append(summary)
+        recorder.add(summary.parts)
         if on_done is not None:
             on_done(summary)
 
+    start = time.perf_counter()
     complete = False
     startup = 0.0
     try:
@@ -226,9 +337,9 @@ def run(config: RunConfig, on_done: Callable[[ShardSummary], None] | None = None
         elif config.backend == "serial":
             run_serial(tasks, done)
         elif config.backend == "process":
-            run_process(tasks, done, config.workers)
+            run_process(tasks, done, config.workers, code)
         else:
-            startup = run_ray(tasks, done, config.workers, config.address)
+            startup = run_ray(tasks, done, config.workers, config.address, code)
         complete = True
     finally:
         seconds = time.perf_counter() - start
@@ -238,6 +349,7 @@ def run(config: RunConfig, on_done: Callable[[ShardSummary], None] | None = None
                 "backend": config.backend,
                 "workers": config.workers,
                 "address": config.address,
+                "code": code.to_json(),
                 "shards_played": len(summaries),
                 "games_played": sum(s.games for s in summaries),
                 "seconds": round(seconds, 3),
@@ -249,22 +361,29 @@ def run(config: RunConfig, on_done: Callable[[ShardSummary], None] | None = None
                 "interrupted": not complete,
             }
         )
-        all_done = len(shards_written(config.run_dir)) == config.n_shards()
+        all_done = recorder.shards_done() == set(range(config.n_shards()))
         if all_done:
             t0 = time.perf_counter()
-            manifest["files"] = compact(config.run_dir)
+            recorder.commit(compact(config.run_dir, recorder.records, recorder.commit))
             runs[-1]["compact_seconds"] = round(time.perf_counter() - t0, 3)
         manifest["status"] = "complete" if all_done else "partial"
         manifest["counts"] = {"games": config.games if all_done else None}
-        _write_json(config.run_dir / MANIFEST, manifest)
+        try:
+            recorder.write()
+        except InputError:
+            # A full disk fails the manifest too: the error that stopped the run says more
+            # (a resume replays whatever the manifest could not record).
+            if sys.exc_info()[0] is None:
+                raise
     return RunReport(
         config.run_dir,
         config.n_shards(),
-        skipped,
+        config.n_shards() - len(tasks),
         len(summaries),
         sum(s.games for s in summaries),
         seconds,
         summaries,
         all_done,
         startup,
+        tuple(prepared.notes),
     )

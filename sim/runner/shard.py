@@ -1,25 +1,33 @@
 """One shard: a contiguous range of game ids, played and written as Parquet part files.
 
-A shard task is small and picklable (strategy classes travel by reference), so any backend
-can run it in any process. Each table's part file is written under a temporary name and
-renamed into place, the ``games`` part last: a shard is complete exactly when its ``games``
-rows exist (see :func:`sim.runner.compaction.shards_written`), and a re-run overwrites
-whatever a killed attempt left of the others.
+A shard task is small and picklable (strategy classes travel by reference, island files'
+boards by value), so any backend can run it in any process. A worker process starts at
+:func:`run_packed`, which checks that it runs the driver's code
+(:func:`sim.runner.code_identity.check_code`) before it even unpickles the task. Each
+table's part file is written under a temporary name and renamed into place, the ``games``
+part last, and reported back with its record (rows, bytes, sha256): the driver records it in
+the manifest, and a part nobody recorded is never trusted (see :mod:`sim.runner.parts`).
 """
 
 from __future__ import annotations
 
 import os
+import pickle
 import resource
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from sim.errors import InputError
+from sim.runner.code_identity import CodeIdentity, check_code
 from sim.runner.games import Factory, Rules, game_kind, play_planned
+from sim.runner.parts import PartRecord, part_name, write_recorded
 from sim.runner.schedule import plan_game
+from sim.tobago.board import Board
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +45,8 @@ class ShardTask:
     factories: tuple[Factory, ...]
     rules: Rules
     game: str = "tobago"
+    #: The boards of the spec's island files, by island argument (read by the driver).
+    boards: tuple[tuple[str, Board], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,11 +62,33 @@ class ShardSummary:
     log_seconds: float
     write_seconds: float
     peak_rss_mb: float
+    #: The part files written, one per table (``games`` last).
+    parts: tuple[PartRecord, ...] = ()
+
+
+#: A shard as it travels to another process: the driver's code identity as plain data (read
+#: whatever code the worker runs) and the pickled :class:`ShardTask`.
+Packed = tuple[dict[str, Any], bytes]
+
+
+def pack(task: ShardTask, code: CodeIdentity) -> Packed:
+    """``task`` ready for another process, with the code that must play it."""
+    return code.to_json(), pickle.dumps(task, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def run_packed(packed: Packed) -> ShardSummary:
+    """The entry point of worker processes: refuse the shard (``RunError``, nothing written)
+    unless this process runs the driver's code; then unpickle and play it. The check comes
+    first so that a worker with other code fails with that reason, not with whatever its
+    classes make of the task."""
+    code, task = packed
+    check_code(CodeIdentity.from_json(code))
+    return run_shard(pickle.loads(task))
 
 
 def part_path(run_dir: str | Path, table: str, shard: int) -> Path:
     """Where a shard's part file of ``table`` lives."""
-    return Path(run_dir) / table / f"part-{shard:06d}.parquet"
+    return Path(run_dir) / table / part_name(shard)
 
 
 def write_part(table: pa.Table, path: Path) -> None:
@@ -69,6 +101,7 @@ def write_part(table: pa.Table, path: Path) -> None:
 
 def run_shard(task: ShardTask) -> ShardSummary:
     """Play the shard's games and write its part files (one per table of the game)."""
+    boards = dict(task.boards)
     kind = game_kind(task.game)
     builder = kind.builder(task.game, list(task.labels))
     n_players = len(task.labels)
@@ -80,7 +113,7 @@ def run_shard(task: ShardTask) -> ShardSummary:
     for game_id in range(task.first_game, task.first_game + task.n_games):
         t0 = clock()
         plan = plan_game(game_id, task.root_seed, n_players, task.seating, task.islands)
-        game = play_planned(plan, task.rules, task.factories)
+        game = play_planned(plan, task.rules, task.factories, boards)
         result = game.result
         assert result is not None
         t1 = clock()
@@ -92,8 +125,14 @@ def run_shard(task: ShardTask) -> ShardSummary:
     t2 = clock()
     tables = builder.build()
     t3 = clock()
+    run_dir = Path(task.run_dir)
+    parts = []
     for name in kind.tables:
-        write_part(tables[name], part_path(task.run_dir, name, task.shard))
+        try:
+            parts.append(write_recorded(tables[name], run_dir, name, task.shard, task.shard))
+        except OSError as exc:  # a full or read-only disk: one line, not a worker traceback
+            where = exc.filename or part_path(run_dir, name, task.shard)
+            raise InputError(f"{where}: cannot write a part file ({exc.strerror})") from None
     t4 = clock()
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     return ShardSummary(
@@ -106,4 +145,5 @@ def run_shard(task: ShardTask) -> ShardSummary:
         log + (t3 - t2),
         t4 - t3,
         rss,
+        tuple(parts),
     )

@@ -19,8 +19,9 @@ from sim.runner.schedule import GamePlan
 from sim.tobago.engine import TobagoGame
 from sim.tobago.movelog import CODE, EVENTS
 
-#: 2: ``games.end_reason`` and the ``failures`` table.
-SCHEMA_VERSION = 2
+#: 2: ``games.end_reason`` and the ``failures`` table. 3: the manifest records every part
+#: file (rows, bytes, sha256) and the boards of island files.
+SCHEMA_VERSION = 3
 #: Failures kept per seat and game in the ``failures`` table (all are counted in
 #: ``seats.violations``): enough to show what went wrong without a row per decision.
 FAILURES_PER_SEAT = 3

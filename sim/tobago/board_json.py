@@ -13,12 +13,13 @@ from pathlib import Path
 from typing import Any
 
 from sim.errors import InputError
+from sim.text_input import read_text
 from sim.tobago.board import Board, FixedLayout
 from sim.tobago.clues import ClueDeck, clue_masks
 from sim.tobago.island import Island, bits_of
 from sim.tobago.landmarks import DEFAULT_MIN_DISTANCE, KINDS, STATUE, Landmarks, landmark_problems
 from sim.tobago.terrain import TERRAIN_BY_NAME, TERRAIN_NAMES
-from sim.tobago.validation import island_problems
+from sim.tobago.validation import MAX_CELLS, island_problems
 
 
 def board_to_json(
@@ -68,6 +69,8 @@ def board_from_json(obj: Any, source: str = "<json>") -> Board:
     raw_cells = obj.get("cells")
     if not isinstance(raw_cells, list):
         raise fail("'cells' must be a list of {q, r, terrain}")
+    if len(raw_cells) > MAX_CELLS:  # before building: the island's tables grow with cells squared
+        raise fail(f"the island has {len(raw_cells)} cells (at most {MAX_CELLS} allowed)")
     for k, c in enumerate(raw_cells):
         if not (
             isinstance(c, dict) and isinstance(c.get("q"), int) and isinstance(c.get("r"), int)
@@ -75,7 +78,7 @@ def board_from_json(obj: Any, source: str = "<json>") -> Board:
             raise fail(f"cells[{k}] must have integer 'q' and 'r'")
         if c.get("terrain") not in TERRAIN_BY_NAME:
             allowed = ", ".join(TERRAIN_NAMES)
-            raise fail(f"cells[{k}]: unknown terrain {c.get('terrain')!r} (allowed: {allowed})")
+            raise fail(f"cells[{k}]: unknown terrain (allowed: {allowed})")
         cells.append(((c["q"], c["r"]), TERRAIN_BY_NAME[c["terrain"]]))
     try:
         island = Island(name, cells, origin="file")
@@ -105,7 +108,7 @@ def board_from_json(obj: Any, source: str = "<json>") -> Board:
         if m["kind"] == STATUE:
             facing = m.get("facing")
             if facing is not None and (not isinstance(facing, int) or not 0 <= facing < 6):
-                raise fail(f"landmarks[{k}]: statue facing must be 0-5 or null, got {facing!r}")
+                raise fail(f"landmarks[{k}]: statue facing must be 0-5 or null")
             facings.append(facing)
     probe = Landmarks(
         tuple(by_kind["hut"]),
@@ -126,10 +129,9 @@ def board_from_json(obj: Any, source: str = "<json>") -> Board:
 
 def load_board_json(path: Path) -> Board:
     """Read a board JSON file (as written by ``tourney board show --json``)."""
+    text = read_text(path, "island file")
     try:
-        obj = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise InputError(f"{path}: island file not found") from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        obj = json.loads(text)
+    except json.JSONDecodeError as exc:
         raise InputError(f"{path}: cannot read board JSON ({exc})") from None
     return board_from_json(obj, str(path))

@@ -25,6 +25,10 @@ def resolve_board(spec: str) -> Board:
         raw = spec[len(PREFIX) :]
         if not raw.isdigit():
             raise InputError(f"island {spec!r}: SEED must be a non-negative integer")
+        # Bounded, so that a thousand-digit seed is one short line, not an int() error.
+        if len(raw) > 20 or int(raw) >= 2**64:
+            shown = raw if len(raw) <= 24 else f"{raw[:20]}... ({len(raw)} digits)"
+            raise InputError(f"island generated:{shown}: SEED must be at most 2**64 - 1")
         return Board(generated_island(int(raw)))
     path = Path(spec)
     if path.suffix == ".json":

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sim.errors import InputError
+from sim.text_input import read_text
 from sim.tobago.board import Board, FixedLayout
 from sim.tobago.hexgrid import DIRECTION_NAMES, Hex
 from sim.tobago.island import Island
@@ -39,7 +40,7 @@ from sim.tobago.landmarks import (
     objects_by_cell,
 )
 from sim.tobago.terrain import OCEAN_LETTER, TERRAIN_BY_LETTER, TERRAIN_LETTERS
-from sim.tobago.validation import island_problems
+from sim.tobago.validation import MAX_CELLS, island_problems
 
 _HEADER_KEYS = ("name", "description", "q0", "r0")
 _LANDMARK_LETTERS = "hps012345"
@@ -69,7 +70,7 @@ def _parse_value(path: str, lineno: int, key: str, raw: str) -> str | int:
         try:
             return int(raw)
         except ValueError:
-            raise _fail(path, f"line {lineno}", f"{key} must be an integer, got {raw!r}") from None
+            raise _fail(path, f"line {lineno}", f"{key} must be an integer") from None
     if len(raw) >= 2 and raw[0] == raw[-1] and raw[0] in "\"'":
         raw = raw[1:-1]
     if not raw:
@@ -94,7 +95,7 @@ def _grid(
                 raise _fail(
                     path,
                     f"line {lineno}, column {col + 1}",
-                    f"{ch!r} is not a {what} letter (allowed: {' '.join(allowed)})",
+                    f"not a {what} letter (allowed: {' '.join(allowed)})",
                 )
             if parity is None:
                 parity = (col - row) % 2
@@ -128,9 +129,7 @@ def read_blocks(
             section = stripped[1:-1].strip()
             if section not in block_names:
                 allowed = ", ".join(f"[{b}]" for b in block_names)
-                raise _fail(
-                    path, f"line {lineno}", f"unknown block [{section}] (allowed: {allowed})"
-                )
+                raise _fail(path, f"line {lineno}", f"unknown block (allowed: {allowed})")
             if section in blocks:
                 raise _fail(path, f"line {lineno}", f"block [{section}] appears twice")
             blocks[section] = []
@@ -146,7 +145,7 @@ def read_blocks(
                 raise _fail(
                     path,
                     f"line {lineno}",
-                    f"unknown key {key!r} (allowed: {', '.join(header_keys)})",
+                    f"unknown key (allowed: {', '.join(header_keys)})",
                 )
             header[key] = _parse_value(path, lineno, key, value)
             continue
@@ -196,6 +195,10 @@ def parse_island_text(text: str, path: str = "<island>") -> Board:
         if ch != OCEAN_LETTER:
             cells.append((cell, TERRAIN_BY_LETTER[ch]))
             where[cell] = spot
+    if len(cells) > MAX_CELLS:  # before building: the island's tables grow with cells squared
+        raise _fail(
+            path, "[map]", f"the island has {len(cells)} cells (at most {MAX_CELLS} allowed)"
+        )
     island = Island(name, cells, origin="file")
     for cell_id, message in island_problems(island):
         raise _fail(
@@ -239,13 +242,7 @@ def parse_island_text(text: str, path: str = "<island>") -> Board:
 
 def load_island_file(path: Path) -> Board:
     """Read and validate an island file."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InputError(f"{path}: island file not found") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"{path}: cannot read island file ({exc})") from None
-    return parse_island_text(text, str(path))
+    return parse_island_text(read_text(path, "island file"), str(path))
 
 
 def format_island(island: Island, landmarks: Landmarks | FixedLayout | None = None) -> str:

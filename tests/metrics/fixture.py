@@ -15,6 +15,7 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from sim.runner.parts import record_file, records_to_manifest
 from sim.runner.tables import FAILURES_SCHEMA, SCHEMA_VERSION
 
 SEATS = [
@@ -115,5 +116,15 @@ def write_fixture(
     pq.write_table(treasures, run_dir / "treasures" / "part-000000.parquet")
     pq.write_table(FAILURES_SCHEMA.empty_table(), run_dir / "failures" / "part-000000.parquet")
     manifest = {"schema_version": SCHEMA_VERSION, "spec": {"game": game}, "status": "complete"}
-    (run_dir / "manifest.json").write_text(json.dumps(manifest))
+    seal(run_dir, manifest)
     return run_dir
+
+
+def seal(run_dir: Path, manifest: dict[str, object]) -> None:
+    """Record the part files on disk in ``manifest`` (as a run does) and write it."""
+    tables = sorted(p.name for p in run_dir.iterdir() if p.is_dir())
+    records = {
+        t: [record_file(p, t) for p in sorted((run_dir / t).glob("*.parquet"))] for t in tables
+    }
+    manifest["parts"] = records_to_manifest(records)
+    (run_dir / "manifest.json").write_text(json.dumps(manifest))

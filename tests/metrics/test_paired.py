@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
 from pipelines.metrics import paired
 from pipelines.metrics.source import connect, open_run
-from tests.metrics.fixture import write_fixture
+from tests.metrics.fixture import seal, write_fixture
 
 
 def test_paired_differences_by_hand(tmp_path: Path) -> None:
@@ -50,6 +51,7 @@ def test_a_strategy_swap_pairs_by_player_slot(tmp_path: Path) -> None:
             r["strategy"] = "E"
             r["win_share"] = 1.0 if r["game_id"] == 0 else r["win_share"]
     pq.write_table(pa.Table.from_pylist(seats), other_dir / "seats" / "part-000000.parquet")
+    seal(other_dir, json.loads((other_dir / "manifest.json").read_text()))
     rows = paired.differences(connect([base, open_run(other_dir)])).to_pylist()
     swap = next(r for r in rows if r["metric"] == "win_share" and r["player"] == 3)
     assert swap["group"] == "D -> E"

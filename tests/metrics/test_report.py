@@ -16,6 +16,7 @@ from pipelines.cli import app
 from pipelines.report import JSON_KEYS
 from reports import documents, figures
 from reports.documents import Section, col
+from tests.metrics.fixture import seal
 
 runner = CliRunner()
 COMMON = ["simulate", "--backend", "serial", "--shard-size", "12", "--islands", "abc-1,ABC-2"]
@@ -175,7 +176,7 @@ def test_unfinished_run_is_reported_and_flagged(small_run: Path, tmp_path: Path)
         first = sorted((small_run / table).glob("*.parquet"))[0]
         (partial / table / first.name).write_bytes(first.read_bytes())
     manifest["status"] = "partial"
-    (partial / "manifest.json").write_text(json.dumps(manifest))
+    seal(partial, manifest)
     result = runner.invoke(app, ["report", str(partial), "--format", "json,md"])
     assert result.exit_code == 0, result.output
     obj = json.loads((partial / "report" / "report.json").read_text())
@@ -197,7 +198,7 @@ def test_missing_part_file_is_named(small_run: Path, tmp_path: Path) -> None:
             (broken / table / part.name).write_bytes(part.read_bytes())
     result = runner.invoke(app, ["report", str(broken)])
     assert result.exit_code == 2
-    assert "moves/part-000001.parquet: missing part file (shard 1 has games but no moves)" in (
+    assert "moves/part-000001.parquet: missing part file (the manifest records it)" in (
         result.stderr
     )
 

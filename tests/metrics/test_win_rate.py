@@ -105,7 +105,14 @@ def test_bad_input_is_one_line(tmp_path: Path, ti_run: Path) -> None:
         open_run(tmp_path)
     run = write_fixture(tmp_path / "r")
     (run / "seats" / "part-000001.parquet").write_bytes(b"not parquet")
-    with pytest.raises(InputError, match=r"part-000001.parquet: corrupt or unreadable Parquet"):
+    with pytest.raises(InputError, match=r"part-000001.parquet: extra file, not recorded"):
+        open_run(run)
+    (run / "seats" / "part-000001.parquet").unlink()
+    part = run / "seats" / "part-000000.parquet"
+    part.write_bytes(b"x" * part.stat().st_size)
+    with pytest.raises(
+        InputError, match=r"part-000000.parquet: corrupt part file \(not a readable"
+    ):
         open_run(run)
     other = open_run(ti_run)
     mine = open_run(write_fixture(tmp_path / "to"))

@@ -94,3 +94,52 @@ def test_table_prints_figures_for_people() -> None:
                                 "CHANGED"]  # fmt: skip
     assert lines[2].split() == ["c", "turns", "32.92", "32.95", "+0.41", "p", "=", "0.68", "ok"]
     assert lines[3].split() == ["c", "golden_games", "075bb0f0", "075bb0f0", "ok"]
+
+
+def test_a_damaged_baseline_is_one_line_exit_2(tmp_path: Path) -> None:
+    suite = tmp_path / "suite.toml"
+    suite.write_text(
+        '[[case]]\nname = "tiny"\nplayers = ["hunter", "cautious"]\ngames = 40\nseed = 3\n'
+        'islands = "abc-1"\ngolden_games = 1\n'
+    )
+    good = tmp_path / "good.json"
+    assert regress(suite, good, tmp_path / "o", "--update-baseline")[0] == 0
+    base = json.loads(good.read_text())
+    case = base["cases"]["tiny"]
+
+    def damaged(name: str, obj: object, raw: str | None = None) -> Path:
+        path = tmp_path / f"{name}.json"
+        path.write_text(raw if raw is not None else json.dumps(obj))
+        return path
+
+    def stats(**changes: object) -> dict[str, Any]:
+        return {**base, "cases": {"tiny": {**case, "stats": {**case["stats"], **changes}}}}
+
+    turns = case["stats"]["turns"]
+    without_turns = {k: v for k, v in case["stats"].items() if k != "turns"}
+    cases = [
+        (damaged("syntax", None, "{\"version\": 1, \"cases\": "), "not a readable baseline"),
+        (damaged("list", [1, 2]), "not a tourney baseline (version 1)"),
+        (damaged("cases-list", {"version": 1, "cases": []}), "'cases' must map case names"),
+        (damaged("no-cases", {"version": 1, "cases": {}}), "'cases' must map case names"),
+        (damaged("case-str", {"version": 1, "cases": {"tiny": "x"}}), "case 'tiny': not an"),
+        (damaged("empty", stats() | {"cases": {"tiny": {**case, "stats": {}}}}),
+         "case 'tiny': 'stats' is missing or empty"),
+        (damaged("nan", None, json.dumps(stats(turns={**turns, "mean": float("nan")}))),
+         "statistic 'turns': mean must be a finite number"),
+        (damaged("inf-sd", None, json.dumps(stats(turns={**turns, "sd": float("inf")}))),
+         "statistic 'turns': sd must be a finite number"),
+        (damaged("no-n", stats(turns={"mean": 1.0, "sd": 0.5})),
+         "statistic 'turns': n must be an integer >= 1"),
+        (damaged("no-golden", {**base, "cases": {"tiny": {**case, "golden": None}}}),
+         "case 'tiny': 'golden' is missing"),
+        (damaged("other-case", {**base, "cases": {"other": case}}),
+         "baseline has no case 'tiny'"),
+        (damaged("no-turns", {**base, "cases": {"tiny": {**case, "stats": without_turns}}}),
+         "baseline case 'tiny' has no statistic 'turns'"),
+    ]  # fmt: skip
+    for path, message in cases:
+        code, out, err = regress(suite, path, tmp_path / "o")
+        assert code == 2, (path.name, out, err)
+        assert message in err, (path.name, err)
+        assert len(err.strip().splitlines()) == 1
