@@ -30,22 +30,58 @@ from sim.runner.games import GAMES
 def play(
     game: GameOpt = "tobago",
     players: PlayersOpt = None,
-    seed: Annotated[int, typer.Option("--seed", min=0, help="The game seed.")] = 0,
+    seed: Annotated[int | None, typer.Option("--seed", min=0, help="The game seed.")] = None,
     island: Annotated[
-        str, typer.Option("--island", help="Built-in name, generated:SEED or a file.")
-    ] = "aBc-2",
+        str | None, typer.Option("--island", help="Built-in name, generated:SEED or a file.")
+    ] = None,
     rules: RulesOpt = None,
     ablate: Annotated[
         str | None,
         typer.Option("--ablate", help="Play the rules without: curses or amulets (Tobago)."),
     ] = None,
+    run: Annotated[
+        Path | None,
+        typer.Option("--run", help="Replay a game of this run (with --game-id), checked."),
+    ] = None,
+    game_id: Annotated[
+        int | None, typer.Option("--game-id", min=0, help="The game of --run to replay.")
+    ] = None,
     as_json: Annotated[
         bool, typer.Option("--json", help="JSON lines: one per event, then the result.")
     ] = False,
 ) -> None:
-    """Play one seeded game and print it, ending with the scores and the winner(s)."""
+    """Play one seeded game, or replay a game of a run, and print it, ending with the scores
+    and the winner(s)."""
+    if run is not None or game_id is not None:
+        from pipelines.run_replay import replay
+
+        if run is None or game_id is None:
+            raise InputError("--run and --game-id go together: the run and its game to replay")
+        options = (
+            ("--players", players),
+            ("--seed", seed),
+            ("--island", island),
+            ("--rules", rules),
+            ("--ablate", ablate),
+        )
+        given = [name for name, value in options if value is not None]
+        if given:
+            raise InputError(f"--run replays the run's own game: {given[0]} cannot be given too")
+        played, checked = replay(run, game_id)
+        _show(played, as_json)
+        if not as_json:
+            typer.echo(
+                f"replayed game {game_id} of {run}: its {checked:,} move rows match the run's"
+            )
+        return
     check_game(game)
-    played = play_game(seed, parse_players(players, game), island, rules, game, ablate)
+    played = play_game(
+        seed or 0, parse_players(players, game), island or "aBc-2", rules, game, ablate
+    )
+    _show(played, as_json)
+
+
+def _show(played: Any, as_json: bool) -> None:
     if as_json:
         for row in game_json_rows(played):
             typer.echo(json.dumps(row, separators=(",", ":")))

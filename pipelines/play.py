@@ -106,7 +106,7 @@ def game_text(played: PlayedGame) -> list[str]:
     return head + body + tail
 
 
-def _log_rows(played: PlayedGame) -> list[tuple[int, ...]]:
+def log_rows(played: PlayedGame) -> list[tuple[int, ...]]:
     g = played.game
     flat: list[int] = g.state.log.flat if isinstance(g, TobagoGame) else g.log
     return [tuple(flat[i : i + 6]) for i in range(0, len(flat), 6)]
@@ -118,7 +118,7 @@ def game_json_rows(played: PlayedGame) -> list[dict[str, Any]]:
     events = EVENTS if isinstance(g, TobagoGame) else ti_movelog.EVENTS
     rows: list[dict[str, Any]] = [
         {"turn": t, "seat": seat, "event": events[kind][0], "a": a, "b": b, "c": c}
-        for t, seat, kind, a, b, c in _log_rows(played)
+        for t, seat, kind, a, b, c in log_rows(played)
     ]
     result = g.result
     assert result is not None

@@ -10,8 +10,8 @@
 - **Unfinished runs**: a run whose shards are not all played is reported for the games it has.
 - **Pooled runs**: several runs of the same rules and players pooled into one table.
 
-The replay command is ``tourney play`` with the game's seed, island, rules and players in
-seat order: the game is a pure function of those.
+The replay command is ``tourney play --run RUN --game-id N``: the game is played again from
+the run's manifest and checked against the moves the run logged.
 """
 
 from __future__ import annotations
@@ -21,7 +21,6 @@ from typing import Any
 
 import duckdb
 
-from pipelines.metrics.source import island_file_argument
 from pipelines.report_data import RunWarning
 from pipelines.run_groups import Groups, run_label
 from reports import numbers
@@ -31,45 +30,11 @@ from sim.outcome import UNFINISHED
 END_WORDS = {"turn_cap": "stopped at the turn cap", "deadlock": "ended in a deadlock"}
 
 
-def island_argument(run: Any, name: str) -> str:
-    """The island as ``run``'s spec gave it: the path of the island file that played as
-    ``name`` (the run recorded its boards, so no file is read), else the name itself."""
-    return island_file_argument(run, name) or name
-
-
-def replay_command(run: Any, seed: int, island: str, players: list[str]) -> str:
-    """The ``tourney play`` command that replays one game of ``run`` (a RunInfo)."""
-    spec = run.manifest["spec"]
-    game = spec.get("game", "tobago")
-    rules = str(spec.get("rules", ""))
-    base, without, ablation = rules.partition(" without ")
-    parts = ["tourney", "play"]
-    if game != "tobago":
-        parts += ["--game", game]
-    parts += ["--players", ",".join(players), "--seed", str(seed)]
-    if game == "tobago":
-        parts += ["--island", island_argument(run, island)]
-    parts += ["--rules", base]
-    if without:
-        parts += ["--ablate", ablation]
+def replay_command(run: Any, game_id: int) -> str:
+    """The ``tourney play`` command that replays game ``game_id`` of ``run`` (a RunInfo),
+    checked against the moves the run logged."""
+    parts = ["tourney", "play", "--run", str(run.path), "--game-id", str(game_id)]
     return " ".join(shlex.quote(p) for p in parts)
-
-
-def _game_facts(
-    con: duckdb.DuckDBPyConnection, run: int, game_id: int
-) -> tuple[int, str, list[str]]:
-    seed, island = con.execute(
-        "SELECT seed, island::VARCHAR FROM games_all WHERE run = ? AND game_id = ?",
-        [run, game_id],
-    ).fetchall()[0]
-    players = [
-        str(s)
-        for (s,) in con.execute(
-            "SELECT strategy::VARCHAR FROM seats_all WHERE run = ? AND game_id = ? ORDER BY seat",
-            [run, game_id],
-        ).fetchall()
-    ]
-    return int(seed), str(island), players
 
 
 def _unfinished(con: duckdb.DuckDBPyConnection, groups: Groups, counted: bool) -> list[RunWarning]:
@@ -110,7 +75,6 @@ def _unfinished(con: duckdb.DuckDBPyConnection, groups: Groups, counted: bool) -
             f"{d['n_players']}-player games)"
             for d in details
         )
-        seed, island, players = _game_facts(con, run, int(first))
         fate = (
             "are included in win rates as played (--include-unfinished)"
             if counted
@@ -125,7 +89,7 @@ def _unfinished(con: duckdb.DuckDBPyConnection, groups: Groups, counted: bool) -
                     f"({numbers.pct(games / all_games, 2)}) of {run_label(info)} "
                     f"{END_WORDS.get(reason, reason)}; they {fate}. By strategy: {by_strategy}."
                 ),
-                command=replay_command(info, seed, island, players),
+                command=replay_command(info, int(first)),
                 details=tuple(details),
             )
         )
@@ -152,8 +116,7 @@ def _failures(con: duckdb.DuckDBPyConnection, groups: Groups) -> list[RunWarning
         example = ""
         if first:
             game_id, turn, decision, answer, error = first[0]
-            seed, island, players = _game_facts(con, run, int(game_id))
-            command = replay_command(info, seed, island, players)
+            command = replay_command(info, int(game_id))
             what = (
                 f"first exception: {error}"
                 if answer == "<raised>"

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import functools
 import importlib
+import os
 import random
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -90,6 +92,35 @@ def split_specs(text: str) -> list[str]:
     return out
 
 
+def _import_plugin(name: str, module_name: str) -> Any:
+    """A user's strategy module: importable as installed, or from the current directory
+    (where people keep their own files; it is added to the end of ``sys.path``, so it never
+    shadows an installed module, and process-pool workers inherit it)."""
+    try:
+        return importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        top = module_name.split(".", maxsplit=1)[0]
+        if exc.name is None or exc.name.split(".")[0] != top:
+            raise InputError(f"strategy {name!r} cannot be imported ({exc})") from None
+    except Exception as exc:  # a plug-in that fails as it is imported: one line, not a trace
+        raise InputError(f"strategy {name!r}: importing {module_name!r} failed ({exc!r})") from None
+    here = os.getcwd()
+    if here not in sys.path:
+        sys.path.append(here)
+    try:
+        return importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        if exc.name is not None and exc.name.split(".")[0] == module_name.split(".", maxsplit=1)[0]:
+            raise InputError(
+                f"strategy {name!r}: no module {module_name!r} in the current directory "
+                f"({here}) or the installed packages (the Python path); put "
+                f"{module_name.replace('.', '/')}.py there, or install it"
+            ) from None
+        raise InputError(f"strategy {name!r} cannot be imported ({exc})") from None
+    except Exception as exc:
+        raise InputError(f"strategy {name!r}: importing {module_name!r} failed ({exc!r})") from None
+
+
 def parse_strategy(text: str, game: str = "tobago") -> StrategySpec:
     """The strategy of ``game`` named by ``text``; ``InputError`` says what is allowed."""
     registry = REGISTRIES[game]
@@ -104,10 +135,13 @@ def parse_strategy(text: str, game: str = "tobago") -> StrategySpec:
     name = name.strip()
     if ":" in name:
         module_name, _, class_name = name.partition(":")
-        try:
-            cls = getattr(importlib.import_module(module_name), class_name)
-        except (ImportError, AttributeError) as exc:
-            raise InputError(f"strategy {name!r} cannot be imported ({exc})") from None
+        module = _import_plugin(name, module_name)
+        cls = getattr(module, class_name, None)
+        if cls is None:
+            raise InputError(
+                f"strategy {name!r}: module {module_name!r} ({module.__file__}) has no "
+                f"{class_name!r}"
+            )
         if not isinstance(cls, type) or not callable(getattr(cls, "decide", None)):
             raise InputError(
                 f"strategy {name!r} is not a class with a decide(view, decision) method"

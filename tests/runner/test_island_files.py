@@ -12,8 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from pipelines.cli import app
-from pipelines.metrics.source import open_run, recorded_board
-from pipelines.run_warnings import island_argument
+from pipelines.metrics.source import island_file_argument, open_run, recorded_board
 from pipelines.simulate import resolve
 from sim.paths import data_dir
 from sim.runner.boards import board_from_record, board_record, read_island_file
@@ -55,8 +54,12 @@ def test_a_run_on_the_example_island_file_is_reported_from_anywhere(
     board = resolve_board(str(EXAMPLE))
     assert drawn_cells(tmp_path / "run" / "report") == set(board.island.coords)
     info = open_run(tmp_path / "run")
-    assert island_argument(info, "example") == "example.island"  # the replay command's
-    assert island_argument(info, "aBc-2") == "aBc-2"
+    assert island_file_argument(info, "example") == "example.island"
+    assert island_file_argument(info, "aBc-2") is None
+    # A game of it replays from anywhere: the run recorded the board it played.
+    replayed = runner.invoke(app, ["play", "--run", str(tmp_path / "run"), "--game-id", "3"])
+    assert replayed.exit_code == 0, replayed.output
+    assert "island example" in replayed.output and "move rows match the run's" in replayed.output
 
 
 def test_an_edited_export_is_drawn_with_its_own_cells(tmp_path: Path) -> None:

@@ -1,0 +1,108 @@
+"""Any game of a run, played again exactly: ``tourney play --run DIR --game-id N``.
+
+A game is a pure function of its plan (seed, island, seating) under the run's rules and
+strategies, so it is rebuilt from the run's manifest alone: the rules from their resolved
+values (their hash must match the one recorded, whatever a rules file says today), the board
+the run recorded for an island file, the players from the spec in the game's seat order.
+The replayed move log is then compared row by row with the rows the run logged for that
+game, and a difference is an error: a replay that does not match is no replay.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import duckdb
+
+from pipelines.metrics.source import RunInfo, connect, open_run, recorded_board
+from pipelines.play import PlayedGame, log_rows
+from sim.errors import InputError, RunError
+from sim.runner.games import NO_ISLAND, game_kind
+from sim.runner.schedule import plan_game
+from strategies.registry import parse_strategy
+
+
+def run_rules(run: RunInfo) -> Any:
+    """The run's rules rebuilt from the values its manifest recorded, checked by hash."""
+    spec = run.manifest["spec"]
+    kind = game_kind(run.game)
+    resolved = dict(spec.get("resolved_rules") or {})
+    preset = str(resolved.pop("preset", spec.get("rules_preset", "")))
+    rules = kind.with_overrides(kind.load_rules(preset), resolved, f"{run.path}: resolved_rules")
+    if rules.hash != spec.get("rules_hash"):
+        raise InputError(
+            f"{run.path}: its recorded rules no longer resolve to the hash it played "
+            f"({spec.get('rules_hash')} recorded, {rules.hash} now): a rules file it names "
+            "has changed"
+        )
+    return rules
+
+
+#: A move row as the run logs it: turn, seat, event name, a, b, c.
+Row = tuple[int, int, str, int, int, int]
+
+
+def _logged_rows(con: duckdb.DuckDBPyConnection, game_id: int) -> list[Row]:
+    """The run's move rows of one game, as the engine's six ints (event as its code)."""
+    rows = con.execute(
+        """SELECT turn, seat, event::VARCHAR, a, b, c FROM moves
+           WHERE game_id = ? ORDER BY ply""",
+        [game_id],
+    ).fetchall()
+    return [(int(t), int(s), str(e), int(a), int(b), int(c)) for t, s, e, a, b, c in rows]
+
+
+def replay(run_dir: Path, game_id: int) -> tuple[PlayedGame, int]:
+    """Play game ``game_id`` of the run in ``run_dir`` again; return it and the number of
+    move rows checked against the run's. ``RunError`` if the moves differ."""
+    run = open_run(run_dir)
+    spec = run.manifest["spec"]
+    games = int(spec["games"])
+    if not 0 <= game_id < games:
+        raise InputError(f"--game-id {game_id}: the run has games 0 to {games - 1}")
+    with connect([run], include_unfinished=True) as con:
+        found = con.execute(
+            "SELECT seed, island::VARCHAR FROM games_all WHERE game_id = ?", [game_id]
+        ).fetchall()
+        if not found:
+            raise InputError(f"--game-id {game_id}: the run has not played that game yet")
+        logged = _logged_rows(con, game_id)
+    kind = game_kind(run.game)
+    labels = [str(p) for p in spec["players"]]
+    plan = plan_game(
+        game_id, int(spec["seed"]), len(labels), spec["seating"], tuple(spec["islands"])
+    )
+    seed, island = found[0]
+    if plan.seed != int(seed):
+        raise RunError(f"{run.path}: game {game_id} has seed {seed}, its plan says {plan.seed}")
+    rules = run_rules(run)
+    strategies = [parse_strategy(label, run.game) for label in labels]
+    boards = {plan.island: recorded_board(run, str(island))} if kind.boards else None
+    played_game = kind.play(plan, rules, [s.factory() for s in strategies], boards)
+    seated = [strategies[p] for p in plan.order]
+    played = PlayedGame(
+        run.game, played_game, rules, seated, str(island) if kind.boards else NO_ISLAND
+    )
+    events = kind_events(run.game)
+    mine: list[Row] = [(t, s, events[k], a, b, c) for t, s, k, a, b, c in log_rows(played)]
+    if mine != logged:
+        first = next(
+            (k for k, (x, y) in enumerate(zip(mine, logged, strict=False)) if x != y),
+            min(len(mine), len(logged)),
+        )
+        raise RunError(
+            f"{run.path}: game {game_id} replayed differently from its logged moves (first "
+            f"difference at row {first} of {len(logged)}): the code or a strategy changed "
+            "since the run"
+        )
+    return played, len(logged)
+
+
+def kind_events(game: str) -> list[str]:
+    """Event names by code of ``game``'s move log."""
+    if game == "tobago":
+        from sim.tobago.movelog import EVENTS
+    else:
+        from sim.treasure_island.movelog import EVENTS
+    return [name for name, _ in EVENTS]
