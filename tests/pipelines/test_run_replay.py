@@ -20,10 +20,15 @@ SIM = ["simulate", "--backend", "serial", "--shard-size", "8", "--islands", "abc
 def _moves(run: Path, game_id: int) -> list[dict[str, object]]:
     info = open_run(run)
     files = [str(p.path(run)) for p in info.parts["moves"]]
-    rows = duckdb.sql(
-        f"SELECT turn, seat, event::VARCHAR AS event, a, b, c FROM read_parquet({files}) "
-        f"WHERE game_id = {game_id} ORDER BY ply"
-    ).fetchall()
+    rows = (
+        duckdb.connect()
+        .execute(
+            "SELECT turn, seat, event::VARCHAR AS event, a, b, c FROM read_parquet(?) "
+            "WHERE game_id = ? ORDER BY ply",
+            [files, game_id],
+        )
+        .fetchall()
+    )
     return [dict(zip(("turn", "seat", "event", "a", "b", "c"), r, strict=True)) for r in rows]
 
 
