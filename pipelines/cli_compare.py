@@ -19,15 +19,9 @@ from pipelines.cli_app import (
 from pipelines.play import DEFAULT_RULES, check_game, parse_players
 from sim.errors import InputError
 from sim.runner.games import game_kind
-from strategies.registry import DEFAULT_PLAYERS, parse_strategy, split_specs
 
 # Each command imports its pipeline when called (see cli_games): the statistics, Parquet and
 # plotting libraries they use are a second of start-up the other commands do not need.
-
-
-def _rules_name(source: str) -> str:
-    """How a rules source is called in the output: a preset's name or a file's name."""
-    return Path(source).name if source.endswith(".toml") else source
 
 
 @command(app, "compare")
@@ -105,91 +99,28 @@ def compare_cmd(
     """Compare A and B on common seeds (rules, an ablation, or strategies) with a one-sided or
     two-sided SPRT; the verdict in words, with the estimate and its 95% interval."""
     from pipelines import verdicts
-    from pipelines.compare import CompareSpec, check_metric, compare, max_blocks, plan
-    from pipelines.simulate import ablated, game_islands
+    from pipelines.compare import compare, max_blocks, plan
+    from pipelines.compare_setup import compare_spec
     from pipelines.ticker import Ticker
 
-    check_game(game)
-    kind = game_kind(game)
-    strategy_mode = a_strategy is not None or b_strategy is not None
-    modes = sum((b_rules is not None, ablate is not None, strategy_mode))
-    if modes != 1:
-        raise InputError(
-            "compare needs exactly one B: --b-rules FILE, --ablate curses|amulets, "
-            "or --a-strategy X --b-strategy Y"
-        )
-    a_source = a_rules or DEFAULT_RULES[game]
-    rules_a = kind.load_rules(a_source)
-    rules_b = rules_a
-    b_name = _rules_name(a_source)
-    factories_b = None
-    candidates = None
-    if strategy_mode:
-        if a_strategy is None or b_strategy is None:
-            raise InputError("a strategy comparison needs both --a-strategy and --b-strategy")
-        field_names = split_specs(players) if players else DEFAULT_PLAYERS[game][:3]
-        field = [parse_strategy(x, game) for x in field_names]
-        cand_a, cand_b = parse_strategy(a_strategy, game), parse_strategy(b_strategy, game)
-        specs = [cand_a, *field]
-        if not 2 <= len(specs) <= 4:
-            raise InputError(f"--players: a field of 1 to 3 opponents, got {len(field)}")
-        factories_b = (cand_b.factory(), *(p.factory() for p in field))
-        candidates = (cand_a.label, cand_b.label)
-        metric = metric or "candidate"
-    else:
-        specs = parse_players(players, game)
-        metric = metric or "first-seat"
-        if ablate is not None:
-            if game != "tobago":
-                raise InputError(f"--ablate is for Tobago (curses, amulets), not {game}")
-            rules_b = ablated(rules_a, ablate, "--ablate")
-            b_name = f"{_rules_name(a_source)} without {ablate}"
-        else:
-            assert b_rules is not None
-            rules_b = kind.load_rules(b_rules)
-            b_name = _rules_name(b_rules)
-    labels = tuple(p.label for p in specs)
-    check_metric(metric, labels, strategy_mode)
-    info = verdicts.metric_info(metric)
-    if plan_effect is not None and (bounds is not None or two_sided or delta is not None):
-        raise InputError(
-            "--plan estimates a fixed-size test: it takes no --bounds, --two-sided or --delta"
-        )
-    if two_sided and bounds is not None:
-        raise InputError(
-            f"--bounds is for a one-sided test; with --two-sided give --delta D (the smallest "
-            f"difference either way, in {info.unit})"
-        )
-    if delta is not None and not two_sided:
-        raise InputError(
-            f"--delta is for --two-sided; a one-sided test takes --bounds H0,H1 (in {info.unit})"
-        )
-    theta0, theta1 = (0.0, info.default_delta)
-    if bounds is not None:
-        theta0, theta1 = verdicts.parse_bounds(bounds, info)
-    delta_value = None
-    if two_sided:
-        delta_value = verdicts.check_delta(info.default_delta if delta is None else delta, info)
-    if plan_effect is not None:
-        verdicts.check_effect(plan_effect, info)
-    spec = CompareSpec(
-        labels=labels,
-        factories=tuple(p.factory() for p in specs),
-        rules_a=rules_a,
-        rules_b=rules_b,
-        factories_b=factories_b,
+    spec = compare_spec(
+        b_rules=b_rules,
+        a_rules=a_rules,
+        ablate=ablate,
+        a_strategy=a_strategy,
+        b_strategy=b_strategy,
+        game=game,
+        players=players,
         metric=metric,
-        theta0=theta0,
-        theta1=theta1,
-        delta=delta_value,
-        seed=seed,
-        islands=game_islands(kind, islands, "--islands", "--islands"),
+        bounds=bounds,
+        two_sided=two_sided,
+        delta=delta,
         max_games=max_games,
-        batch_blocks=batch_blocks,
+        seed=seed,
+        islands=islands,
         workers=workers,
-        rules_a_name=_rules_name(a_source),
-        rules_b_name=b_name,
-        candidates=candidates,
+        batch_blocks=batch_blocks,
+        plan_effect=plan_effect,
     )
     if plan_effect is not None:
         result = plan(spec, pilot_blocks, plan_effect, ticker=Ticker(pilot_blocks))

@@ -1,0 +1,1 @@
+"""``tourney`` as a library: the notebook API lives in :mod:`tourney.api`."""
