@@ -83,7 +83,7 @@ def common_tables(con: duckdb.DuckDBPyConnection) -> dict[str, pa.Table]:
         "win_rate_by_strategy_seat": win_rate.by_strategy_seat(con),
         "win_rate_by_opponents": win_rate.by_opponents(con),
         "head_to_head": win_rate.head_to_head(con),
-        "ratings": rating.bradley_terry(con),
+        "ratings": rating.plackett_luce(con),
         "score_distribution": con.sql(
             """SELECT g.n_players, s.strategy::VARCHAR AS strategy, s.score,
                       count(*)::BIGINT AS seats
@@ -295,7 +295,7 @@ SEAT_COLUMNS = [
 RATING_COLUMNS = [
     col("strategy", "text"),
     col("rating (Elo scale)", "signed_ci", "rating", "low", "high"),
-    col("pairwise comparisons", "count", "comparisons"),
+    col("games (every table size)", "count", "games"),
 ]
 H2H_COLUMNS = [
     col("strategy", "text"),
@@ -364,9 +364,10 @@ def win_rate_section(report: GameReport, data: ReportData) -> Section:
         body.append(
             doc.subheading("Ratings")
             + doc.paragraph(
-                "Bradley-Terry ratings fitted by maximum likelihood to who finished ahead of "
-                "whom inside each game (Elo scale, pool mean 0); 95% intervals by a bootstrap "
-                "over chunks of whole seed blocks."
+                "Plackett-Luce ratings fitted by maximum likelihood to every game's finishing "
+                "order, all table sizes at once (Elo scale, pool mean 0: 100 points apart means "
+                "the stronger is chosen first 64% of the time in a head-to-head); 95% intervals "
+                "by a bootstrap over chunks of whole seed blocks."
             )
             + doc.html_table(result.rows("ratings"), RATING_COLUMNS)
         )
@@ -383,6 +384,28 @@ def win_rate_section(report: GameReport, data: ReportData) -> Section:
                 )
             )
         h2h = result.rows("head_to_head")
+        for n in player_counts(result):
+            pairs = [r for r in h2h if r["n_players"] == n]
+            if len({r["strategy"] for r in pairs}) < 2:
+                continue
+            body.append(
+                doc.figure(
+                    figures.matrix(
+                        pairs,
+                        "strategy",
+                        "opponent",
+                        "ahead",
+                        f"Head to head, {n} players",
+                        "finishes ahead of the opponent",
+                    ),
+                    f"Matrix of how often each strategy finished ahead of each other one in "
+                    f"{n}-player games",
+                    f"Row strategy against column opponent: the share of the {n}-player games "
+                    "they played together in which the row finished ahead (a tie counts a "
+                    "half); above 50% (blue) the row does better. Intervals are in the table "
+                    "below.",
+                )
+            )
         body.append(
             doc.folded(
                 f"Head to head: how often each strategy finished ahead of each other "

@@ -303,3 +303,33 @@ def sweep_lines(rows: Rows, x: str, hue: str | None, y: str, low: str, high: str
     if hue:
         ax.legend()
     return _png(fig)
+
+
+def matrix(rows: Rows, row_key: str, col_key: str, value: str, title: str, label: str) -> bytes:
+    """A square table of shares as a heat map (``row_key`` by ``col_key``, cells ``value``), each
+    cell annotated in percent; a missing pair stays blank."""
+    sns.set_theme(style="white")
+    names = sorted({str(r[row_key]) for r in rows} | {str(r[col_key]) for r in rows})
+    grid = [[math.nan] * len(names) for _ in names]
+    for r in rows:
+        grid[names.index(str(r[row_key]))][names.index(str(r[col_key]))] = float(r[value])
+    size = 1.2 + 0.9 * len(names)
+    fig, ax = plt.subplots(figsize=(size + 1.5, size))
+    sns.heatmap(
+        grid,
+        ax=ax,
+        vmin=0,
+        vmax=1,
+        cmap="RdBu",
+        annot=[[("" if math.isnan(v) else f"{100 * v:.0f}%") for v in row] for row in grid],
+        fmt="",
+        xticklabels=names,
+        yticklabels=names,
+        cbar_kws={"label": label, "format": _PERCENT},
+        linewidths=0.5,
+        linecolor="white",
+    )
+    ax.set_xlabel("opponent")
+    ax.set_ylabel("strategy")
+    ax.set_title(title, fontsize=11)
+    return _png(fig)

@@ -1,13 +1,18 @@
-"""Ratings of the strategy pool: a Bradley-Terry model fitted by maximum likelihood to the
-pairwise results inside games, with bootstrap intervals.
+"""Ratings of the strategy pool: a Plackett-Luce model of each game's finishing order, fitted
+by maximum likelihood over every table size at once, with bootstrap intervals.
 
-Why Bradley-Terry on pairs: every game ranks its players, and each pair of strategies in a
-game gives one comparison (a tie counts half to each), so any mix of 2-4 players feeds one
-model; the fit is the classic minorisation-maximisation iteration (Hunter 2004), exact and
-dependency-free. Comparisons from one game are not independent, nor are the games of one
-seed block (the rotations of one deal), so the intervals come from a bootstrap over chunks of
-whole blocks (block modulo ``chunks``), not from the pair counts.
-Ratings are on the Elo scale (400 log10 of the strength), centred on the pool's mean.
+Why Plackett-Luce: a game of n players is a ranking, and the model reads it as n - 1 choices
+(the winner out of all, the second out of the rest, …) by strength, so 2-, 3- and 4-player
+games feed one pooled rating without breaking them into pairs. Tied players are chosen
+together (Breslow's treatment of ties). The fit is the minorisation-maximisation iteration
+of Hunter (2004), exact and dependency-free; a virtual player of strength 1 that each
+strategy beats once and loses to once keeps a strategy that never wins finite. Games of one
+seed block share their deal, so the intervals come from a bootstrap over chunks of whole
+blocks (block modulo ``chunks``). Ratings are on the Elo scale (400 log10 of the strength),
+centred on the pool's mean.
+
+The games are reduced in DuckDB to counts of finishing patterns per chunk (a handful of
+patterns, whatever the number of games), so the fit costs the same for a million games.
 """
 
 from __future__ import annotations
@@ -18,70 +23,154 @@ import duckdb
 import numpy as np
 import pyarrow as pa
 
-
-def _fit(wins: np.ndarray, games: np.ndarray, iterations: int = 200) -> np.ndarray:
-    """Strengths from ``wins[i, j]`` (i over j) and ``games[i, j]`` (comparisons)."""
-    n = wins.shape[0]
-    p = np.ones(n)
-    total_wins = wins.sum(axis=1)
-    for _ in range(iterations):
-        denom = (games / (p[:, None] + p[None, :])).sum(axis=1)
-        new = np.where(denom > 0, (total_wins + 1e-9) / np.maximum(denom, 1e-300), p)
-        new /= math.exp(np.log(new).mean())
-        if np.max(np.abs(new - p)) < 1e-10:
-            p = new
-            break
-        p = new
-    return p
+#: A finishing pattern: rank levels from first to last, each the strategies tied there.
+Pattern = tuple[tuple[str, ...], ...]
+_LEVELS = "|"
+_TIED = "="
 
 
-def bradley_terry(
-    con: duckdb.DuckDBPyConnection, chunks: int = 64, reps: int = 200, seed: int = 0
-) -> pa.Table:
-    """Per strategy: rating (Elo scale) with a 95% bootstrap interval, and comparisons."""
+def _patterns(con: duckdb.DuckDBPyConnection, chunks: int) -> list[tuple[int, Pattern, int, int]]:
+    """``(chunk, pattern, players, games)`` of the finished games."""
     rows = con.sql(
         f"""
-        SELECT (a.run * {chunks} + a.block % {chunks})::BIGINT AS chunk,
-               a.strategy AS a, b.strategy AS b,
-               sum(CASE WHEN a.rank < b.rank THEN 1.0 WHEN a.rank = b.rank THEN 0.5
-                        ELSE 0.0 END)::DOUBLE AS wins,
-               count(*)::DOUBLE AS games
-        FROM seat_games a
-        JOIN seat_games b ON a.run = b.run AND a.game_id = b.game_id AND a.seat <> b.seat
-        WHERE a.strategy <> b.strategy
-        GROUP BY 1, 2, 3
+        WITH levels AS (
+            SELECT run, game_id, any_value(block) AS block, any_value(n_players) AS n, rank,
+                   string_agg(strategy, '{_TIED}' ORDER BY strategy) AS names
+            FROM seat_games GROUP BY run, game_id, rank),
+        games AS (
+            SELECT (run * {chunks} + any_value(block) % {chunks})::BIGINT AS chunk,
+                   any_value(n) AS n,
+                   string_agg(names, '{_LEVELS}' ORDER BY rank) AS pattern
+            FROM levels GROUP BY run, game_id)
+        SELECT chunk, pattern, n, count(*)::BIGINT FROM games GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
         """
     ).fetchall()
-    names = sorted({r[1] for r in rows} | {r[2] for r in rows})
-    if len(names) < 2:
-        return pa.table({"strategy": names, "rating": [0.0] * len(names)})
-    index = {name: k for k, name in enumerate(names)}
-    chunk_ids = sorted({r[0] for r in rows})
-    cpos = {c: k for k, c in enumerate(chunk_ids)}
-    wins = np.zeros((len(chunk_ids), len(names), len(names)))
-    games = np.zeros_like(wins)
-    for chunk, a, b, w, g in rows:
-        wins[cpos[chunk], index[a], index[b]] += w
-        games[cpos[chunk], index[a], index[b]] += g
+    return [
+        (int(c), tuple(tuple(level.split(_TIED)) for level in p.split(_LEVELS)), int(n), int(k))
+        for c, p, n, k in rows
+    ]
 
-    def elo(p: np.ndarray) -> np.ndarray:
-        r = 400 * np.log10(p)
+
+def _stages(patterns: list[Pattern], index: dict[str, int], n: int) -> tuple[np.ndarray, ...]:
+    """The choice stages of all patterns as matrices over the n strategies and the virtual
+    player (column n): how many of each strategy are chosen at a stage (a strategy may be
+    seated twice), which are still in the running, and the pattern each stage belongs to."""
+    chosen: list[np.ndarray] = []
+    among: list[np.ndarray] = []
+    owner: list[int] = []
+    for k, pattern in enumerate(patterns):
+        remaining = [index[name] for level in pattern for name in level]
+        for level in pattern:
+            if len(remaining) < 2:
+                break
+            picked = np.zeros(n + 1)
+            pool = np.zeros(n + 1)
+            for name in level:
+                picked[index[name]] += 1
+                remaining.remove(index[name])
+            for j in remaining:
+                pool[j] += 1
+            chosen.append(picked)
+            among.append(pool + picked)
+            owner.append(k)
+    return np.array(chosen), np.array(among), np.array(owner, dtype=np.int64)
+
+
+def fit(
+    counts: np.ndarray,
+    chosen: np.ndarray,
+    among: np.ndarray,
+    owner: np.ndarray,
+    prior: float = 1.0,
+    iterations: int = 2000,
+) -> np.ndarray:
+    """Strengths of the strategies from pattern ``counts`` (the stages of :func:`_stages`;
+    the virtual player is the last column, fixed at strength 1, and each strategy beats it
+    ``prior`` times and loses to it as often; 0 gives the plain maximum likelihood)."""
+    n = chosen.shape[1] - 1
+    weights = counts[owner]  # each stage weighs as many games as its pattern
+    wins = chosen.T @ weights
+    wins[:n] += prior
+    wins[n] += prior * n
+    size = chosen.sum(axis=1)
+    w = np.ones(n + 1)
+    for _ in range(iterations):
+        coef = weights * size / (among @ w)
+        denom = among.T @ coef
+        pair = 2.0 * prior / (w[:n] + w[n])  # the virtual games of each strategy
+        denom[:n] += pair
+        denom[n] += pair.sum()
+        new = wins / np.maximum(denom, 1e-300)
+        if prior > 0:
+            new /= new[n]  # the scale is the virtual player's
+        else:
+            new[:n] /= math.exp(float(np.log(new[:n]).mean()))
+            new[n] = 1.0
+        done = np.max(np.abs(np.log(new[:n] / w[:n]))) < 1e-10
+        w = new
+        if done:
+            break
+    return np.asarray(w[:n])
+
+
+def plackett_luce(
+    con: duckdb.DuckDBPyConnection, chunks: int = 64, reps: int = 200, seed: int = 0
+) -> pa.Table:
+    """Per strategy: rating (Elo scale, pool mean 0) with a 95% bootstrap interval, and the
+    games it played (every table size)."""
+    rows = _patterns(con, chunks)
+    names = sorted({name for _, p, _, _ in rows for level in p for name in level})
+    if len(names) < 2:
+        return pa.table(
+            {
+                "strategy": pa.array(names, pa.string()),
+                "rating": pa.array([0.0] * len(names), pa.float64()),
+                "low": pa.array([0.0] * len(names), pa.float64()),
+                "high": pa.array([0.0] * len(names), pa.float64()),
+                "games": pa.array([0] * len(names), pa.int64()),
+            }
+        )
+    index = {name: k for k, name in enumerate(names)}
+    patterns = sorted({p for _, p, _, _ in rows})
+    pos = {p: k for k, p in enumerate(patterns)}
+    chunk_ids = sorted({c for c, _, _, _ in rows})
+    cpos = {c: k for k, c in enumerate(chunk_ids)}
+    counts = np.zeros((len(chunk_ids), len(patterns)))
+    for chunk, pattern, _, games in rows:
+        counts[cpos[chunk], pos[pattern]] += games
+    chosen, among, owner = _stages(patterns, index, len(names))
+
+    def elo(w: np.ndarray) -> np.ndarray:
+        r = 400 * np.log10(w)
         return np.asarray(r - r.mean())
 
-    point = elo(_fit(wins.sum(axis=0), games.sum(axis=0)))
+    point = elo(fit(counts.sum(axis=0), chosen, among, owner))
     rng = np.random.default_rng(seed)
-    samples = []
-    for _ in range(reps):
-        pick = rng.integers(0, len(chunk_ids), len(chunk_ids))
-        samples.append(elo(_fit(wins[pick].sum(axis=0), games[pick].sum(axis=0))))
-    boot = np.array(samples)
-    comparisons = games.sum(axis=(0, 2))
+    boot = np.array(
+        [
+            elo(
+                fit(
+                    counts[rng.integers(0, len(chunk_ids), len(chunk_ids))].sum(axis=0),
+                    chosen,
+                    among,
+                    owner,
+                )
+            )
+            for _ in range(reps)
+        ]
+    )
+    played = np.zeros(len(names), dtype=np.int64)
+    total = counts.sum(axis=0)
+    for pattern, k in pos.items():
+        for level in pattern:
+            for name in level:
+                played[index[name]] += int(total[k])
     return pa.table(
         {
-            "strategy": names,
-            "rating": point.tolist(),
-            "low": np.percentile(boot, 2.5, axis=0).tolist(),
-            "high": np.percentile(boot, 97.5, axis=0).tolist(),
-            "comparisons": comparisons.astype(np.int64).tolist(),
+            "strategy": pa.array(names, pa.string()),
+            "rating": pa.array(point.tolist(), pa.float64()),
+            "low": pa.array(np.percentile(boot, 2.5, axis=0).tolist(), pa.float64()),
+            "high": pa.array(np.percentile(boot, 97.5, axis=0).tolist(), pa.float64()),
+            "games": pa.array(played.tolist(), pa.int64()),
         }
     )

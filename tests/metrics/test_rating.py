@@ -1,4 +1,5 @@
-"""Bradley-Terry ratings: an exact two-player case by hand, and the fixture's ordering."""
+"""Plackett-Luce ratings: exact cases by hand, the likelihood's stationary point, ties, and
+the fixture's ordering over two table sizes."""
 
 from __future__ import annotations
 
@@ -8,29 +9,66 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from pipelines.metrics.rating import _fit, bradley_terry
+from pipelines.metrics.rating import Pattern, _stages, fit, plackett_luce
 from pipelines.metrics.source import connect, open_run
 from tests.metrics.fixture import write_fixture
 
 
+def _fit(patterns: dict[Pattern, float], names: list[str], prior: float = 0.0) -> np.ndarray:
+    index = {name: k for k, name in enumerate(names)}
+    keys = list(patterns)
+    chosen, among, owner = _stages(keys, index, len(names))
+    return fit(np.array([patterns[p] for p in keys]), chosen, among, owner, prior=prior)
+
+
 def test_two_players_by_hand() -> None:
-    # A beat B 3 times out of 4: the MLE has p_A / (p_A + p_B) = 3/4, so p_A / p_B = 3.
-    wins = np.array([[0.0, 3.0], [1.0, 0.0]])
-    games = np.array([[0.0, 4.0], [4.0, 0.0]])
-    p = _fit(wins, games)
-    assert p[0] / p[1] == pytest.approx(3.0, rel=1e-6)
-    assert 400 * math.log10(p[0] / p[1]) == pytest.approx(190.85, abs=0.01)
+    # A beat B 3 times out of 4: the maximum likelihood has w_A / (w_A + w_B) = 3/4.
+    w = _fit({(("A",), ("B",)): 3, (("B",), ("A",)): 1}, ["A", "B"])
+    assert w[0] / w[1] == pytest.approx(3.0, rel=1e-6)
+    assert 400 * math.log10(w[0] / w[1]) == pytest.approx(190.85, abs=0.01)
+
+
+def test_three_players_sit_at_the_likelihood_maximum() -> None:
+    data: dict[Pattern, float] = {
+        (("A",), ("B",), ("C",)): 5,
+        (("B",), ("A",), ("C",)): 3,
+        (("C",), ("A",), ("B",)): 2,
+        (("B",), ("C",), ("A",)): 1,
+        (("A",), ("C",)): 2,  # a two-player game in the same pool
+    }
+    w = _fit(data, ["A", "B", "C"])
+
+    def loglik(v: np.ndarray) -> float:
+        total = 0.0
+        for pattern, count in data.items():
+            order = [{"A": 0, "B": 1, "C": 2}[level[0]] for level in pattern]
+            for k in range(len(order) - 1):
+                total += count * (math.log(v[order[k]]) - math.log(sum(v[j] for j in order[k:])))
+        return total
+
+    best = loglik(w)
+    for j in range(3):  # no single strength moved either way does better
+        for factor in (0.99, 1.01):
+            moved = w.copy()
+            moved[j] *= factor
+            assert loglik(moved) < best
+
+
+def test_ties_are_chosen_together() -> None:
+    # A and B always tie ahead of C: equal strengths, both above C.
+    w = _fit({(("A", "B"), ("C",)): 4, (("C",), ("A", "B")): 1}, ["A", "B", "C"], prior=1.0)
+    assert w[0] == pytest.approx(w[1]) and w[0] > w[2]
 
 
 def test_fixture_ratings_order_and_symmetry(tmp_path: Path) -> None:
     con = connect([open_run(write_fixture(tmp_path))])
-    rows = {r["strategy"]: r for r in bradley_terry(con, chunks=3, reps=50).to_pylist()}
-    # A and B have the same record (1.5 of 3 against each other, 2-0 against C and D);
-    # D beat C twice; C never won.
-    assert rows["A"]["rating"] == pytest.approx(rows["B"]["rating"], abs=1e-6)
-    assert rows["A"]["rating"] > rows["D"]["rating"] > rows["C"]["rating"]
+    rows = {r["strategy"]: r for r in plackett_luce(con, chunks=3, reps=50).to_pylist()}
+    # A and B each finished ahead of C and D in both 4-player games; D ahead of C in both;
+    # C last in both.
+    assert min(rows["A"]["rating"], rows["B"]["rating"]) > rows["D"]["rating"]
+    assert rows["D"]["rating"] > rows["C"]["rating"]
     assert sum(r["rating"] for r in rows.values()) == pytest.approx(0.0, abs=1e-6)
     assert all(
         r["low"] <= r["rating"] + 1e-6 and r["rating"] <= r["high"] + 1e-6 for r in rows.values()
     )
-    assert rows["A"]["comparisons"] == 3 + 2 + 2  # vs B three times, C twice, D twice
+    assert rows["A"]["games"] == 3 and rows["C"]["games"] == 2
