@@ -72,6 +72,7 @@ COMMON_TABLES = [
     "ratings",
     "score_distribution",
     "game_length",
+    "notable_games",
 ]
 
 
@@ -91,6 +92,7 @@ def common_tables(con: duckdb.DuckDBPyConnection) -> dict[str, pa.Table]:
                GROUP BY 1, 2, 3 ORDER BY 1, 2, 3"""
         ).to_arrow_table(),
         "game_length": win_rate.game_length(con),
+        "notable_games": win_rate.notable_games(con),
     }
 
 
@@ -568,6 +570,12 @@ def summary_section(report: GameReport, data: ReportData) -> Section:
     for label, found in grouped_findings(data):
         parts.append(doc.paragraph(label, "scope"))
         parts.append(doc.bullet_list([f.text for f in found], "findings"))
+    notable = notable_items(data, report.score_unit)
+    if notable:
+        parts += [
+            doc.subheading("Games to look at"),
+            doc.warning_list(notable, "notable", "Replay it"),
+        ]
     return Section(
         "summary",
         "Summary",
@@ -577,6 +585,27 @@ def summary_section(report: GameReport, data: ReportData) -> Section:
         "it; a difference is stated only when its interval excludes no difference.",
         "".join(parts),
     )
+
+
+NOTABLE_WORDS = {"longest": "The longest game", "upset": "The biggest upset"}
+
+
+def notable_items(data: ReportData, unit: str) -> list[tuple[str, str]]:
+    """The notable games of every cohort, each with the command that replays it."""
+    from pipelines.run_warnings import replay_command
+
+    items = []
+    for result in data.cohorts:
+        for r in result.rows("notable_games"):
+            run = result.cohort.runs[int(r["run"])]
+            where = f" in {result.cohort.label}" if len(data.cohorts) > 1 else ""
+            detail = str(r["detail"]) + (f" {unit}" if r["kind"] == "upset" else "")
+            text = (
+                f"{NOTABLE_WORDS.get(r['kind'], r['kind'])} with {r['n_players']} players"
+                f"{where}: game {r['game_id']}, {detail}."
+            )
+            items.append((text, replay_command(run, int(r["game_id"]))))
+    return items
 
 
 def scope_labels(data: ReportData) -> dict[str, str]:
@@ -654,6 +683,11 @@ def markdown(report: GameReport, data: ReportData) -> str:
     for label, items in grouped_findings(data):
         parts.append(f"**{label}**\n")
         parts += [f"- {f.text}" for f in items]
+        parts.append("")
+    notable = notable_items(data, report.score_unit)
+    if notable:
+        parts.append("## Games to look at\n")
+        parts += [f"- {text} Replay it: `{command}`" for text, command in notable]
         parts.append("")
     for result in data.cohorts:
         for n in player_counts(result):

@@ -145,15 +145,18 @@ def bullet_list(items: Sequence[str], cls: str) -> str:
     return f'<ul class="{cls}">{inner}</ul>'
 
 
-def warning_list(items: Sequence[tuple[str, str]]) -> str:
-    """Warnings: each an escaped text and, if given, a command to replay an affected game."""
+def warning_list(
+    items: Sequence[tuple[str, str]], cls: str = "warnings", lead: str = "Replay one"
+) -> str:
+    """Warnings (or notable games): each an escaped text and, if given, the command that
+    replays the game it is about."""
     inner = "".join(
         f"<li>{html.escape(text)}"
-        + (f"<br>Replay one: <code>{html.escape(command)}</code>" if command else "")
+        + (f"<br>{html.escape(lead)}: <code>{html.escape(command)}</code>" if command else "")
         + "</li>"
         for text, command in items
     )
-    return f'<ul class="warnings">{inner}</ul>'
+    return f'<ul class="{cls}">{inner}</ul>'
 
 
 def code(text: str) -> str:

@@ -240,3 +240,47 @@ def by_strategy_polars(frames: list[pl.LazyFrame]) -> pl.DataFrame:
         .sort("strategy")
         .collect()
     )
+
+
+def notable_games(con: duckdb.DuckDBPyConnection) -> pa.Table:
+    """Per player count, games worth looking at: the longest finished game, and the biggest
+    upset (a sole win by the strategy with the lowest win share at that table size, by the
+    widest margin over the runner-up). ``run`` is the run's index in the connection."""
+    rows = con.sql(
+        """
+        WITH longest AS (
+            SELECT 'longest' AS kind, n_players, run, game_id,
+                   turns::VARCHAR || ' turns' AS detail
+            FROM games
+            QUALIFY row_number() OVER (
+                PARTITION BY n_players ORDER BY turns DESC, run, game_id) = 1),
+        shares AS (
+            SELECT n_players, strategy, avg(win_share) AS share
+            FROM seat_games GROUP BY 1, 2),
+        runner AS (
+            SELECT run, game_id, max(score) FILTER (WHERE win_share < 1.0) AS second
+            FROM seat_games GROUP BY 1, 2),
+        upset AS (
+            SELECT 'upset' AS kind, w.n_players, w.run, w.game_id,
+                   w.strategy || ' won (it wins ' || round(100 * s.share, 1)::VARCHAR ||
+                   '% of ' || w.n_players::VARCHAR || '-player games) by ' ||
+                   (w.score - r.second)::INT::VARCHAR AS detail
+            FROM seat_games w
+            JOIN shares s USING (n_players, strategy)
+            JOIN runner r USING (run, game_id)
+            WHERE w.win_share = 1.0 AND r.second IS NOT NULL
+            QUALIFY row_number() OVER (
+                PARTITION BY w.n_players
+                ORDER BY s.share, w.score - r.second DESC, w.run, w.game_id) = 1)
+        SELECT * FROM longest UNION ALL SELECT * FROM upset ORDER BY n_players, kind
+        """
+    ).fetchall()
+    return pa.table(
+        {
+            "kind": pa.array([r[0] for r in rows], pa.string()),
+            "n_players": pa.array([r[1] for r in rows], pa.int8()),
+            "run": pa.array([r[2] for r in rows], pa.int32()),
+            "game_id": pa.array([r[3] for r in rows], pa.int64()),
+            "detail": pa.array([r[4] for r in rows], pa.string()),
+        }
+    )

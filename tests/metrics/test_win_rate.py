@@ -137,3 +137,14 @@ def test_games_cut_off_are_left_out_unless_asked(tmp_path: Path) -> None:
     every = connect([run], include_unfinished=True)
     got = {(r["n_players"], r["strategy"]): r for r in rows(win_rate.by_strategy(every))}
     assert got[(4, "A")]["seats"] == 2 and got[(4, "A")]["win_share"] == 0.75
+
+
+def test_notable_games_by_hand(tmp_path: Path) -> None:
+    con = connect([open_run(write_fixture(tmp_path))])
+    got = {(r["kind"], r["n_players"]): r for r in rows(win_rate.notable_games(con))}
+    assert got[("longest", 4)]["game_id"] == 1 and got[("longest", 4)]["detail"] == "40 turns"
+    # 4 players: A won game 0 alone (A wins 75% of them); game 1 was shared, so no upset there.
+    upset = got[("upset", 4)]
+    assert upset["game_id"] == 0 and upset["detail"].startswith("A won (it wins 75.0%")
+    assert upset["detail"].endswith("by 10")  # 30 against B's 20
+    assert got[("upset", 2)]["game_id"] == 2
