@@ -145,6 +145,7 @@ def test_notable_games_by_hand(tmp_path: Path) -> None:
     assert got[("longest", 4)]["game_id"] == 1 and got[("longest", 4)]["detail"] == "40 turns"
     # 4 players: A won game 0 alone (A wins 75% of them); game 1 was shared, so no upset there.
     upset = got[("upset", 4)]
-    assert upset["game_id"] == 0 and upset["detail"].startswith("A won (it wins 75.0%")
-    assert upset["detail"].endswith("by 10")  # 30 against B's 20
+    detail = str(upset["detail"])
+    assert upset["game_id"] == 0 and detail.startswith("A won (it wins 75.0%")
+    assert detail.endswith("by 10")  # 30 against B's 20
     assert got[("upset", 2)]["game_id"] == 2
