@@ -167,7 +167,10 @@ def _curse(game: TobagoGame, raiser: int, roses: list[int]) -> None:
             continue
         s.curse_hits[seat] += 1
         pay_amulet = s.amulets[seat] > 0
-        if pay_amulet and s.treasures[seat] and s.rules.curse_amulet_optional:
+        if pay_amulet and s.rules.curse_amulet_optional:
+            # BGA (S3) and S4: "sacrifice an amulet, or lose their most valuable treasure
+            # card". The choice stands even without a card: giving up "the best card" then
+            # costs nothing, and the amulet is kept.
             answer = game.ask(d.Decision(d.CURSE, seat, actions=d.CURSE_ACTIONS))
             pay_amulet = answer == d.PAY_AMULET
         if pay_amulet:

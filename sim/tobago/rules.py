@@ -62,7 +62,8 @@ class TobagoRules:
     bga_allow_non_reducing_without_markers: bool = False
     #: §7.1 / C4 (BGA): raising ends the whole turn, not only movement.
     raise_ends_turn: bool = False
-    #: §7.4 / C5 (BGA): a cursed player with an amulet may give up a card instead.
+    #: §7.4 / C5 (BGA): a cursed player with an amulet chooses: the amulet, or the most
+    #: valuable treasure card (nothing, if they hold none).
     curse_amulet_optional: bool = False
     #: §3.2 / C11: "next to an object" includes the object's own cell.
     object_next_to_includes_self: bool = False
