@@ -66,8 +66,12 @@ def raise_treasure(game: TobagoGame, raiser: int, m: int) -> None:
     s = game.state
     n = s.n
     cell = s.located(m)
-    s.roses[raiser] -= 1
-    roses = [raiser, *reversed(s.map_roses[m])]  # R, from the bottom up
+    roses = list(reversed(s.map_roses[m]))  # R, from the bottom up
+    if s.roses[raiser]:
+        # Rules §7.2 step 1: the raiser's rose goes under the last clue. A raiser without a
+        # rose raises only with ``raise_needs_rose`` off, and then has no rose of its own in R.
+        s.roses[raiser] -= 1
+        roses.insert(0, raiser)
     s.dist_roses = roses
     s.log.add(s.turn, raiser, _EV["raise"], m, cell, len(roses))
     s.treasures_raised[raiser] += 1

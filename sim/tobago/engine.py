@@ -361,8 +361,10 @@ class TobagoGame:
         s = self.state
         bit = 1 << s.atv[seat]  # located here: the map's only candidate is the ATV's cell
         cand = s.map_cand
-        if bit not in cand or not s.roses[seat]:
+        if bit not in cand:
             return ()  # the common case, answered without building anything
+        if not s.roses[seat] and s.rules.raise_needs_rose:
+            return ()
         cards = s.map_cards
         return tuple(("raise", m) for m in range(N_MAPS) if cand[m] == bit and cards[m])
 

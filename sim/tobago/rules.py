@@ -62,6 +62,10 @@ class TobagoRules:
     bga_allow_non_reducing_without_markers: bool = False
     #: §7.1 / C4 (BGA): raising ends the whole turn, not only movement.
     raise_ends_turn: bool = False
+    #: §7.2 step 1 [L]: the raiser puts one of their roses under the map, so a player with
+    #: none left cannot raise. No source covers a raiser without roses; ``false`` lets them
+    #: raise without one (R then starts at the newest clue's rose).
+    raise_needs_rose: bool = True
     #: §7.4 / C5 (BGA): a cursed player with an amulet chooses: the amulet, or the most
     #: valuable treasure card (nothing, if they hold none).
     curse_amulet_optional: bool = False
@@ -128,6 +132,7 @@ _CHOICES: dict[str, tuple[str, ...]] = {
 _BOOLS = (
     "bga_allow_non_reducing_without_markers",
     "raise_ends_turn",
+    "raise_needs_rose",
     "curse_amulet_optional",
     "object_next_to_includes_self",
     "amulet_use_between_legs",

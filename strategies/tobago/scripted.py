@@ -176,6 +176,7 @@ class ScriptedPlayer:
         self._masks: tuple[int, ...] = ()
         self._rivals: tuple[int, ...] = ()
         self._legs_per_move = 0
+        self._raise_needs_rose = True
 
     def _bind(self, view: PlayerView) -> None:
         self._view = view
@@ -189,6 +190,7 @@ class ScriptedPlayer:
         seat = view.seat
         self._rivals = (*range(seat), *range(seat + 1, view.n_players))
         self._legs_per_move = view.rules.legs_per_move
+        self._raise_needs_rose = view.rules.raise_needs_rose
 
     # -- entry point ------------------------------------------------------------------------
 
@@ -330,9 +332,10 @@ class ScriptedPlayer:
             target = -1
         else:
             here = view.atv(seat)
-            has_rose = view.roses(seat) > 0
+            has_rose = view.roses(seat) > 0 or not self._raise_needs_rose
             # Raise whenever it can. The engine offers ("raise", m) only for a treasure
-            # located under the ATV while a rose is left: look for one only then.
+            # located under the ATV (while a rose is left, under ``raise_needs_rose``): look
+            # for one only then.
             if has_rose and here in located:
                 for action in actions:
                     if action[0] == "raise":
