@@ -64,7 +64,11 @@ def play_game(
     """Play one game (``island`` matters only to games played on islands)."""
     kind = game_kind(game)
     rules = kind.load_rules(rules_spec or DEFAULT_RULES[game])
-    name = resolve_board(island).name if kind.boards else NO_ISLAND
+    name = NO_ISLAND
+    if kind.boards:
+        board = resolve_board(island)
+        board.check_spacing(rules.same_object_min_distance)
+        name = board.name
     plan = GamePlan(0, 0, 0, seed, name, tuple(range(len(players))))
     played = kind.play(plan, rules, [p.factory() for p in players])
     return PlayedGame(game, played, rules, players, name)

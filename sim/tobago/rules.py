@@ -111,6 +111,10 @@ class TobagoRules:
         return plain_fields(self)
 
 
+#: The widest spacing of same-kind objects every built-in island can place (7 leaves 8 of the
+#: 32 without a legal placement; ``tests/tobago/test_landmarks.py`` checks both facts).
+MAX_SAME_OBJECT_DISTANCE = 6
+
 _INT_RANGES: dict[str, tuple[int, int]] = {
     "marker_threshold": (1, 200),
     "hand_size": (1, 12),
@@ -120,7 +124,7 @@ _INT_RANGES: dict[str, tuple[int, int]] = {
     "curse_count": (0, 10),
     "curse_free_top": (0, 200),
     "roses_per_player": (1, 100),
-    "same_object_min_distance": (1, 8),
+    "same_object_min_distance": (1, MAX_SAME_OBJECT_DISTANCE),
     "max_turns": (1, 1_000_000),
 }
 PRESETS: tuple[str, ...] = ("rulebook", "bga")
@@ -153,6 +157,13 @@ def _check(source: str, key: str, value: Any) -> Any:
     def bad(allowed: str) -> InputError:
         return InputError(f"{source}: {key} = {value!r} is not allowed ({allowed})")
 
+    if key == "same_object_min_distance" and not (
+        type(value) is int and 1 <= value <= MAX_SAME_OBJECT_DISTANCE
+    ):
+        raise bad(
+            f"an integer from 1 to {MAX_SAME_OBJECT_DISTANCE}; a wider spacing leaves some "
+            "built-in islands without a legal landmark placement"
+        )
     checked = check_scalar(source, key, value, KEYS, _INT_RANGES, _BOOLS, _CHOICES)
     if checked is not NOT_SCALAR:
         return checked

@@ -67,6 +67,12 @@ def test_clue_deck_path_is_relative_to_the_rules_file(tmp_path: Path) -> None:
         ("hand_size = 0", "hand_size = 0 is not allowed (an integer from 1 to 12)"),
         ("hand_size = 4.5", "hand_size = 4.5 is not allowed (an integer from 1 to 12)"),
         ("raise_ends_turn = 1", "raise_ends_turn = 1 is not allowed (true or false)"),
+        (
+            "same_object_min_distance = 7",
+            "same_object_min_distance = 7 is not allowed (an integer from 1 to 6; a wider "
+            "spacing leaves some built-in islands without a legal landmark placement)",
+        ),
+        ("same_object_min_distance = 0", "same_object_min_distance = 0 is not allowed (an"),
         ('tie_break = "coin"', "tie_break = 'coin' is not allowed (one of shared, amulets)"),
         ('preset = "house"', "preset = 'house' is not allowed (one of rulebook, bga)"),
         ("treasure_values = [2, -1]", "treasure_values = [2, -1] is not allowed (a list of 1"),
