@@ -56,6 +56,7 @@ _END_TURN = CODE["end_turn"]
 _MARKER_ACTIONS: tuple[d.Action, ...] = tuple(("amulet_marker", m) for m in range(N_MAPS))
 _MAP_ACTIONS: tuple[d.Action, ...] = tuple(("map", m) for m in range(N_MAPS))
 _END_ONLY: tuple[d.Action, ...] = (d.END,)
+_EXCHANGE_ONLY: tuple[d.Action, ...] = (d.EXCHANGE,)
 _STOP_ONLY: tuple[d.Action, ...] = (d.STOP,)
 _KIND_CODE = {k: i for i, k in enumerate(d.KINDS)}
 
@@ -243,6 +244,7 @@ class TobagoGame:
             s.log.add(s.turn, seat, _EV["amulet_pickup"], s.atv[seat])
         main_done = False
         move_locked = False
+        exchange_main = s.rules.exchange_as_main_action
         while not s.over:
             # Fallback order (see decisions): ``end`` first when no main action is possible,
             # then the clue plays, ``move``, raises, amulet powers.
@@ -255,6 +257,9 @@ class TobagoGame:
                     actions = (*clue_plays, d.MOVE)
                 else:
                     actions = tuple(clue_plays) if clue_plays else _END_ONLY
+                if exchange_main and s.hands[seat] and (s.clue_draw or s.clue_discard):
+                    # C7 (S4, S21): exchanging the hand is a main action of its own.
+                    actions = (*actions, d.EXCHANGE) if actions[0] != d.END else _EXCHANGE_ONLY
             if (1 << s.atv[seat]) in s.map_cand:  # a treasure may be located under the ATV
                 actions += self._raise_actions(seat)
             if s.amulets[seat]:
@@ -273,6 +278,9 @@ class TobagoGame:
                     move_locked = True
                     if s.rules.raise_ends_turn:
                         return
+            elif kind == "exchange":
+                s.log.add(s.turn, seat, _EV["exchange"], self._exchange_hand(seat))
+                main_done = True
             elif kind == "raise":
                 raise_treasure(self, seat, choice[1])
                 move_locked = True
@@ -459,15 +467,20 @@ class TobagoGame:
             s.log.add(s.turn, seat, _EV["amulet_move"])
             return self._move(seat, amulet_move=True)
         elif kind == "amulet_exchange":
-            hand = s.hands[seat]
-            k = len(hand)
-            s.clue_discard.extend(hand)
-            hand.clear()
-            for _ in range(k):
-                card = s.draw_clue()
-                if card < 0:
-                    break
-                hand.append(card)
-            s.hand_short[seat] = len(hand) < s.hand_size
-            s.log.add(s.turn, seat, _EV["amulet_exchange"], k)
+            s.log.add(s.turn, seat, _EV["amulet_exchange"], self._exchange_hand(seat))
         return False
+
+    def _exchange_hand(self, seat: int) -> int:
+        """Rules §8.4 power 4: discard the whole hand and draw as many; the cards exchanged."""
+        s = self.state
+        hand = s.hands[seat]
+        k = len(hand)
+        s.clue_discard.extend(hand)
+        hand.clear()
+        for _ in range(k):
+            card = s.draw_clue()
+            if card < 0:
+                break
+            hand.append(card)
+        s.hand_short[seat] = len(hand) < s.hand_size
+        return k

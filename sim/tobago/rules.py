@@ -73,6 +73,9 @@ class TobagoRules:
     object_next_to_includes_self: bool = False
     #: §9.2 / C6: hex distance between two objects of one kind, at least.
     same_object_min_distance: int = 4
+    #: §10.1 / C7: exchanging the whole hand is also a main action (S4's "passare", S21),
+    #: not only an amulet power (S1, S2, S3).
+    exchange_as_main_action: bool = False
     #: §8.4: amulets may be used between the legs of a normal move.
     amulet_use_between_legs: bool = True
     #: §7.4 PROPOSAL: a curse left over unrevealed is removed from the game, not discarded.
@@ -139,6 +142,7 @@ _BOOLS = (
     "raise_needs_rose",
     "curse_amulet_optional",
     "object_next_to_includes_self",
+    "exchange_as_main_action",
     "amulet_use_between_legs",
     "leftover_curse_removed",
 )
