@@ -30,6 +30,7 @@ from sim.seeding import Stream, derive_seed, stream
 from sim.tobago import decisions as d
 from sim.tobago.board import Board
 from sim.tobago.clues import clue_masks
+from sim.tobago.deadlock import deadlocked
 from sim.tobago.distribution import raise_treasure
 from sim.tobago.movelog import CODE
 from sim.tobago.rules import TobagoRules
@@ -85,6 +86,8 @@ class TobagoGame:
         # (after a move, between legs), and the lists are then reused.
         self._last_plays: tuple[int, list[int], list[int], tuple[int, ...]] | None = None
         self._last_lists: dict[str, list[d.Action]] = {}
+        #: Whether the turn just played could be the first of a deadlock (see play_turn).
+        self._stuck = False
         island = board.island
         landmarks = board.landmarks(stream(seed, "landmarks"), rules.same_object_min_distance)
         masks = clue_masks(island, landmarks, rules.deck, rules.object_next_to_includes_self)
@@ -191,8 +194,14 @@ class TobagoGame:
 
     def play(self) -> GameResult:
         """Play the game to its end and return the result."""
-        s = self.state
         self.setup()
+        return self.play_turns()
+
+    def play_turns(self) -> GameResult:
+        """Play turns from the current position to the end of the game (the turn cap, the
+        natural end, or a deadlock) and return the result; :meth:`play` is :meth:`setup` then
+        this (scenario tests start it on a position built by hand)."""
+        s = self.state
         max_turns = s.rules.max_turns
         row = s.log.flat.extend  # MoveLog.add without a Python call (six ints a row)
         while not s.over:
@@ -203,6 +212,11 @@ class TobagoGame:
             row((s.turn, s.current, _END_TURN, -1, -1, -1))
             s.current = (s.current + 1) % s.n
             s.turn += 1
+            # Only a turn in which the seat had no clue to play and changed nothing can be
+            # the first of a deadlock: the full check runs only then.
+            if self._stuck and not s.over and deadlocked(s):
+                s.end_reason = "deadlock"
+                break
         self.result = self._finish()
         return self.result
 
@@ -232,8 +246,10 @@ class TobagoGame:
         )
 
     def play_turn(self, seat: int) -> None:
-        """One whole turn of ``seat`` (rules §10.1)."""
+        """One whole turn of ``seat`` (rules §10.1). Leaves ``_stuck`` true when the seat had
+        no clue to play and did nothing but drive (see :mod:`sim.tobago.deadlock`)."""
         s = self.state
+        self._stuck = True
         if s.hand_short[seat]:
             s.refill_hand(seat)
         bit = 1 << s.atv[seat]
@@ -253,6 +269,8 @@ class TobagoGame:
                 actions = _END_ONLY
             else:
                 clue_plays = self._clue_plays(seat, "clue")
+                if clue_plays:
+                    self._stuck = False
                 if not move_locked:
                     actions = (*clue_plays, d.MOVE)
                 else:
@@ -269,6 +287,8 @@ class TobagoGame:
             kind = choice[0]
             if kind == "end":
                 return
+            if kind != "move":
+                self._stuck = False  # a raise, an exchange or an amulet power
             if kind == "clue":
                 self._play_clue(seat, choice[1], choice[2], "clue")
                 main_done = True
@@ -419,6 +439,7 @@ class TobagoGame:
             if choice[0] == "stop":
                 break
             if choice[0] == "raise":
+                self._stuck = False
                 raise_treasure(self, seat, choice[1])
                 return True
             self._use_amulet(seat, choice)
@@ -449,6 +470,7 @@ class TobagoGame:
     def _use_amulet(self, seat: int, choice: d.Action) -> bool:
         """Apply one amulet power; True if it led to a raise."""
         s = self.state
+        self._stuck = False
         s.amulets[seat] -= 1
         s.amulets_used[seat] += 1
         s.amulets_spent += 1

@@ -12,8 +12,10 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from sim.outcome import GameResult
 from sim.tobago.board import Board
 from sim.tobago.catalog import resolve_board
+from sim.tobago.deadlock import deadlocked
 from sim.tobago.decisions import Decision
 from sim.tobago.engine import TobagoGame
 from sim.tobago.generated import generated_island
@@ -23,6 +25,7 @@ from sim.tobago.rules import preset
 from sim.tobago.state import CURSE, GameState
 from sim.tobago.view import PlayerView
 from strategies.registry import TOBAGO
+from strategies.tobago.random_player import RandomPlayer
 
 
 def check_invariants(s: GameState) -> None:
@@ -84,6 +87,40 @@ def replay_atvs_at_raises(game: TobagoGame) -> None:
             assert atv[seat] == b
 
 
+def check_end(game: TobagoGame, result: GameResult) -> None:
+    """The end reason matches the state: the deck ran out, the cap was hit, or no seat can
+    change the position any more."""
+    s = game.state
+    assert result.truncated == (result.end_reason == "turn_cap")
+    assert s.deck_exhausted == (result.end_reason == "deck_exhausted")
+    assert (result.end_reason == "deadlock") == (not s.deck_exhausted and deadlocked(s))
+
+
+def check_nothing_changes(game: TobagoGame) -> None:
+    """Soundness of a deadlock, checked by playing on: random players trying every legal
+    answer for 60 more turns change no map, hand, rose or amulet (only ATVs move)."""
+    s = game.state
+
+    def snapshot() -> Any:
+        return (
+            [list(c) for c in s.map_cards],
+            list(s.map_cand),
+            [list(h) for h in s.hands],
+            list(s.roses),
+            list(s.amulets),
+            s.amulet_board,
+            len(s.t_deck),
+        )
+
+    before = snapshot()
+    players = [RandomPlayer(random.Random(k)) for k in range(s.n)]
+    game._deciders = [(players[p].decide, game.views[p]) for p in range(s.n)]
+    s.over = False
+    for turn in range(60):
+        game.play_turn((s.current + turn) % s.n)
+        assert snapshot() == before
+
+
 islands = st.one_of(
     st.sampled_from(island_names()).map(resolve_board),
     st.integers(min_value=0, max_value=300).map(lambda k: Board(generated_island(k))),
@@ -123,10 +160,12 @@ def test_random_games_keep_every_invariant(
     check_invariants(game.state)
     replay_atvs_at_raises(game)
     assert result.turns <= rules.max_turns
-    assert result.truncated == (not game.state.deck_exhausted)
+    check_end(game, result)
     if result.truncated:
         assert result.turns == rules.max_turns
     assert abs(sum(result.win_shares) - 1.0) < 1e-9
+    if result.end_reason == "deadlock":
+        check_nothing_changes(game)
 
 
 @settings(max_examples=1500, deadline=None)
@@ -137,7 +176,7 @@ def test_scripted_games_end_and_conserve(seed: int, island: str, n: int) -> None
     game = TobagoGame(rules, resolve_board(island), [TOBAGO[x] for x in names], seed, strict=True)
     result = game.play()
     check_invariants(game.state)
-    assert result.truncated == (not game.state.deck_exhausted)
+    check_end(game, result)
 
 
 def test_scripted_games_rarely_stall() -> None:
