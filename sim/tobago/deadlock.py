@@ -17,9 +17,15 @@ is **deadlocked** when none of the following can ever happen again:
 
 Driving, an amulet move or an extra clue that cannot be played changes none of these facts,
 and amulets appear only when a treasure is raised: so if none holds now, none holds ever
-after. :func:`deadlocked` is therefore sound (it never ends a game that could still progress)
-and exact for these rules. It is called only after a turn in which the seat could not play a
-clue and changed nothing, so its cost does not show in normal play.
+after. One more case ends the game whatever hands and amulets could still do: no seat holds a
+rose while raising needs one. Clue plays and raises both need a rose, and roses come back
+only from a raise, so nothing can ever be raised again.
+
+:func:`deadlocked` is therefore sound: it never ends a game that could still reach its natural
+end. It is also cautious: a position where some hand could still change is not called a
+deadlock even when no card left could ever be played (a strategy that never exchanges, or only
+useless cards left, can still run to the turn cap). It is called only after a turn in which
+the seat could not play a clue and changed nothing, so its cost does not show in normal play.
 """
 
 from __future__ import annotations
@@ -30,6 +36,8 @@ from sim.tobago.state import N_MAPS, GameState
 def deadlocked(s: GameState) -> bool:
     """Whether no seat can ever play a clue, raise, or change its hand (see the module)."""
     rules = s.rules
+    if rules.raise_needs_rose and not any(s.roses):
+        return True  # no clue play and no raise ever again: roses come back only from raises
     hands = s.hands
     seats = range(s.n)
     piles = bool(s.clue_draw or s.clue_discard)

@@ -20,7 +20,8 @@ that applies is used:
    the trip) or within one move with a clue worth playing as the main action afterwards.
    With ``move_race_only`` only when a rival could reach it on its own next turn.
 4. **exchange a dead hand** (``exchange_stuck``): before the main action, when no card in
-   hand can be played and no located treasure is within one move.
+   hand can be played and no located treasure is within one move; with both clue piles
+   empty, a marker removal instead (on the map showing the fewest markers).
 5. **exchange a poor hand** (``exchange_poor`` > 0): before the main action, when no play
    eliminates at least that share of a map's candidates while a map showing markers has a
    candidate within one move (a treasure is near and the hand cannot help).
@@ -144,14 +145,17 @@ def choose_power(
 
     if not main_open or not (dead or style.exchange_poor > 0):
         return None
-    if d.AMULET_EXCHANGE not in actions:
-        return None
     near = within[min(legs, last)]
     # 4. A dead hand, with no treasure to drive to this turn.
     if dead:
-        located_near = any(cell >= 0 and near >> cell & 1 for cell in located)
-        if style.exchange_stuck and not located_near:
+        if not style.exchange_stuck or any(cell >= 0 and near >> cell & 1 for cell in located):
+            return None
+        if d.AMULET_EXCHANGE in actions:
             return d.AMULET_EXCHANGE
+        # Both clue piles are empty: nothing to exchange for. A marker removal still changes
+        # a map (the one with the fewest candidates; the marker answer keeps the nearest).
+        return _fewest_markers(view, player.marker_threshold)
+    if d.AMULET_EXCHANGE not in actions:
         return None
     # 5. A poor hand while a treasure is near (a map showing markers, one within a move).
     if player.best_share(view, actions) < style.exchange_poor:
@@ -160,3 +164,13 @@ def choose_power(
             if count and 1 < cand.bit_count() <= threshold and cand & near:
                 return d.AMULET_EXCHANGE
     return None
+
+
+def _fewest_markers(view: PlayerView, threshold: int) -> d.Action | None:
+    """A marker removal on the map showing the fewest markers (at least two), or None."""
+    best, best_n = -1, threshold + 1
+    for m, (cand, count) in enumerate(zip(view.candidate_masks(), view.clue_counts(), strict=True)):
+        n = cand.bit_count()
+        if count and 1 < n < best_n:
+            best, best_n = m, n
+    return ("amulet_marker", best) if best >= 0 else None

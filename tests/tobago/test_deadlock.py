@@ -109,3 +109,17 @@ def test_a_legal_card_in_any_hand_with_a_rose_keeps_it_alive() -> None:
     assert not deadlocked(s)
     s.roses[1] = 0  # but seat 1 has no rose to mark it with
     assert deadlocked(s)
+
+
+def test_no_rose_left_anywhere_is_a_deadlock_whatever_else_could_change() -> None:
+    # Hands could change (an amulet, cards to draw), but clue plays and raises both need a
+    # rose and roses only come back from a raise: the game can never end.
+    _, s, _ = dead()
+    s.amulets[1] = 1
+    s.hands[1][0] = 8  # even a card that would be legal
+    s.roses = [0, 0]
+    assert deadlocked(s)
+    _, s, _ = dead(raise_needs_rose=False)  # ... unless raising needs no rose
+    s.amulets[1] = 1
+    s.roses = [0, 0]
+    assert not deadlocked(s)

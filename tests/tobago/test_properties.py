@@ -99,18 +99,21 @@ def check_end(game: TobagoGame, result: GameResult) -> None:
 
 def check_nothing_changes(game: TobagoGame) -> None:
     """Soundness of a deadlock, checked by playing on: random players trying every legal
-    answer for 60 more turns change no map, hand, rose or amulet (only ATVs move)."""
+    answer for 60 more turns play no clue and raise nothing; unless the deadlock is that no
+    seat has a rose left, they change no map, hand, rose or amulet either (only ATVs move)."""
     s = game.state
+    roseless = not any(s.roses)
 
     def snapshot() -> Any:
+        progress = ([list(c) for c in s.map_cards], list(s.roses), len(s.t_deck))
+        if roseless:
+            return progress
         return (
-            [list(c) for c in s.map_cards],
+            progress,
             list(s.map_cand),
             [list(h) for h in s.hands],
-            list(s.roses),
             list(s.amulets),
             s.amulet_board,
-            len(s.t_deck),
         )
 
     before = snapshot()

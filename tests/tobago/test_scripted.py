@@ -223,3 +223,16 @@ def test_the_parameter_table_in_the_docs_matches_the_styles() -> None:
             value = getattr(style.default_style, name)
             shown = text.lower() if isinstance(value, bool) else float(text)
             assert shown == (str(value).lower() if isinstance(value, bool) else value), name
+
+
+def test_with_empty_clue_piles_a_dead_hand_removes_a_marker_instead() -> None:
+    # A dead hand and a spare amulet, but nothing to exchange for: the hunter's amulet removes
+    # a marker of the map showing the fewest (map 2: cells 5 and 7), keeping the nearer (5).
+    game, s, _ = row_game(Hunter)
+    s.amulets[0] = 2
+    for m, cand in ((1, cells(4, 6, 7, 8)), (2, cells(5, 7))):
+        s.map_cards[m] = [20 + m]
+        s.map_roses[m] = [1]
+        s.map_cand[m] = cand
+    game.play_turn(0)
+    assert events(s)[0] == (CODE["amulet_marker"], 2, 7, 1)
