@@ -263,7 +263,7 @@ class TobagoGame:
         exchange_main = s.rules.exchange_as_main_action
         while not s.over:
             # Fallback order (see decisions): ``end`` first when no main action is possible,
-            # then the clue plays, ``move``, raises, amulet powers.
+            # then the clue plays, ``move``, ``exchange`` (C7 flag), raises, amulet powers.
             actions: tuple[d.Action, ...]
             if main_done:
                 actions = _END_ONLY
