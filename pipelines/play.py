@@ -69,7 +69,11 @@ def play_game(
     rules = kind.load_rules(rules_spec or DEFAULT_RULES[game])
     if ablate:
         rules = ablated(rules, ablate, "--ablate")
-    name = resolve_board(island).name if kind.boards else NO_ISLAND
+    name = NO_ISLAND
+    if kind.boards:
+        board = resolve_board(island)
+        board.check_spacing(rules.same_object_min_distance)
+        name = board.name
     # The plan names the island as given (a file's path): the engine resolves the board
     # from it, as the runner does from the run's island list.
     plan = GamePlan(0, 0, 0, seed, island if kind.boards else NO_ISLAND, tuple(range(len(players))))

@@ -221,6 +221,9 @@ def resolve(file_values: dict[str, Any], flags: dict[str, Any], source: str) -> 
         rules = ablated(rules, ablate, f"{source}: ablate =")
         rules_source = f"{rules_source} without {ablate}"
     islands = game_islands(kind, values["islands"], source, f"{source}: islands")
+    if kind.boards:
+        for name in islands:  # the landmarks must fit the rules' spacing on every island
+            resolve_board(name).check_spacing(rules.same_object_min_distance)
     out = values["out"]
     run_dir = Path(out) if out else Path("data") / "runs" / _run_id(values, labels)
     address = values["address"] or None

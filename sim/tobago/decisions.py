@@ -10,7 +10,9 @@ Kinds and their answers:
 ``start_cell`` a cell of ``cells`` (where the ATV starts)
 ``start_map``  ``("map", m)``: the empty map that gets this player's starting clue
 ``turn``       ``("clue", card, m)`` main action; ``("move",)`` main action (then ``leg``
-               decisions); ``("raise", m)``; ``("amulet_marker", m)`` (then ``marker``);
+               decisions); ``("exchange",)`` main action (only with the rules flag
+               ``exchange_as_main_action``); ``("raise", m)``; ``("amulet_marker", m)``
+               (then ``marker``);
                ``("amulet_clue", card, m)``; ``("amulet_move",)``; ``("amulet_exchange",)``;
                ``("end",)`` (only once the main action is done, or none is possible)
 ``leg``        a cell of ``cells`` (drive one leg there); ``("stop",)`` after the first leg;
@@ -25,8 +27,9 @@ Kinds and their answers:
 **Fallback** when a strategy raises or answers illegally (the game records a violation and
 goes on): the first entry of ``actions``, or the lowest cell of ``cells`` when there are no
 actions. The engine orders actions so that this is the plain, safe choice: ``turn`` lists
-``end`` first when it is allowed, then clue plays, then ``move``; ``leg`` lists ``stop``
-first once it is allowed; ``offer`` lists ``pass`` first; ``curse`` lists ``amulet`` first.
+``end`` first when it is allowed, then clue plays, then ``move``, then ``exchange``; ``leg``
+lists ``stop`` first once it is allowed; ``offer`` lists ``pass`` first; ``curse`` lists
+``amulet`` first.
 """
 
 from __future__ import annotations
@@ -49,6 +52,9 @@ CURSE = "curse"
 KINDS: tuple[str, ...] = (START_CELL, START_MAP, TURN, LEG, MARKER, OFFER, RESTART, CURSE)
 
 MOVE: Action = ("move",)
+#: The main action "exchange the hand", offered only with the rules flag
+#: ``exchange_as_main_action`` (C7).
+EXCHANGE: Action = ("exchange",)
 END: Action = ("end",)
 STOP: Action = ("stop",)
 TAKE: Action = ("take",)

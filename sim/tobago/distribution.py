@@ -66,8 +66,12 @@ def raise_treasure(game: TobagoGame, raiser: int, m: int) -> None:
     s = game.state
     n = s.n
     cell = s.located(m)
-    s.roses[raiser] -= 1
-    roses = [raiser, *reversed(s.map_roses[m])]  # R, from the bottom up
+    roses = list(reversed(s.map_roses[m]))  # R, from the bottom up
+    if s.roses[raiser]:
+        # Rules §7.2 step 1: the raiser's rose goes under the last clue. A raiser without a
+        # rose raises only with ``raise_needs_rose`` off, and then has no rose of its own in R.
+        s.roses[raiser] -= 1
+        roses.insert(0, raiser)
     s.dist_roses = roses
     s.log.add(s.turn, raiser, _EV["raise"], m, cell, len(roses))
     s.treasures_raised[raiser] += 1
@@ -167,7 +171,10 @@ def _curse(game: TobagoGame, raiser: int, roses: list[int]) -> None:
             continue
         s.curse_hits[seat] += 1
         pay_amulet = s.amulets[seat] > 0
-        if pay_amulet and s.treasures[seat] and s.rules.curse_amulet_optional:
+        if pay_amulet and s.rules.curse_amulet_optional:
+            # BGA (S3) and S4: "sacrifice an amulet, or lose their most valuable treasure
+            # card". The choice stands even without a card: giving up "the best card" then
+            # costs nothing, and the amulet is kept.
             answer = game.ask(d.Decision(d.CURSE, seat, actions=d.CURSE_ACTIONS))
             pay_amulet = answer == d.PAY_AMULET
         if pay_amulet:

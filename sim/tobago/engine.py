@@ -30,6 +30,7 @@ from sim.seeding import Stream, derive_seed, stream
 from sim.tobago import decisions as d
 from sim.tobago.board import Board
 from sim.tobago.clues import clue_masks
+from sim.tobago.deadlock import deadlocked
 from sim.tobago.distribution import raise_treasure
 from sim.tobago.movelog import CODE
 from sim.tobago.rules import TobagoRules
@@ -56,6 +57,7 @@ _END_TURN = CODE["end_turn"]
 _MARKER_ACTIONS: tuple[d.Action, ...] = tuple(("amulet_marker", m) for m in range(N_MAPS))
 _MAP_ACTIONS: tuple[d.Action, ...] = tuple(("map", m) for m in range(N_MAPS))
 _END_ONLY: tuple[d.Action, ...] = (d.END,)
+_EXCHANGE_ONLY: tuple[d.Action, ...] = (d.EXCHANGE,)
 _STOP_ONLY: tuple[d.Action, ...] = (d.STOP,)
 _KIND_CODE = {k: i for i, k in enumerate(d.KINDS)}
 
@@ -84,6 +86,8 @@ class TobagoGame:
         # (after a move, between legs), and the lists are then reused.
         self._last_plays: tuple[int, list[int], list[int], tuple[int, ...]] | None = None
         self._last_lists: dict[str, list[d.Action]] = {}
+        #: Whether the turn just played could be the first of a deadlock (see play_turn).
+        self._stuck = False
         island = board.island
         landmarks = board.landmarks(stream(seed, "landmarks"), rules.same_object_min_distance)
         masks = clue_masks(island, landmarks, rules.deck, rules.object_next_to_includes_self)
@@ -190,8 +194,14 @@ class TobagoGame:
 
     def play(self) -> GameResult:
         """Play the game to its end and return the result."""
-        s = self.state
         self.setup()
+        return self.play_turns()
+
+    def play_turns(self) -> GameResult:
+        """Play turns from the current position to the end of the game (the turn cap, the
+        natural end, or a deadlock) and return the result; :meth:`play` is :meth:`setup` then
+        this (scenario tests start it on a position built by hand)."""
+        s = self.state
         max_turns = s.rules.max_turns
         row = s.log.flat.extend  # MoveLog.add without a Python call (six ints a row)
         while not s.over:
@@ -202,6 +212,11 @@ class TobagoGame:
             row((s.turn, s.current, _END_TURN, -1, -1, -1))
             s.current = (s.current + 1) % s.n
             s.turn += 1
+            # Only a turn in which the seat had no clue to play and changed nothing can be
+            # the first of a deadlock: the full check runs only then.
+            if self._stuck and not s.over and deadlocked(s):
+                s.end_reason = "deadlock"
+                break
         self.result = self._finish()
         return self.result
 
@@ -231,8 +246,10 @@ class TobagoGame:
         )
 
     def play_turn(self, seat: int) -> None:
-        """One whole turn of ``seat`` (rules §10.1)."""
+        """One whole turn of ``seat`` (rules §10.1). Leaves ``_stuck`` true when the seat had
+        no clue to play and did nothing but drive (see :mod:`sim.tobago.deadlock`)."""
         s = self.state
+        self._stuck = True
         if s.hand_short[seat]:
             s.refill_hand(seat)
         bit = 1 << s.atv[seat]
@@ -243,18 +260,24 @@ class TobagoGame:
             s.log.add(s.turn, seat, _EV["amulet_pickup"], s.atv[seat])
         main_done = False
         move_locked = False
+        exchange_main = s.rules.exchange_as_main_action
         while not s.over:
             # Fallback order (see decisions): ``end`` first when no main action is possible,
-            # then the clue plays, ``move``, raises, amulet powers.
+            # then the clue plays, ``move``, ``exchange`` (C7 flag), raises, amulet powers.
             actions: tuple[d.Action, ...]
             if main_done:
                 actions = _END_ONLY
             else:
                 clue_plays = self._clue_plays(seat, "clue")
+                if clue_plays:
+                    self._stuck = False
                 if not move_locked:
                     actions = (*clue_plays, d.MOVE)
                 else:
                     actions = tuple(clue_plays) if clue_plays else _END_ONLY
+                if exchange_main and s.hands[seat] and (s.clue_draw or s.clue_discard):
+                    # C7 (S4, S21): exchanging the hand is a main action of its own.
+                    actions = (*actions, d.EXCHANGE) if actions[0] != d.END else _EXCHANGE_ONLY
             if (1 << s.atv[seat]) in s.map_cand:  # a treasure may be located under the ATV
                 actions += self._raise_actions(seat)
             if s.amulets[seat]:
@@ -264,6 +287,8 @@ class TobagoGame:
             kind = choice[0]
             if kind == "end":
                 return
+            if kind != "move":
+                self._stuck = False  # a raise, an exchange or an amulet power
             if kind == "clue":
                 self._play_clue(seat, choice[1], choice[2], "clue")
                 main_done = True
@@ -273,6 +298,9 @@ class TobagoGame:
                     move_locked = True
                     if s.rules.raise_ends_turn:
                         return
+            elif kind == "exchange":
+                s.log.add(s.turn, seat, _EV["exchange"], self._exchange_hand(seat))
+                main_done = True
             elif kind == "raise":
                 raise_treasure(self, seat, choice[1])
                 move_locked = True
@@ -361,8 +389,10 @@ class TobagoGame:
         s = self.state
         bit = 1 << s.atv[seat]  # located here: the map's only candidate is the ATV's cell
         cand = s.map_cand
-        if bit not in cand or not s.roses[seat]:
+        if bit not in cand:
             return ()  # the common case, answered without building anything
+        if not s.roses[seat] and s.rules.raise_needs_rose:
+            return ()
         cards = s.map_cards
         return tuple(("raise", m) for m in range(N_MAPS) if cand[m] == bit and cards[m])
 
@@ -409,6 +439,7 @@ class TobagoGame:
             if choice[0] == "stop":
                 break
             if choice[0] == "raise":
+                self._stuck = False
                 raise_treasure(self, seat, choice[1])
                 return True
             self._use_amulet(seat, choice)
@@ -439,6 +470,7 @@ class TobagoGame:
     def _use_amulet(self, seat: int, choice: d.Action) -> bool:
         """Apply one amulet power; True if it led to a raise."""
         s = self.state
+        self._stuck = False
         s.amulets[seat] -= 1
         s.amulets_used[seat] += 1
         s.amulets_spent += 1
@@ -457,15 +489,20 @@ class TobagoGame:
             s.log.add(s.turn, seat, _EV["amulet_move"])
             return self._move(seat, amulet_move=True)
         elif kind == "amulet_exchange":
-            hand = s.hands[seat]
-            k = len(hand)
-            s.clue_discard.extend(hand)
-            hand.clear()
-            for _ in range(k):
-                card = s.draw_clue()
-                if card < 0:
-                    break
-                hand.append(card)
-            s.hand_short[seat] = len(hand) < s.hand_size
-            s.log.add(s.turn, seat, _EV["amulet_exchange"], k)
+            s.log.add(s.turn, seat, _EV["amulet_exchange"], self._exchange_hand(seat))
         return False
+
+    def _exchange_hand(self, seat: int) -> int:
+        """Rules §8.4 power 4: discard the whole hand and draw as many; the cards exchanged."""
+        s = self.state
+        hand = s.hands[seat]
+        k = len(hand)
+        s.clue_discard.extend(hand)
+        hand.clear()
+        for _ in range(k):
+            card = s.draw_clue()
+            if card < 0:
+                break
+            hand.append(card)
+        s.hand_short[seat] = len(hand) < s.hand_size
+        return k

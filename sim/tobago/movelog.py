@@ -41,6 +41,7 @@ EVENTS: tuple[tuple[str, str], ...] = (
     ("end_turn", ""),
     ("game_end", "a=end reason: 0 deck exhausted, 1 turn cap, 2 deadlock"),
     ("score", "a=coins b=rank c=amulets left"),
+    ("exchange", "a=cards exchanged (the main action, rules flag exchange_as_main_action)"),
 )
 CODE: dict[str, int] = {name: code for code, (name, _) in enumerate(EVENTS)}
 
@@ -110,7 +111,7 @@ def render(log: MoveLog, island: Island, card_texts: tuple[str, ...]) -> list[st
             text = ("discards an amulet", f"loses a {b}-coin card", "has nothing to lose")[a]
         elif name == "leftover":
             text = f"{a} cards discarded unrevealed ({b} curses)"
-        elif name in ("treasure_reshuffle", "clue_reshuffle", "amulet_exchange"):
+        elif name in ("treasure_reshuffle", "clue_reshuffle", "amulet_exchange", "exchange"):
             text = f"{a} cards"
         elif name == "violation":
             text = f"illegal or failed answer to a {a} decision; fallback used"

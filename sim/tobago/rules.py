@@ -62,12 +62,20 @@ class TobagoRules:
     bga_allow_non_reducing_without_markers: bool = False
     #: §7.1 / C4 (BGA): raising ends the whole turn, not only movement.
     raise_ends_turn: bool = False
-    #: §7.4 / C5 (BGA): a cursed player with an amulet may give up a card instead.
+    #: §7.2 step 1 [L]: the raiser puts one of their roses under the map, so a player with
+    #: none left cannot raise. No source covers a raiser without roses; ``false`` lets them
+    #: raise without one (R then starts at the newest clue's rose).
+    raise_needs_rose: bool = True
+    #: §7.4 / C5 (BGA): a cursed player with an amulet chooses: the amulet, or the most
+    #: valuable treasure card (nothing, if they hold none).
     curse_amulet_optional: bool = False
     #: §3.2 / C11: "next to an object" includes the object's own cell.
     object_next_to_includes_self: bool = False
     #: §9.2 / C6: hex distance between two objects of one kind, at least.
     same_object_min_distance: int = 4
+    #: §10.1 / C7: exchanging the whole hand is also a main action (S4's "passare", S21),
+    #: not only an amulet power (S1, S2, S3).
+    exchange_as_main_action: bool = False
     #: §8.4: amulets may be used between the legs of a normal move.
     amulet_use_between_legs: bool = True
     #: §7.4 PROPOSAL: a curse left over unrevealed is removed from the game, not discarded.
@@ -106,6 +114,10 @@ class TobagoRules:
         return plain_fields(self)
 
 
+#: The widest spacing of same-kind objects every built-in island can place (7 leaves 8 of the
+#: 32 without a legal placement; ``tests/tobago/test_landmarks.py`` checks both facts).
+MAX_SAME_OBJECT_DISTANCE = 6
+
 _INT_RANGES: dict[str, tuple[int, int]] = {
     "marker_threshold": (1, 200),
     "hand_size": (1, 12),
@@ -115,7 +127,7 @@ _INT_RANGES: dict[str, tuple[int, int]] = {
     "curse_count": (0, 10),
     "curse_free_top": (0, 200),
     "roses_per_player": (1, 100),
-    "same_object_min_distance": (1, 8),
+    "same_object_min_distance": (1, MAX_SAME_OBJECT_DISTANCE),
     "max_turns": (1, 1_000_000),
 }
 PRESETS: tuple[str, ...] = ("rulebook", "bga")
@@ -127,8 +139,10 @@ _CHOICES: dict[str, tuple[str, ...]] = {
 _BOOLS = (
     "bga_allow_non_reducing_without_markers",
     "raise_ends_turn",
+    "raise_needs_rose",
     "curse_amulet_optional",
     "object_next_to_includes_self",
+    "exchange_as_main_action",
     "amulet_use_between_legs",
     "leftover_curse_removed",
 )
@@ -147,6 +161,13 @@ def _check(source: str, key: str, value: Any) -> Any:
     def bad(allowed: str) -> InputError:
         return InputError(f"{source}: {key} = {value!r} is not allowed ({allowed})")
 
+    if key == "same_object_min_distance" and not (
+        type(value) is int and 1 <= value <= MAX_SAME_OBJECT_DISTANCE
+    ):
+        raise bad(
+            f"an integer from 1 to {MAX_SAME_OBJECT_DISTANCE}; a wider spacing leaves some "
+            "built-in islands without a legal landmark placement"
+        )
     checked = check_scalar(source, key, value, KEYS, _INT_RANGES, _BOOLS, _CHOICES)
     if checked is not NOT_SCALAR:
         return checked

@@ -51,6 +51,8 @@ class GameState:
         "hands",
         "island",
         "landmarks",
+        "located_key",
+        "located_memo",
         "log",
         "map_cand",
         "map_cards",
@@ -99,6 +101,9 @@ class GameState:
         self.map_roses: list[list[int]] = [[] for _ in range(N_MAPS)]
         self.map_cand: list[int] = [island.all_mask] * N_MAPS
         self.map_removed: list[int] = [0] * N_MAPS
+        # located_cells() remembered for the candidate sets it was computed from.
+        self.located_key: list[int] = []
+        self.located_memo: list[int] = []
         self.t_deck: list[int] = []
         self.t_discard: list[int] = []
         self.t_removed: list[int] = []
@@ -147,6 +152,25 @@ class GameState:
         if not cand or cand & (cand - 1) or not self.map_cards[m]:
             return -1
         return cand.bit_length() - 1
+
+    def located_cells(self) -> list[int]:
+        """:meth:`located` of every map, as a new list.
+
+        Strategies ask this at nearly every decision and the maps seldom change in between,
+        so the answer is kept until the candidate sets change: a map's candidates shrink
+        only through its clues and markers and a raise resets them, so equal sets give equal
+        answers."""
+        cands = self.map_cand
+        if cands == self.located_key:
+            return self.located_memo[:]
+        cards = self.map_cards
+        out = [-1] * len(cands)
+        for m, c in enumerate(cands):
+            if c.bit_count() == 1 and cards[m]:
+                out[m] = c.bit_length() - 1
+        self.located_key = cands[:]
+        self.located_memo = out
+        return out[:]
 
     def clue_legal(self, card: int, m: int) -> bool:
         """Whether ``card`` may go on map ``m`` (rules §5.2, with the BGA flag)."""

@@ -133,16 +133,7 @@ class PlayerView:
 
     def located_cells(self) -> list[int]:
         """For every map, the cell of its treasure when located, else -1."""
-        s = self._s
-        cands = s.map_cand
-        cards = s.map_cards
-        # A plain loop filling in the located maps: strategies ask this at nearly every
-        # decision, and it beats a comprehension over zip(..., strict=True) by half.
-        out = [-1] * len(cands)
-        for m, c in enumerate(cands):
-            if c.bit_count() == 1 and cards[m]:
-                out[m] = c.bit_length() - 1
-        return out
+        return self._s.located_cells()
 
     @property
     def maps(self) -> range:

@@ -4,13 +4,16 @@
 strategy (``hunter``, ``cartographer``, ``collector``, ``cautious``) is the same machinery with
 its own weights, so their styles differ where the weights say and nowhere else:
 
+- **start**: the cell that scores best on the start weights (:mod:`.start`);
 - **raise** whenever it can (all of them);
+- **amulets**: each power behind its own parameter (:mod:`.amulets`), spending only amulets
+  beyond ``reserve`` unless the game has stalled;
 - **main action**: score every legal clue play (cells eliminated, a bonus for locating a
   treasure close to the own ATV, a bonus for using a map the player has few roses on) against
   driving toward the nearest located treasure or amulet; the best score wins;
-- **legs**: drive to the leg destination closest (in legs) to the current target;
-- **amulets**: spend one to grab a treasure (remove a marker under or next to the ATV, or an
-  extra move to a located treasure within reach) while keeping ``reserve`` for curses;
+- **legs**: drive to the leg destination closest (in legs) to the current target; with a
+  hand that holds no legal clue and no spare amulet to exchange it, the target is the
+  nearest amulet on the board;
 - **offers**: take a card worth at least ``take_at``; take anything positive at the last rose
   the player holds; with ``curse_memory``, after drawing a curse take anything worth at least
   ``curse_take_at`` (the sharing may stop any moment), and wait for a high card it drew.
@@ -20,124 +23,48 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Callable
 from dataclasses import dataclass
 from math import floor
-from typing import Any, TypeVar
+from typing import Any
 
 from sim.tobago import decisions as d
 from sim.tobago.island import Island, bits_of
 from sim.tobago.view import PlayerView
-
-_INF = 99
-#: The decision kinds answered by the turn and leg logic.
-_ACTING = (d.TURN, d.LEG)
+from strategies.tobago.amulets import choose_power, marker_to_remove
+from strategies.tobago.geometry import INF as _INF
+from strategies.tobago.geometry import leg_tables, within_tables
+from strategies.tobago.start import choose_start
 
 
 @dataclass(frozen=True, slots=True)
 class Style:
     """The weights of one scripted style (all documented in ``docs/strategies.md``)."""
 
+    # Offers.
     take_at: int = 4
     curse_take_at: int = 2
     curse_memory: bool = False
+    # Clue plays.
     locate_bonus: float = 6.0
     spread_bonus: float = 0.0
+    clue_weight: float = 1.0
+    # Driving.
     chase_legs: int = 3
     amulet_legs: int = 0
-    amulet_move_legs: int = 0
+    # Amulet powers (see strategies.tobago.amulets).
     reserve: int = 1
-    clue_weight: float = 1.0
-
-
-T = TypeVar("T")
-
-
-def _per_island(store: dict[int, tuple[Island, T]], island: Island, make: Callable[[], T]) -> T:
-    """The value ``store`` keeps for ``island`` (made on first use; at most 64 islands)."""
-    hit = store.get(id(island))
-    if hit is None or hit[0] is not island:
-        if len(store) > 64:
-            store.clear()
-        hit = store[id(island)] = (island, make())
-    return hit[1]
-
-
-#: Per island and source cell: legs to every cell, and the cells by legs needed (ascending,
-#: the unreachable ones last) as bitmasks.
-_Legs = tuple[list[int], tuple[int, ...]]
-_leg_cache: dict[int, tuple[Island, dict[int, _Legs]]] = {}
-
-
-def _legs_from(island: Island, source: int) -> _Legs:
-    """Breadth-first over one-leg moves from ``source`` (cached per island and source)."""
-    table = _per_island(_leg_cache, island, dict)
-    hit = table.get(source)
-    if hit is not None:
-        return hit
-    dist = [_INF] * island.n
-    dist[source] = 0
-    frontier = 1 << source
-    seen = frontier
-    layers = [frontier]
-    step = 0
-    leg = island.leg_mask
-    while frontier:
-        step += 1
-        nxt = 0
-        f = frontier
-        while f:
-            low = f & -f
-            nxt |= leg[low.bit_length() - 1]
-            f ^= low
-        nxt &= ~seen
-        seen |= nxt
-        frontier = nxt
-        if nxt:
-            layers.append(nxt)
-        f = nxt
-        while f:
-            low = f & -f
-            dist[low.bit_length() - 1] = step
-            f ^= low
-    if seen != island.all_mask:
-        layers.append(island.all_mask & ~seen)
-    hit = table[source] = (dist, tuple(layers))
-    return hit
-
-
-def leg_distances(island: Island, source: int) -> list[int]:
-    """Legs needed from ``source`` to every cell (breadth-first over one-leg moves)."""
-    return _legs_from(island, source)[0]
-
-
-_LegTables = tuple[tuple[list[int], ...], tuple[tuple[int, ...], ...]]
-_tables_cache: dict[int, tuple[Island, _LegTables]] = {}
-
-
-def _leg_tables(island: Island) -> _LegTables:
-    """:func:`_legs_from` of every cell, as the distance lists and the layers indexed by
-    source cell (cached per island)."""
-
-    def make() -> _LegTables:
-        every = [_legs_from(island, c) for c in range(island.n)]
-        return tuple(dist for dist, _ in every), tuple(layers for _, layers in every)
-
-    return _per_island(_tables_cache, island, make)
-
-
-_central_cache: dict[int, tuple[Island, tuple[int, ...]]] = {}
-
-
-def central_cells(island: Island) -> tuple[int, ...]:
-    """The cells from which the most cells lie within two legs (cached per island)."""
-
-    def compute() -> tuple[int, ...]:
-        reach = [sum(1 for x in dist if x <= 2) for dist in _leg_tables(island)[0]]
-        best = max(reach)
-        return tuple(c for c in range(island.n) if reach[c] == best)
-
-    return _per_island(_central_cache, island, compute)
+    exchange_stuck: bool = True
+    exchange_poor: float = 0.0
+    extra_clue_legs: int = 0
+    amulet_move_legs: int = 0
+    move_race_only: bool = False
+    marker_legs: int = -1
+    stall_turns: int = 8
+    # Start cell (see strategies.tobago.start).
+    start_reach: float = 1.0
+    start_terrains: float = 0.0
+    start_gaze: float = 0.0
+    start_apart: float = 0.0
 
 
 Params = tuple[tuple[str, float | int | bool], ...]
@@ -170,12 +97,23 @@ class ScriptedPlayer:
         # to one game and seat): reading them once beats a property call per use.
         self._view: PlayerView | None = None
         self._island: Island | None = None
-        self._dist: tuple[list[int], ...] = ()
-        self._layers: tuple[tuple[int, ...], ...] = ()
-        self._central: tuple[int, ...] = ()
-        self._masks: tuple[int, ...] = ()
+        #: Legs between cells, and the cells by legs, indexed by source cell.
+        self.dist: tuple[list[int], ...] = ()
+        self.layers: tuple[tuple[int, ...], ...] = ()
+        #: Per source cell, the cells at most 0, 1, 2... legs away.
+        self.within: tuple[tuple[int, ...], ...] = ()
+        #: Every clue card's cells.
+        self.masks: tuple[int, ...] = ()
+        self.marker_threshold = 0
         self._rivals: tuple[int, ...] = ()
-        self._legs_per_move = 0
+        self.legs_per_move = 0
+        self._raise_needs_rose = True
+        # The turn at whose start the hand held no legal clue (-1: none); while it lasts the
+        # player drives to fetch an amulet when it has none to spare.
+        self._stuck_turn = -1
+        # The last position seen while stuck and the turn it was first seen (see stalled).
+        self._calm_key: tuple[tuple[int, ...], int] | None = None
+        self._calm_since = 0
 
     def _bind(self, view: PlayerView) -> None:
         self._view = view
@@ -183,12 +121,17 @@ class ScriptedPlayer:
         if island is not self._island:
             # Every cell's legs: choosing a start cell needs them all anyway.
             self._island = island
-            self._dist, self._layers = _leg_tables(island)
-            self._central = central_cells(island)
-        self._masks = view.clue_masks
+            self.dist, self.layers = leg_tables(island)
+            self.within = within_tables(island)
+        self.masks = view.clue_masks
         seat = view.seat
         self._rivals = (*range(seat), *range(seat + 1, view.n_players))
-        self._legs_per_move = view.rules.legs_per_move
+        rules = view.rules
+        self.legs_per_move = rules.legs_per_move
+        self._raise_needs_rose = rules.raise_needs_rose
+        self.marker_threshold = rules.marker_threshold
+        self._stuck_turn = -1
+        self._calm_key = None
 
     # -- entry point ------------------------------------------------------------------------
 
@@ -197,32 +140,28 @@ class ScriptedPlayer:
         if view is not self._view:
             self._bind(view)
         kind = decision.kind
+        if kind == d.LEG:
+            return self._leg(view, decision)
+        if kind == d.TURN:
+            actions = decision.actions
+            if len(actions) == 1:
+                only = actions[0]  # nothing to weigh
+                if only == d.MOVE:  # a main action with no clue to play: the hand is dead
+                    self._note_stuck(view, True)
+                return only
+            return self._turn(view, decision)
         if kind == d.OFFER:
             return self._offer(view, decision)
-        if kind in _ACTING:
-            if len(decision.actions) == 1 and not decision.cells:
-                return decision.actions[0]  # nothing to weigh
-            return self._act(view, decision)
         if kind == d.START_CELL:
-            return self._start_cell(view, decision)
+            return choose_start(self.style, view, decision.cells, self.rng)
         if kind == d.RESTART:
             return self._best_clue(view, decision.actions)[0] or decision.actions[0]
         if kind == d.MARKER:
-            here = view.atv(view.seat)
-            others = decision.cells & ~(1 << here)
-            return (others & -others).bit_length() - 1 if others else decision.fallback()
+            return marker_to_remove(decision.cells, self.dist[view.atv(view.seat)])
         if kind == d.CURSE:
-            return d.PAY_AMULET if view.amulets(view.seat) > self.style.reserve else d.PAY_CARD
+            # The reserve is kept for curses: pay with it, unless no card would be lost.
+            return d.PAY_AMULET if view.my_treasures else d.PAY_CARD
         return decision.actions[self.rng.randrange(len(decision.actions))]
-
-    # -- setup ------------------------------------------------------------------------------
-
-    def _start_cell(self, view: PlayerView, decision: d.Decision) -> int:
-        """A central cell: the most cells within two legs (ties broken at random)."""
-        choices = [c for c in self._central if (decision.cells >> c) & 1]
-        if not choices:
-            return decision.fallback()  # type: ignore[return-value]
-        return choices[self.rng.randrange(len(choices))]
 
     # -- offers -----------------------------------------------------------------------------
 
@@ -252,39 +191,93 @@ class ScriptedPlayer:
             return d.TAKE
         return d.PASS
 
+    def _note_stuck(self, view: PlayerView, no_clue: bool) -> bool:
+        """Record whether this turn starts with a dead hand: no legal clue while a rose is
+        left to play one (without a rose no exchange helps). Returns that."""
+        dead = no_clue and view.roses(view.seat) > 0
+        self._stuck_turn = view.turn if dead and self.style.exchange_stuck else -1
+        return dead
+
+    # -- facts the amulet powers ask ---------------------------------------------------------
+
+    def may_raise(self, view: PlayerView) -> bool:
+        """Whether this player could raise a located treasure (a rose left, if needed)."""
+        return view.roses(view.seat) > 0 or not self._raise_needs_rose
+
+    def rival_within(self, cell: int, legs: int) -> bool:
+        """Whether some rival's ATV is at most ``legs`` legs from ``cell``."""
+        view = self._view
+        assert view is not None
+        dist = self.dist
+        return any(dist[view.atv(p)][cell] <= legs for p in self._rivals)
+
+    def stalled(self, view: PlayerView) -> bool:
+        """Whether the maps and the treasure deck have not changed for ``stall_turns`` turns
+        (asked only while stuck, so each call also advances the watch)."""
+        key = (tuple(view.candidate_masks()), view.treasure_deck_size)
+        if key != self._calm_key:
+            self._calm_key = key
+            self._calm_since = view.turn
+        return view.turn - self._calm_since >= self.style.stall_turns
+
+    def best_clue_score(self, view: PlayerView, actions: tuple[d.Action, ...]) -> float:
+        """The score of the best main clue play among ``actions`` (-1 without one)."""
+        return self._best_clue(view, actions)[1]
+
+    def best_share(self, view: PlayerView, actions: tuple[d.Action, ...]) -> float:
+        """The largest share of a map's candidates one clue play among ``actions`` removes."""
+        masks = self.masks
+        cands = view.candidate_masks()
+        best = 0.0
+        for action in actions:
+            if action[0] == "clue":
+                cand = cands[action[2]]
+                n = cand.bit_count()
+                share = (n - (cand & masks[action[1]]).bit_count()) / n
+                best = max(best, share)
+        return best
+
     # -- turns and legs ---------------------------------------------------------------------
 
-    def _target(self, view: PlayerView, located: list[int], here: int, has_rose: bool) -> int:
-        """The cell of the nearest located treasure (with a rose left to raise it) or wanted
-        amulet, or -1 (``located``: each map's located cell or -1)."""
+    def _target(self, view: PlayerView, located: list[int], here: int, chase: bool) -> int:
+        """The cell to drive to, or -1: the nearest located treasure within ``chase_legs``
+        (when ``chase``: one is located and this player may raise it), else the nearest
+        amulet within ``amulet_legs``, or at any distance while stuck without a spare amulet
+        (``located``: each map's cell or -1)."""
         style = self.style
-        dist = self._dist[here]
-        best, best_legs = -1, _INF
-        if has_rose:
-            chase = style.chase_legs
+        dist = self.dist[here]
+        if chase:
+            best, best_legs = -1, style.chase_legs + 1
             for cell in located:
-                if cell >= 0 and dist[cell] <= chase and dist[cell] < best_legs:
+                if cell >= 0 and dist[cell] < best_legs:
                     best, best_legs = cell, dist[cell]
+            if best >= 0:
+                return best
         amulet_legs = style.amulet_legs
-        if best < 0 and amulet_legs:
+        stuck = self._stuck_turn
+        if stuck >= 0 and stuck == view.turn and view.amulets(view.seat) <= style.reserve:
+            amulet_legs = _INF
+        board = view.amulet_board
+        if amulet_legs and board:
             # The nearest amulet 1 to amulet_legs legs away, the lowest cell among the
             # nearest: scan the leg layers around the ATV outward (the last layer holds the
             # unreachable cells, if any: its distance is checked).
-            board = view.amulet_board
-            layers = self._layers[here]
+            layers = self.layers[here]
             for legs in range(1, min(amulet_legs + 1, len(layers))):
                 hit = board & layers[legs]
                 if hit:
                     cell = (hit & -hit).bit_length() - 1
                     return cell if dist[cell] == legs else -1
-        return best
+        return -1
 
     def _best_clue(
         self, view: PlayerView, actions: tuple[d.Action, ...]
     ) -> tuple[d.Action | None, float]:
+        """The best scoring clue play among ``actions`` (listed first, as the engine does)
+        and its score; ``(None, -1.0)`` without one."""
         style = self.style
         seat = view.seat
-        masks = self._masks
+        masks = self.masks
         spread = style.spread_bonus
         bonus = [spread / (1 + k) for k in view.roses_on_maps(seat)] if spread else None
         dist: list[int] | None = None
@@ -295,7 +288,7 @@ class ScriptedPlayer:
         weight = style.clue_weight
         for action in actions:
             if action[0] != "clue":
-                continue
+                break  # the clue plays come first
             _, card, m = action
             cand = cands[m]
             n_before = cand.bit_count()
@@ -305,10 +298,10 @@ class ScriptedPlayer:
             if n_after <= 1:  # locates the treasure
                 cell = after.bit_length() - 1
                 if dist is None:
-                    dist = self._dist[view.atv(seat)]
-                    rivals = [self._dist[view.atv(p)] for p in self._rivals]
+                    dist = self.dist[view.atv(seat)]
+                    rivals = [self.dist[view.atv(p)] for p in self._rivals]
                 near = dist[cell]
-                score += style.locate_bonus * (1.0 if near <= self._legs_per_move else 0.2)
+                score += style.locate_bonus * (1.0 if near <= self.legs_per_move else 0.2)
                 if min([r[cell] for r in rivals]) < near:
                     score -= style.locate_bonus * 0.8
             if bonus is not None:
@@ -317,82 +310,88 @@ class ScriptedPlayer:
                 best, best_score = action, score
         return best, best_score
 
-    def _act(self, view: PlayerView, decision: d.Decision) -> object:
-        actions = decision.actions
+    def _leg(self, view: PlayerView, decision: d.Decision) -> object:
+        """One leg: toward the target, else stop (after the first leg) or wander."""
         cells = decision.cells
+        located = view.located_cells()
+        target = -1
+        any_located = max(located) >= 0
+        stuck = self._stuck_turn
+        if any_located or self.style.amulet_legs or (stuck >= 0 and stuck == view.turn):
+            seat = view.seat
+            here = view.atv(seat)
+            chase = any_located and (view.roses(seat) > 0 or not self._raise_needs_rose)
+            if chase and here in located:
+                for action in decision.actions:
+                    if action[0] == "raise":
+                        return action
+            target = self._target(view, located, here, chase)
+        if target >= 0:
+            # The cells of ``cells`` fewest legs from the target: the first leg layer around
+            # it that holds any (the layers cover the island).
+            for layer in self.layers[target]:
+                steps = cells & layer
+                if steps:
+                    break
+            if steps.bit_count() == 1:
+                return steps.bit_length() - 1  # a single best step: no draw
+            picks = bits_of(steps)
+            return picks[floor(self.rng.random() * len(picks))]
+        if d.STOP in decision.actions:
+            return d.STOP
+        return self._wander(view, cells)
+
+    def _turn(self, view: PlayerView, decision: d.Decision) -> object:
+        """A turn decision: raise, an amulet power, or the main action (or end)."""
+        actions = decision.actions
         style = self.style
         seat = view.seat
+        first = actions[0]
         located = view.located_cells()
-        if not style.amulet_legs and max(located) < 0:
-            # The common case: nothing to raise or drive to (the ATV's cell is read when
-            # needed).
-            here = -1
-            target = -1
-        else:
+        chase = False
+        here = -1  # the ATV's cell, read when needed
+        if max(located) >= 0:
             here = view.atv(seat)
-            has_rose = view.roses(seat) > 0
-            # Raise whenever it can. The engine offers ("raise", m) only for a treasure
-            # located under the ATV while a rose is left: look for one only then.
-            if has_rose and here in located:
+            chase = view.roses(seat) > 0 or not self._raise_needs_rose
+            if chase and here in located:
+                # Raise whenever it can (the engine lists a raise only for a treasure
+                # located under the ATV).
                 for action in actions:
                     if action[0] == "raise":
                         return action
-            target = self._target(view, located, here, has_rose)
-        if decision.kind == d.LEG:
-            if target >= 0 and cells:
-                # The cells of ``cells`` fewest legs from the target: the first leg layer
-                # around it that holds any (the layers cover the island).
-                for layer in self._layers[target]:
-                    steps = cells & layer
-                    if steps:
-                        break
-                if steps.bit_count() == 1:
-                    return steps.bit_length() - 1  # a single best step: no draw
-                picks = bits_of(steps)
-                return picks[floor(self.rng.random() * len(picks))]
-            if d.STOP in actions:
-                return d.STOP
-            return self._wander(view, cells)
-        if view.amulets(seat) > style.reserve:
-            grab = self._amulet_grab(actions, view, located, view.atv(seat) if here < 0 else here)
-            if grab is not None:
-                return grab
-        # ``end`` is offered (and listed first) only when no main action is left: no clue
-        # play to score and no move, so ending is all that the rules below could answer.
-        if actions[0] == d.END:
+        main_open = first != d.END  # ``end`` comes first once no main action is left
+        dead = False
+        if main_open:
+            # The clue plays are listed first: none first means the hand holds none.
+            if first[0] != "clue":
+                dead = self._note_stuck(view, True)
+            elif self._stuck_turn >= 0:
+                self._stuck_turn = -1
+        amulets = view.amulets(seat)
+        if amulets and (amulets > style.reserve or dead):  # spare ones, or maybe a stall
+            if here < 0:
+                here = view.atv(seat)
+            power = choose_power(self, view, actions, located, here, main_open, dead)
+            if power is not None:
+                return power
+        if not main_open:
             return d.END
-        if target >= 0 and d.MOVE in actions:
-            return d.MOVE
+        stuck = self._stuck_turn
+        if chase or style.amulet_legs or (stuck >= 0 and stuck == view.turn):
+            if here < 0:
+                here = view.atv(seat)
+            if self._target(view, located, here, chase) >= 0 and d.MOVE in actions:
+                return d.MOVE
         clue, clue_score = self._best_clue(view, actions)
         if clue is not None and clue_score > 0:
             return clue
+        if dead and d.EXCHANGE in actions:
+            return d.EXCHANGE  # C7: a new hand as the main action beats a pointless move
         if d.MOVE in actions:
             return d.MOVE
         if clue is not None:
             return clue
-        if d.END in actions:
-            return d.END
-        return actions[0]
-
-    def _amulet_grab(
-        self, actions: tuple[d.Action, ...], view: PlayerView, located: list[int], here: int
-    ) -> d.Action | None:
-        """An amulet power that wins a treasure now or next: a marker removal that locates a
-        treasure at the ATV (the ``marker`` answer then removes a marker elsewhere), or an
-        extra move to a located treasure within reach (``located``: each map's located cell
-        or -1)."""
-        for action in actions:
-            if action[0] == "amulet_marker":
-                cand = view.candidates(action[1])
-                if cand.bit_count() == 2 and cand >> here & 1:
-                    return action  # removing the other marker locates it under the ATV
-        reach = self.style.amulet_move_legs
-        if reach and d.AMULET_MOVE in actions:
-            dist = self._dist[here]
-            for cell in located:
-                if cell >= 0 and 0 < dist[cell] <= reach:
-                    return d.AMULET_MOVE
-        return None
+        return first
 
     def _wander(self, view: PlayerView, cells: int) -> int:
         """With no target: toward the candidates of the most advanced map (the cells whose
@@ -415,7 +414,7 @@ class ScriptedPlayer:
                 break
             low = c & -c
             c ^= low
-            dist = self._dist[low.bit_length() - 1]
+            dist = self.dist[low.bit_length() - 1]
             score = [x + dist[i] for x, i in zip(score, options, strict=True)]
         best = min(score)
         picks = [i for i, x in zip(options, score, strict=True) if x == best and x <= _INF]

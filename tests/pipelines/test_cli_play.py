@@ -81,6 +81,24 @@ def test_bad_inputs_are_one_line_exit_2(tmp_path: Path) -> None:
     bad_rules = tmp_path / "r.toml"
     bad_rules.write_text("hand_sise = 5\n")
     cases.append((["play", "--rules", str(bad_rules)], "unknown rules key 'hand_sise'"))
+    wide = tmp_path / "wide.toml"
+    wide.write_text("same_object_min_distance = 7\n")
+    cases.append((["play", "--rules", str(wide)], "same_object_min_distance = 7 is not allowed"))
+    five = tmp_path / "five.toml"
+    five.write_text("same_object_min_distance = 5\n")
+    example = str(Path(__file__).parents[2] / "data" / "islands" / "example.island")
+    cases.append(
+        (
+            ["play", "--rules", str(five), "--island", example],
+            "same_object_min_distance = 5 is not allowed on it (its fixed landmarks break it",
+        )
+    )
+    cases.append(
+        (
+            ["simulate", "--rules", str(five), "--islands", example, "--out", str(tmp_path / "r")],
+            "same_object_min_distance = 5 is not allowed on it",
+        )
+    )
     for args, message in cases:
         result = runner.invoke(app, args)
         assert result.exit_code == 2, args

@@ -10,12 +10,12 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from sim.tobago.board import Board, FixedLayout
 from sim.tobago.decisions import Decision
-from sim.tobago.engine import TobagoGame
+from sim.tobago.engine import StrategyFactory, TobagoGame
 from sim.tobago.island import Island
 from sim.tobago.rules import TobagoRules, preset
 from sim.tobago.state import GameState
@@ -71,13 +71,18 @@ def make_game(
     rules: TobagoRules | None = None,
     statues: tuple[int, ...] = (),
     facings: tuple[int, ...] = (),
+    players: Sequence[StrategyFactory] = (),
     **overrides: Any,
 ) -> tuple[TobagoGame, GameState, list[Scripted]]:
-    """A game whose setup is skipped: ATVs at cell 0, empty maps, empty hands and decks."""
+    """A game whose setup is skipped: ATVs at cell 0, empty maps, empty hands and decks.
+
+    Seats play ``players`` (strategy factories) where given, the rest :class:`Scripted`;
+    the list returned holds the Scripted seats only."""
     island = island or hex3()
     rules = dataclasses.replace(rules or preset("rulebook"), **overrides)
     layout = FixedLayout((), (), statues, tuple(facings))
-    game = TobagoGame(rules, Board(island, layout), [Scripted] * n_players, seed=1, strict=True)
+    factories: list[StrategyFactory] = [*players, *[Scripted] * (n_players - len(players))]
+    game = TobagoGame(rules, Board(island, layout), factories, seed=1, strict=True)
     s = game.state
     s.atv = [0] * n_players
     s.t_deck = []

@@ -154,6 +154,29 @@ def test_curse_amulet_optional_asks_the_player() -> None:
     assert s.coins_lost == [0, 6]
 
 
+def test_curse_amulet_optional_asks_a_player_without_cards_too() -> None:
+    # BGA (S3): amulet or best card. Seat 1 has an amulet and no treasure card: it is still
+    # asked; giving up "the best card" then costs nothing and the amulet stays. Seat 0 (the
+    # raiser) has neither and is not asked.
+    game, s, seats = make_game(2, curse_amulet_optional=True)
+    located_map(s, [1])
+    s.amulets[1] = 1
+    s.t_deck = [3, CURSE, 3, 3]
+    seats[1].queue.extend([(d.CURSE, d.PAY_CARD)])
+    raise_treasure(game, 0, 0)
+    assert s.amulets[1] == 1 and s.treasures[1] == [] and s.coins_lost == [0, 0]
+    assert s.curse_hits == [1, 1]
+    assert s.public_events[-1] == ("curse", 0, CURSE)  # nothing lost: no lost_* event
+    # The same choice answered with the amulet spends it.
+    game, s, seats = make_game(2, curse_amulet_optional=True)
+    located_map(s, [1])
+    s.amulets[1] = 1
+    s.t_deck = [3, CURSE, 3, 3]
+    seats[1].queue.extend([(d.CURSE, d.PAY_AMULET)])
+    raise_treasure(game, 0, 0)
+    assert s.amulets[1] == 0 and s.public_events[-1] == ("lost_amulet", 1, -1)
+
+
 def test_curse_amulet_is_mandatory_by_default() -> None:
     game, s, _seats = make_game(2)
     located_map(s, [1])

@@ -6,6 +6,7 @@ import itertools
 import random
 from collections import Counter
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -85,3 +86,47 @@ def test_placement_is_uniform_over_legal_sets() -> None:
 def test_no_placement_on_a_cramped_island() -> None:
     island = draw(" J J\nS M R\n L B")
     assert find_placement(island) is None
+
+
+def test_every_built_in_island_places_the_widest_allowed_spacing() -> None:
+    # The rules accept same_object_min_distance up to MAX_SAME_OBJECT_DISTANCE: every built-in
+    # island has a placement there, and one step wider some have none (so the bound is tight).
+    from sim.tobago.rules import MAX_SAME_OBJECT_DISTANCE
+
+    widest = MAX_SAME_OBJECT_DISTANCE
+    islands = [load_island(name) for name in island_names()]
+    assert all(find_placement(island, widest) is not None for island in islands)
+    assert any(find_placement(island, widest + 1) is None for island in islands)
+
+
+def test_fixed_layouts_honour_the_rules_spacing() -> None:
+    # The example island's closest huts are 4 apart: fine under the rulebook's 4, refused
+    # under 5 with the key, the value and the offending cell.
+    from sim.errors import InputError
+    from sim.paths import data_dir
+    from sim.tobago.island_file import load_island_file
+
+    board = load_island_file(data_dir() / "islands" / "example.island")
+    assert board.spacing_problem(4) == ""
+    board.landmarks(random.Random(1), 4)
+    message = (
+        "island example: same_object_min_distance = 5 is not allowed on it (its fixed "
+        "landmarks break it: two huts are 4 apart (at least 5 required) at q=4, r=0)"
+    )
+    with pytest.raises(InputError) as err:
+        board.landmarks(random.Random(1), 5)
+    assert str(err.value) == message
+
+
+def test_an_island_without_room_for_the_spacing_is_refused() -> None:
+    # abc-1, the smallest built-in island, places every kind 6 apart but not 7 apart.
+    from sim.errors import InputError
+    from sim.tobago.board import Board
+
+    small = Board(load_island("abc-1"))
+    assert small.spacing_problem(6) == ""
+    assert small.spacing_problem(7) == (
+        "the island has no legal landmark placement with that spacing"
+    )
+    with pytest.raises(InputError, match=r"island abc-1: same_object_min_distance = 7 is not"):
+        small.landmarks(random.Random(1), 7)

@@ -4,6 +4,7 @@ raising limits (§7.1), the turn (§10.1), statues' gaze (§8.2), setup (§9) an
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
 import pytest
 
@@ -12,6 +13,7 @@ from sim.tobago import decisions as d
 from sim.tobago.board import Board
 from sim.tobago.distribution import gaze_cell, raise_treasure
 from sim.tobago.engine import TobagoGame
+from sim.tobago.movelog import CODE
 from sim.tobago.rules import preset
 from sim.tobago.state import CURSE
 from tests.tobago.drawing import draw
@@ -382,3 +384,82 @@ def test_short_hand_tops_up_at_the_next_turn() -> None:
     seats[0].queue.extend([(d.TURN, d.MOVE), (d.LEG, 1), (d.LEG, d.STOP), (d.TURN, d.END)])
     game.play_turn(0)
     assert len(s.hands[0]) == 4 and not s.hand_short[0]
+
+
+def test_a_raiser_needs_a_rose_unless_the_flag_is_off() -> None:
+    # Map 1 is located under seat 0's ATV (cell 0); seat 1 has the only clue on it. Seat 0
+    # has no rose left: with raise_needs_rose (the rulebook) no raise is offered.
+    def position(flag: bool) -> tuple[Any, Any, list[Scripted]]:
+        game, s, seats = make_game(2, island=draw(ROW), raise_needs_rose=flag)
+        s.map_cards[1] = [9]
+        s.map_roses[1] = [1]
+        s.roses = [0, 14]
+        s.map_cand[1] = 1 << 0
+        s.t_deck = [5, 4, 3]
+        s.hands[0] = []
+        return game, s, seats
+
+    game, s, seats = position(True)
+    seats[0].queue.extend([(d.TURN, d.MOVE), (d.LEG, 1), (d.LEG, d.STOP), (d.TURN, d.END)])
+    game.play_turn(0)
+    assert not any(a[0] == "raise" for a in seats[0].asked[0].actions)
+    assert s.treasures_raised == [0, 0]
+    # Without the flag seat 0 raises with no rose of its own: R holds seat 1's rose only, so
+    # seat 1 draws one card (3), the blind card is 4; they turn up 4 (seat 1 takes it) and R
+    # is empty: 3 is left over. Seat 0 draws nothing and gets nothing.
+    game, s, seats = position(False)
+    seats[0].queue.extend([(d.TURN, ("raise", 1)), (d.TURN, d.END)])
+    seats[1].queue.extend([(d.OFFER, d.TAKE)])
+    game.play_turn(0)
+    assert ("raise", 1) in seats[0].asked[0].actions
+    assert s.treasures == [[], [4]] and s.roses == [0, 15]
+    assert s.t_discard == [3] and s.t_deck == [5]
+    assert s.treasures_raised == [1, 0]
+
+
+def test_exchange_is_a_main_action_only_with_the_c7_flag() -> None:
+    # A 3-player hand of 4 cards, 5 cards in the draw pile. Rulebook: no ("exchange",).
+    game, s, seats = make_game(3, island=draw(ROW))
+    s.hands[0] = [1, 2, 3, 4]
+    s.clue_draw = [10, 11, 12, 13, 14]
+    seats[0].queue.extend([(d.TURN, d.MOVE), (d.LEG, 1), (d.LEG, d.STOP), (d.TURN, d.END)])
+    game.play_turn(0)
+    assert d.EXCHANGE not in seats[0].asked[0].actions
+    # With the flag it is offered after move (the fallback order), replaces the hand from the
+    # top of the pile, and is the turn's main action: only ``end`` follows.
+    game, s, seats = make_game(3, island=draw(ROW), exchange_as_main_action=True)
+    s.hands[0] = [1, 2, 3, 4]
+    s.clue_draw = [10, 11, 12, 13, 14]
+    seats[0].queue.extend([(d.TURN, d.EXCHANGE), (d.TURN, d.END)])
+    game.play_turn(0)
+    first = seats[0].asked[0].actions
+    assert first.index(d.EXCHANGE) == first.index(d.MOVE) + 1
+    assert s.hands[0] == [14, 13, 12, 11] and s.clue_discard == [1, 2, 3, 4]
+    assert seats[0].asked[1].actions == (d.END,)
+    assert s.amulets_used[0] == 0
+    assert game.state.log.rows()[-1][2:4] == (CODE["exchange"], 4)
+    # With empty clue piles there is nothing to draw: no exchange.
+    game, s, seats = make_game(3, island=draw(ROW), exchange_as_main_action=True)
+    s.hands[0] = [1, 2, 3, 4]
+    seats[0].queue.extend([(d.TURN, d.MOVE), (d.LEG, 1), (d.LEG, d.STOP), (d.TURN, d.END)])
+    game.play_turn(0)
+    assert d.EXCHANGE not in seats[0].asked[0].actions
+
+
+def test_exchange_main_action_after_a_raise_with_no_clue_to_play() -> None:
+    # Raising ends movement; with no legal clue the main action left is the exchange (C7).
+    game, s, seats = make_game(2, island=draw(ROW), exchange_as_main_action=True)
+    s.map_cards[1] = [9]
+    s.map_roses[1] = [1]
+    s.roses[1] -= 1
+    s.map_cand[1] = 1 << 0  # located under seat 0's ATV
+    s.t_deck = [2, 2, 2, 2]
+    s.hands[0] = [5]
+    s.clue_masks = (*s.clue_masks[:5], 0, *s.clue_masks[6:])  # card 5 fits nowhere
+    s.clue_draw = [20]
+    seats[0].queue.extend([(d.TURN, ("raise", 1)), (d.OFFER, d.TAKE)])
+    seats[0].queue.extend([(d.TURN, d.EXCHANGE), (d.TURN, d.END)])
+    seats[1].queue.extend([(d.OFFER, d.TAKE)])
+    game.play_turn(0)
+    assert seats[0].asked[-2].actions == (d.EXCHANGE,)
+    assert s.hands[0] == [20]
