@@ -128,7 +128,9 @@ _INT_RANGES: dict[str, tuple[int, int]] = {
     "curse_free_top": (0, 200),
     "roses_per_player": (1, 100),
     "same_object_min_distance": (1, MAX_SAME_OBJECT_DISTANCE),
-    "max_turns": (1, 1_000_000),
+    # A cap high enough for any real game (the scripted styles end by turn ~60) and low enough
+    # that a stuck game costs seconds, not hours.
+    "max_turns": (1, 10_000),
 }
 PRESETS: tuple[str, ...] = ("rulebook", "bga")
 _CHOICES: dict[str, tuple[str, ...]] = {

@@ -78,7 +78,7 @@ _INT_RANGES: dict[str, tuple[int, int]] = {
     "characters_dealt": (1, 3),
     "rum_cards": (0, 5),
     "candle_reveal": (1, 10),
-    "max_turns": (1, 100_000),
+    "max_turns": (1, 10_000),
 }
 _BOOLS = (
     "characters",
