@@ -165,12 +165,16 @@ def plackett_luce(
         for level in pattern:
             for name in level:
                 played[index[name]] += int(total[k])
+    # Strongest first, as a reader scans a ranking; ties by name keep the order stable.
+    order = sorted(range(len(names)), key=lambda i: (-float(point[i]), names[i]))
+    low = np.percentile(boot, 2.5, axis=0)
+    high = np.percentile(boot, 97.5, axis=0)
     return pa.table(
         {
-            "strategy": pa.array(names, pa.string()),
-            "rating": pa.array(point.tolist(), pa.float64()),
-            "low": pa.array(np.percentile(boot, 2.5, axis=0).tolist(), pa.float64()),
-            "high": pa.array(np.percentile(boot, 97.5, axis=0).tolist(), pa.float64()),
-            "games": pa.array(played.tolist(), pa.int64()),
+            "strategy": pa.array([names[i] for i in order], pa.string()),
+            "rating": pa.array([float(point[i]) for i in order], pa.float64()),
+            "low": pa.array([float(low[i]) for i in order], pa.float64()),
+            "high": pa.array([float(high[i]) for i in order], pa.float64()),
+            "games": pa.array([int(played[i]) for i in order], pa.int64()),
         }
     )

@@ -62,7 +62,9 @@ def test_ties_are_chosen_together() -> None:
 
 def test_fixture_ratings_order_and_symmetry(tmp_path: Path) -> None:
     con = connect([open_run(write_fixture(tmp_path))])
-    rows = {r["strategy"]: r for r in plackett_luce(con, chunks=3, reps=50).to_pylist()}
+    listed = plackett_luce(con, chunks=3, reps=50).to_pylist()
+    assert [r["rating"] for r in listed] == sorted((r["rating"] for r in listed), reverse=True)
+    rows = {r["strategy"]: r for r in listed}
     # A and B each finished ahead of C and D in both 4-player games; D ahead of C in both;
     # C last in both.
     assert min(rows["A"]["rating"], rows["B"]["rating"]) > rows["D"]["rating"]
