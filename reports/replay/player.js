@@ -6,7 +6,10 @@
    (from 1) was logged. A game's renderer (GAME) draws a frame; it computes no rule. */
 
 const DATA = JSON.parse(document.getElementById("replay-data").textContent);
-const EVENTS = DATA.events;
+/* Events travel as [turn, seat, name index, text, secret?, {other keys}?]. */
+const EVENTS = DATA.events.rows.map((r) => Object.assign(
+  { turn: r[0], seat: r[1], name: DATA.events.names[r[2]], text: r[3], secret: r.length > 4 ? r[4] : -1 },
+  r[5] || {}));
 const N = EVENTS.length;
 const SEAT_COLOURS = ["#d62728", "#1f77b4", "#2ca02c", "#9467bd"];
 /* Every step's full state: each frame holds only the keys that changed. */

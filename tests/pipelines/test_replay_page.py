@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 from pipelines.cli import app
 from pipelines.play import log_rows, parse_players, play_game
 from pipelines.replay_page import record_play
+from reports.replay_page import compact_events
 from sim.runner.games import game_kind
 from sim.watched_log import WatchedRows
 from tests.pipelines.replay_helpers import game_at
@@ -130,8 +131,25 @@ def test_replay_writes_one_self_contained_page(tmp_path: Path, game: str, island
     assert "@import" not in text and "url(http" not in text and "@font-face" not in text
     assert "http://" not in text.replace("http://www.w3.org/2000/svg", "")
     assert "https://" not in text
-    assert doc["game"] == game and doc["seed"] == 7 and len(doc["frames"]) == len(doc["events"]) + 1
+    steps = len(doc["events"]["rows"])
+    assert doc["game"] == game and doc["seed"] == 7 and len(doc["frames"]) == steps + 1
     assert "tourney play --game" in doc["source"]
+
+
+def test_events_travel_compactly_and_read_back() -> None:
+    events = [
+        {"turn": 0, "seat": 1, "name": "leg", "text": "a", "secret": -1, "cells": [1, 2]},
+        {"turn": 0, "seat": 1, "name": "draw", "text": "5 coins", "secret": 1, "masked": "?"},
+        {"turn": 1, "seat": -1, "name": "leg", "text": "b", "secret": -1},
+    ]
+    assert compact_events(events) == {
+        "names": ["leg", "draw"],
+        "rows": [
+            [0, 1, 0, "a", -1, {"cells": [1, 2]}],
+            [0, 1, 1, "5 coins", 1, {"masked": "?"}],
+            [1, -1, 0, "b"],
+        ],
+    }
 
 
 def test_play_html_prints_the_game_and_writes_its_page(tmp_path: Path) -> None:
