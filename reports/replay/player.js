@@ -190,14 +190,21 @@ function syncList(force) {
   }
 }
 
+/* The address follows the position a moment later: browsers throttle rapid history
+   updates, and stepping or playing moves many times a second. */
+let hashTimer = null;
 function writeHash() {
-  const hash = `#step=${state.step}` + (state.view >= 0 ? `&view=${state.view}` : "");
-  if (location.hash === hash) return;
-  try {
-    history.replaceState(null, "", hash);
-  } catch (e) {
-    location.replace(hash);
-  }
+  if (hashTimer !== null) return;
+  hashTimer = setTimeout(() => {
+    hashTimer = null;
+    const hash = `#step=${state.step}` + (state.view >= 0 ? `&view=${state.view}` : "");
+    if (location.hash === hash) return;
+    try {
+      history.replaceState(null, "", hash);
+    } catch (e) {
+      location.replace(hash);
+    }
+  }, 150);
 }
 
 function readHash() {
@@ -235,6 +242,7 @@ function startReplay(renderer) {
   game.init(stage);
   readHash();
   render(true);
+  performance.mark("replay-ready");  /* how long the page took to show its first step */
   window.addEventListener("hashchange", () => { readHash(); render(true); });
   document.addEventListener("keydown", (e) => {
     const tag = (e.target && e.target.tagName) || "";
