@@ -88,11 +88,13 @@ def _one_game(
     return played, doc, None
 
 
-def _write_page(doc: dict[str, Any], path: Path) -> None:
+def _write_page(doc: dict[str, Any], path: Path, err: bool = False) -> None:
+    """Write the page and say where (on stderr with ``err``: stdout holds JSON lines)."""
     from pipelines.replay_page import write_page
 
     size = write_page(doc, path)
-    typer.echo(f"replay page: {path} ({size / 1024:,.0f} KiB, {len(doc['events']):,} steps)")
+    steps = len(doc["events"])
+    typer.echo(f"replay page: {path} ({size / 1024:,.0f} KiB, {steps:,} steps)", err=err)
 
 
 @command(app, "play")
@@ -122,7 +124,7 @@ def play(
     if checked is not None and not as_json:
         typer.echo(f"replayed game {game_id} of {run}: its {checked:,} move rows match the run's")
     if doc is not None and html is not None:
-        _write_page(doc, html)
+        _write_page(doc, html, err=as_json)
 
 
 @command(app, "replay")

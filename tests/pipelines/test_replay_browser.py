@@ -116,6 +116,18 @@ def test_tobago_replay_page_shows_the_engines_state(
     path = _write(tmp_path, "tobago")
     assert _open(page, path) < 1000  # milliseconds; about 100 on a laptop
     total = _step_through(page)
+    # Jumping to a turn goes to its first event; play moves on until paused.
+    page.fill("#turn-input", "5")
+    page.press("#turn-input", "Enter")
+    first = page.evaluate("EVENTS.findIndex(e => e.turn >= 5)") + 1
+    assert _position(page) == first
+    page.select_option("#speed", "32")
+    page.click("#play")
+    page.wait_for_function(f"state.step >= {first + 5}", timeout=5000)
+    page.click("#play")
+    paused = _position(page)
+    page.wait_for_timeout(300)
+    assert _position(page) == paused
     # Clicking an event goes there.
     page.click('#event-list li[data-step="40"]')
     assert _position(page) == 40

@@ -160,6 +160,11 @@ def test_play_html_prints_the_game_and_writes_its_page(tmp_path: Path) -> None:
     assert "replay page: " in result.stdout
     _, doc = _page(out)
     assert doc["seed"] == 3 and doc["island"] == "aBc-2"
+    # With --json, stdout stays JSON lines; the page's line goes to stderr.
+    result = runner.invoke(app, ["play", "--seed", "3", "--json", "--html", str(out)])
+    assert result.exit_code == 0, result.output
+    assert all(json.loads(line) for line in result.stdout.splitlines())
+    assert "replay page: " in result.stderr
 
 
 def test_a_run_game_replays_into_a_page_named_after_it(
