@@ -6,9 +6,10 @@ pairing of a run and its twin without curses, a game where a curse changed the w
 (``curses.winner_changed``). Each comes with the ``tourney play`` command that replays it,
 and an HTML report gets each one's replay page under ``games/`` next to ``index.html``
 (:mod:`pipelines.replay_page`). Only these few games are played again, each checked against
-its run's logged moves, so the pages cost about the same for a run of a million games as for
-a small one. A game that no longer replays as logged (the code changed since the run) gets
-no page, and the report says why instead of failing.
+its run's logged moves found by game id (row-group statistics skip the rest of the parts),
+so a run of a million games costs little more than a small one. A game that no longer
+replays as logged (the code changed since the run) gets no page, and the report says why
+instead of failing.
 """
 
 from __future__ import annotations
