@@ -49,10 +49,14 @@ const GAME = (() => {
   }
 
   function render(f, step) {
-    const events = turnEvents(step);
-    const ended = events.find(([e]) => ["plunder", "bust", "end_turn", "game_end"].includes(e.name));
+    const all = turnEvents(step);
+    const over = all.some(([e]) => e.name === "game_end");
+    /* The turn's player is the one who drew its first card (the draft has none). */
+    const first = all.find(([e]) => e.name.startsWith("draw"));
+    const seat = first && !over ? first[0].seat : -1;
+    const events = seat >= 0 ? all : [];
+    const ended = events.find(([e]) => ["plunder", "bust", "end_turn"].includes(e.name));
     const busted = events.find(([e]) => e.name === "bust");
-    const seat = events.length ? events[events.length - 1][0].seat : -1;
     const ev = step > 0 ? EVENTS[step - 1] : null;
 
     dom.pile.textContent = "";
@@ -83,7 +87,10 @@ const GAME = (() => {
       row.append(cardTile(c, gone ? "gone" : "", k === f.anchor ? "anchor" : ""));
     });
     if (busted) row.append(cardTile(busted[0].card, "bust", "bust"));
-    if (!shown.length && !busted) row.append(el("span", { class: "muted", text: step ? "empty" : "the game has not started" }));
+    if (!shown.length && !busted) {
+      const why = over ? "the game is over" : step && seat >= 0 ? "empty" : "no turn has started yet";
+      row.append(el("span", { class: "muted", text: why }));
+    }
     dom.area.append(row);
     const outcome = events.find(([e]) => e.name === "plunder") || busted;
     if (outcome) {
