@@ -26,33 +26,38 @@ from sim.runner.games import GAMES
 # ``tourney play``, ``bench`` and ``--help`` do not need.
 
 
-@command(app, "play")
-def play(
-    game: GameOpt = "tobago",
-    players: PlayersOpt = None,
-    seed: Annotated[int | None, typer.Option("--seed", min=0, help="The game seed.")] = None,
-    island: Annotated[
-        str | None, typer.Option("--island", help="Built-in name, generated:SEED or a file.")
-    ] = None,
-    rules: RulesOpt = None,
-    ablate: Annotated[
-        str | None,
-        typer.Option("--ablate", help="Play the rules without: curses or amulets (Tobago)."),
-    ] = None,
-    run: Annotated[
-        Path | None,
-        typer.Option("--run", help="Replay a game of this run (with --game-id), checked."),
-    ] = None,
-    game_id: Annotated[
-        int | None, typer.Option("--game-id", min=0, help="The game of --run to replay.")
-    ] = None,
-    as_json: Annotated[
-        bool, typer.Option("--json", help="JSON lines: one per event, then the result.")
-    ] = False,
-) -> None:
-    """Play one seeded game, or replay a game of a run, and print it, ending with the scores
-    and the winner(s)."""
+SeedOpt = Annotated[int | None, typer.Option("--seed", min=0, help="The game seed.")]
+IslandOpt = Annotated[
+    str | None, typer.Option("--island", help="Built-in name, generated:SEED or a file.")
+]
+AblateOpt = Annotated[
+    str | None,
+    typer.Option("--ablate", help="Play the rules without: curses or amulets (Tobago)."),
+]
+RunOpt = Annotated[
+    Path | None,
+    typer.Option("--run", help="Replay a game of this run (with --game-id), checked."),
+]
+GameIdOpt = Annotated[
+    int | None, typer.Option("--game-id", min=0, help="The game of --run to replay.")
+]
+
+
+def _one_game(
+    game: str,
+    players: str | None,
+    seed: int | None,
+    island: str | None,
+    rules: str | None,
+    ablate: str | None,
+    run: Path | None,
+    game_id: int | None,
+    record: bool,
+) -> tuple[Any, dict[str, Any] | None, int | None]:
+    """The game the options name, played (or a run's game replayed and checked): the game,
+    its replay document when ``record``, and the move rows checked against the run."""
     if run is not None or game_id is not None:
+        from pipelines.metrics.source import open_run
         from pipelines.run_replay import replay
 
         if run is None or game_id is None:
@@ -67,18 +72,90 @@ def play(
         given = [name for name, value in options if value is not None]
         if given:
             raise InputError(f"--run replays the run's own game: {given[0]} cannot be given too")
-        played, checked = replay(run, game_id)
-        _show(played, as_json)
-        if not as_json:
-            typer.echo(
-                f"replayed game {game_id} of {run}: its {checked:,} move rows match the run's"
-            )
-        return
+        if not record:
+            played, checked = replay(run, game_id)
+            return played, None, checked
+        from pipelines.replay_page import record_run_game
+
+        return record_run_game(open_run(run), game_id)
     check_game(game)
-    played = play_game(
-        seed or 0, parse_players(players, game), island or "aBc-2", rules, game, ablate
+    specs = parse_players(players, game)
+    if not record:
+        return play_game(seed or 0, specs, island or "aBc-2", rules, game, ablate), None, None
+    from pipelines.replay_page import record_play
+
+    played, doc = record_play(seed or 0, specs, island or "aBc-2", rules, game, ablate)
+    return played, doc, None
+
+
+def _write_page(doc: dict[str, Any], path: Path, err: bool = False) -> None:
+    """Write the page and say where (on stderr with ``err``: stdout holds JSON lines)."""
+    from pipelines.replay_page import write_page
+
+    size = write_page(doc, path)
+    steps = len(doc["events"])
+    typer.echo(f"replay page: {path} ({size / 1024:,.0f} KiB, {steps:,} steps)", err=err)
+
+
+@command(app, "play")
+def play(
+    game: GameOpt = "tobago",
+    players: PlayersOpt = None,
+    seed: SeedOpt = None,
+    island: IslandOpt = None,
+    rules: RulesOpt = None,
+    ablate: AblateOpt = None,
+    run: RunOpt = None,
+    game_id: GameIdOpt = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="JSON lines: one per event, then the result.")
+    ] = False,
+    html: Annotated[
+        Path | None,
+        typer.Option("--html", help="Also write the game's replay page to this file."),
+    ] = None,
+) -> None:
+    """Play one seeded game, or replay a game of a run, and print it, ending with the scores
+    and the winner(s)."""
+    played, doc, checked = _one_game(
+        game, players, seed, island, rules, ablate, run, game_id, html is not None
     )
     _show(played, as_json)
+    if checked is not None and not as_json:
+        typer.echo(f"replayed game {game_id} of {run}: its {checked:,} move rows match the run's")
+    if doc is not None and html is not None:
+        _write_page(doc, html, err=as_json)
+
+
+@command(app, "replay")
+def replay_cmd(
+    game: GameOpt = "tobago",
+    players: PlayersOpt = None,
+    seed: SeedOpt = None,
+    island: IslandOpt = None,
+    rules: RulesOpt = None,
+    ablate: AblateOpt = None,
+    run: RunOpt = None,
+    game_id: GameIdOpt = None,
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            "--out",
+            help="The page to write (default: GAME-seedN.html, or RUN-gameN.html for --run).",
+        ),
+    ] = None,
+) -> None:
+    """Write one game's replay page: a self-contained HTML file that steps through every
+    event with the board, hands, maps and scores (Tobago) or play area and stashes (Treasure
+    Island) at each step. The game is given as for ``tourney play``."""
+    _, doc, checked = _one_game(game, players, seed, island, rules, ablate, run, game_id, True)
+    assert doc is not None
+    if out is None:
+        stem = f"{run.name}-game{game_id}" if run is not None else f"{game}-seed{seed or 0}"
+        out = Path(f"{stem}.html")
+    if checked is not None:
+        typer.echo(f"replayed game {game_id} of {run}: its {checked:,} move rows match the run's")
+    _write_page(doc, out)
 
 
 def _show(played: Any, as_json: bool) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -62,9 +63,11 @@ def play_game(
     rules_spec: str | None,
     game: str = "tobago",
     ablate: str | None = None,
+    observe: Callable[[Any], None] | None = None,
 ) -> PlayedGame:
     """Play one game (``island`` matters only to games played on islands; ``ablate`` plays
-    the rules without curses or amulets, as a run's ``--ablate`` twin did)."""
+    the rules without curses or amulets, as a run's ``--ablate`` twin did). ``observe`` is
+    given the game built and not yet played (a replay page watches its log)."""
     kind = game_kind(game)
     rules = kind.load_rules(rules_spec or DEFAULT_RULES[game])
     if ablate:
@@ -77,8 +80,11 @@ def play_game(
     # The plan names the island as given (a file's path): the engine resolves the board
     # from it, as the runner does from the run's island list.
     plan = GamePlan(0, 0, 0, seed, island if kind.boards else NO_ISLAND, tuple(range(len(players))))
-    played = kind.play(plan, rules, [p.factory() for p in players])
-    return PlayedGame(game, played, rules, players, name)
+    built = kind.build(plan, rules, [p.factory() for p in players])
+    if observe is not None:
+        observe(built)
+    built.play()
+    return PlayedGame(game, built, rules, players, name)
 
 
 def game_text(played: PlayedGame) -> list[str]:

@@ -29,6 +29,7 @@ JSON_KEYS = (
     "include_unfinished",
     "warnings",
     "findings",
+    "games_to_look_at",
     "cohorts",
     "comparisons",
 )

@@ -25,7 +25,7 @@ from pipelines import findings as common_findings
 from pipelines.metrics import paired, rating, win_rate
 from pipelines.metrics.source import RunInfo, connect
 from pipelines.report_data import CohortResult, Finding, PairResult, ReportData
-from pipelines.run_groups import Cohort, Groups, group_runs, rules_name, run_label
+from pipelines.run_groups import Cohort, Groups, Pairing, group_runs, rules_name, run_label
 from pipelines.run_warnings import run_warnings
 from reports import documents, figures, numbers
 from reports.documents import Column, Section, col
@@ -50,6 +50,9 @@ class GameReport:
     markdown: Callable[[ReportData], list[str]]
     #: ``report.json`` sections of a cohort: section -> table names (after ``win_rate``).
     json_sections: dict[str, list[str]]
+    #: Games of a pairing worth looking at (columns of ``win_rate.notable_games``), from a
+    #: connection over its two runs (A is run 0), or None when the game looks for none.
+    pair_notable: Callable[[duckdb.DuckDBPyConnection, Pairing], pa.Table] | None = None
 
 
 @dataclass
@@ -109,7 +112,10 @@ def compute(report: GameReport, runs: list[RunInfo], include_unfinished: bool) -
     pairs = []
     for pairing in groups.pairings:
         with connect([pairing.a, pairing.b], include_unfinished) as con:
-            pairs.append(PairResult(pairing, paired.differences(con), paired.unpaired_games(con)))
+            notable = report.pair_notable(con, pairing) if report.pair_notable else None
+            pairs.append(
+                PairResult(pairing, paired.differences(con), paired.unpaired_games(con), notable)
+            )
     with connect(list(runs), include_unfinished) as con:
         warnings = run_warnings(con, groups, include_unfinished)
         games = int(con.sql("SELECT count(*) FROM games_all").fetchall()[0][0])
@@ -232,6 +238,7 @@ def report_json(report: GameReport, data: ReportData) -> dict[str, Any]:
         "include_unfinished": data.include_unfinished,
         "warnings": [w.record() for w in data.warnings],
         "findings": [f.record(labels.get(f.scope, "")) for f in data.findings],
+        "games_to_look_at": [g.record() for g in data.look_at],
         "cohorts": [
             {
                 "index": r.cohort.index,
@@ -557,7 +564,10 @@ def summary_section(report: GameReport, data: ReportData) -> Section:
     if data.warnings:
         parts += [
             doc.subheading(f"Warnings ({len(data.warnings)})"),
-            doc.warning_list([(w.text, w.command) for w in data.warnings]),
+            doc.warning_list(
+                [(w.text, w.command) for w in data.warnings],
+                pages={g.command: g.page for g in data.look_at if g.page},
+            ),
         ]
     else:
         parts.append(
@@ -570,11 +580,10 @@ def summary_section(report: GameReport, data: ReportData) -> Section:
     for label, found in grouped_findings(data):
         parts.append(doc.paragraph(label, "scope"))
         parts.append(doc.bullet_list([f.text for f in found], "findings"))
-    notable = notable_items(data, report.score_unit)
-    if notable:
+    if data.look_at:
         parts += [
             doc.subheading("Games to look at"),
-            doc.warning_list(notable, "notable", "Replay it"),
+            doc.game_list([(g.text, g.page, g.note, g.command) for g in data.look_at]),
         ]
     return Section(
         "summary",
@@ -585,27 +594,6 @@ def summary_section(report: GameReport, data: ReportData) -> Section:
         "it; a difference is stated only when its interval excludes no difference.",
         "".join(parts),
     )
-
-
-NOTABLE_WORDS = {"longest": "The longest game", "upset": "The biggest upset"}
-
-
-def notable_items(data: ReportData, unit: str) -> list[tuple[str, str]]:
-    """The notable games of every cohort, each with the command that replays it."""
-    from pipelines.run_warnings import replay_command
-
-    items = []
-    for result in data.cohorts:
-        for r in result.rows("notable_games"):
-            run = result.cohort.runs[int(r["run"])]
-            where = f" in {result.cohort.label}" if len(data.cohorts) > 1 else ""
-            detail = str(r["detail"]) + (f" {unit}" if r["kind"] == "upset" else "")
-            text = (
-                f"{NOTABLE_WORDS.get(r['kind'], r['kind'])} with {r['n_players']} players"
-                f"{where}: game {r['game_id']}, {detail}."
-            )
-            items.append((text, replay_command(run, int(r["game_id"]))))
-    return items
 
 
 def scope_labels(data: ReportData) -> dict[str, str]:
@@ -684,10 +672,14 @@ def markdown(report: GameReport, data: ReportData) -> str:
         parts.append(f"**{label}**\n")
         parts += [f"- {f.text}" for f in items]
         parts.append("")
-    notable = notable_items(data, report.score_unit)
-    if notable:
+    if data.look_at:
         parts.append("## Games to look at\n")
-        parts += [f"- {text} Replay it: `{command}`" for text, command in notable]
+        parts += [
+            f"- {g.text}"
+            + (f" [Replay page]({g.page})." if g.page else f" ({g.note})" if g.note else "")
+            + f" Replay it: `{g.command}`"
+            for g in data.look_at
+        ]
         parts.append("")
     for result in data.cohorts:
         for n in player_counts(result):
@@ -715,8 +707,13 @@ def write_report(
     include_unfinished: bool = False,
 ) -> ReportOutput:
     """Compute ``report`` over ``runs`` and write its tables and the chosen ``formats``."""
+    from pipelines.report_games import games_to_see, write_pages
+
     data = compute(report, runs, include_unfinished)
     out_dir.mkdir(parents=True, exist_ok=True)
+    data.look_at = games_to_see(data, report.score_unit)
+    if "html" in formats:  # the pages the HTML report links to, next to it
+        data.look_at = write_pages(data.look_at, out_dir)
     files = write_tables(all_tables(data), out_dir)
     writers: list[tuple[str, str, Callable[[], str]]] = [
         ("json", "report.json", lambda: json.dumps(report_json(report, data), indent=1,

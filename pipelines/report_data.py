@@ -12,6 +12,7 @@ from typing import Any
 
 import pyarrow as pa
 
+from pipelines.metrics.source import RunInfo
 from pipelines.run_groups import Cohort, Groups, Pairing
 
 
@@ -81,9 +82,45 @@ class PairResult:
     pairing: Pairing
     differences: pa.Table
     unpaired: tuple[int, int]
+    #: Games of the pairing worth looking at (``win_rate.notable_games``' columns; ``run`` 0
+    #: is A, 1 is B), when the game's report looks for any.
+    notable: pa.Table | None = None
 
     def rows(self, metric: str) -> list[dict[str, Any]]:
         return [r for r in self.differences.to_pylist() if r["metric"] == metric]
+
+    def notable_rows(self) -> list[dict[str, Any]]:
+        return [] if self.notable is None else list(self.notable.to_pylist())
+
+
+@dataclass(frozen=True)
+class GameToSee:
+    """A game a report points to: what makes it notable, where it is, the command that plays
+    it again, and its replay page (a path relative to the report) or why it has none."""
+
+    kind: str
+    n_players: int
+    text: str
+    run: RunInfo
+    game_id: int
+    command: str
+    #: The page's file name under ``games/``.
+    name: str
+    page: str = ""
+    note: str = ""
+
+    def record(self) -> dict[str, Any]:
+        """As JSON."""
+        return {
+            "kind": self.kind,
+            "n_players": self.n_players,
+            "run": str(self.run.path),
+            "game_id": self.game_id,
+            "text": self.text,
+            "command": self.command,
+            "page": self.page or None,
+            "note": self.note or None,
+        }
 
 
 @dataclass
@@ -99,3 +136,5 @@ class ReportData:
     include_unfinished: bool
     warnings: list[RunWarning] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
+    #: The games the report points to (``pipelines.report_games``).
+    look_at: list[GameToSee] = field(default_factory=list)

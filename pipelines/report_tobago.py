@@ -31,7 +31,7 @@ from pipelines.report_common import (
     player_counts,
 )
 from pipelines.report_data import CohortResult, Finding, PairResult, ReportData
-from pipelines.run_groups import Cohort
+from pipelines.run_groups import Cohort, Pairing
 from reports import documents, figures, numbers
 from reports.documents import Section, col
 from sim.tobago.board import Board
@@ -533,6 +533,11 @@ def markdown(data: ReportData) -> list[str]:
     )
 
 
+def pair_notable(con: duckdb.DuckDBPyConnection, pairing: Pairing) -> pa.Table | None:
+    """A run and its twin without curses: a game where a curse changed the winner."""
+    return curses.winner_changed(con) if pairing.factor == "curses" else None
+
+
 TOBAGO = GameReport(
     game="tobago",
     title="Tobago",
@@ -558,4 +563,5 @@ TOBAGO = GameReport(
             "mapped_islands",
         ],
     },
+    pair_notable=pair_notable,
 )

@@ -10,12 +10,13 @@ game, and a difference is an error: a replay that does not match is no replay.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import duckdb
 
-from pipelines.metrics.source import RunInfo, connect, open_run, recorded_board
+from pipelines.metrics.source import RunInfo, duckdb_path, open_run, recorded_board
 from pipelines.play import PlayedGame, log_rows
 from sim.errors import InputError, RunError
 from sim.runner.games import NO_ISLAND, game_kind
@@ -43,31 +44,50 @@ def run_rules(run: RunInfo) -> Any:
 Row = tuple[int, int, str, int, int, int]
 
 
-def _logged_rows(con: duckdb.DuckDBPyConnection, game_id: int) -> list[Row]:
+def _query(run: RunInfo, table: str, sql: str, game_id: int) -> list[tuple[Any, ...]]:
+    """``sql`` over the run's recorded part files of ``table`` (named ``t`` in it), for one
+    game: a plain scan of the files, no views or joins, so it costs the same in a run of a
+    million games (the parts are sorted by game id: DuckDB skips row groups by their
+    statistics)."""
+    files = ", ".join(duckdb_path(p.path(run.path)) for p in run.parts[table])
+    source = f"read_parquet([{files}], hive_partitioning = false)"
+    with duckdb.connect() as con:
+        rows: list[tuple[Any, ...]] = con.execute(sql.replace("{t}", source), [game_id]).fetchall()
+    return rows
+
+
+def _logged_rows(run: RunInfo, game_id: int) -> list[Row]:
     """The run's move rows of one game, as the engine's six ints (event as its code)."""
-    rows = con.execute(
-        """SELECT turn, seat, event::VARCHAR, a, b, c FROM moves
-           WHERE game_id = ? ORDER BY ply""",
-        [game_id],
-    ).fetchall()
+    rows = _query(
+        run,
+        "moves",
+        "SELECT turn, seat, event::VARCHAR, a, b, c FROM {t} WHERE game_id = ? ORDER BY ply",
+        game_id,
+    )
     return [(int(t), int(s), str(e), int(a), int(b), int(c)) for t, s, e, a, b, c in rows]
 
 
-def replay(run_dir: Path, game_id: int) -> tuple[PlayedGame, int]:
+def replay(
+    run_dir: Path, game_id: int, observe: Callable[[Any], None] | None = None
+) -> tuple[PlayedGame, int]:
     """Play game ``game_id`` of the run in ``run_dir`` again; return it and the number of
-    move rows checked against the run's. ``RunError`` if the moves differ."""
-    run = open_run(run_dir)
+    move rows checked against the run's. ``RunError`` if the moves differ. ``observe`` is
+    given the game built and not yet played."""
+    return replay_game(open_run(run_dir), game_id, observe)
+
+
+def replay_game(
+    run: RunInfo, game_id: int, observe: Callable[[Any], None] | None = None
+) -> tuple[PlayedGame, int]:
+    """:func:`replay` for a run already opened (and checked)."""
     spec = run.manifest["spec"]
     games = int(spec["games"])
     if not 0 <= game_id < games:
         raise InputError(f"--game-id {game_id}: the run has games 0 to {games - 1}")
-    with connect([run], include_unfinished=True) as con:
-        found = con.execute(
-            "SELECT seed, island::VARCHAR FROM games_all WHERE game_id = ?", [game_id]
-        ).fetchall()
-        if not found:
-            raise InputError(f"--game-id {game_id}: the run has not played that game yet")
-        logged = _logged_rows(con, game_id)
+    found = _query(run, "games", "SELECT seed, island::VARCHAR FROM {t} WHERE game_id = ?", game_id)
+    if not found:
+        raise InputError(f"--game-id {game_id}: the run has not played that game yet")
+    logged = _logged_rows(run, game_id)
     kind = game_kind(run.game)
     labels = [str(p) for p in spec["players"]]
     plan = plan_game(
@@ -79,11 +99,12 @@ def replay(run_dir: Path, game_id: int) -> tuple[PlayedGame, int]:
     rules = run_rules(run)
     strategies = [parse_strategy(label, run.game) for label in labels]
     boards = {plan.island: recorded_board(run, str(island))} if kind.boards else None
-    played_game = kind.play(plan, rules, [s.factory() for s in strategies], boards)
+    built = kind.build(plan, rules, [s.factory() for s in strategies], boards)
+    if observe is not None:
+        observe(built)
+    built.play()
     seated = [strategies[p] for p in plan.order]
-    played = PlayedGame(
-        run.game, played_game, rules, seated, str(island) if kind.boards else NO_ISLAND
-    )
+    played = PlayedGame(run.game, built, rules, seated, str(island) if kind.boards else NO_ISLAND)
     events = kind_events(run.game)
     mine: list[Row] = [(t, s, events[k], a, b, c) for t, s, k, a, b, c in log_rows(played)]
     if mine != logged:

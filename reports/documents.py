@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import base64
 import html
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -146,16 +146,36 @@ def bullet_list(items: Sequence[str], cls: str) -> str:
 
 
 def warning_list(
-    items: Sequence[tuple[str, str]], cls: str = "warnings", lead: str = "Replay one"
+    items: Sequence[tuple[str, str]],
+    cls: str = "warnings",
+    lead: str = "Replay one",
+    pages: Mapping[str, str] | None = None,
 ) -> str:
-    """Warnings (or notable games): each an escaped text and, if given, the command that
-    replays the game it is about."""
-    inner = "".join(
-        f"<li>{html.escape(text)}"
-        + (f"<br>{html.escape(lead)}: <code>{html.escape(command)}</code>" if command else "")
-        + "</li>"
-        for text, command in items
-    )
+    """Warnings: each an escaped text and, if given, the command that replays the game it is
+    about, with a link to that game's replay page when ``pages`` (command -> page) has one."""
+    inner = ""
+    for text, command in items:
+        inner += f"<li>{html.escape(text)}"
+        if command:
+            inner += f"<br>{html.escape(lead)}: <code>{html.escape(command)}</code>"
+            page = (pages or {}).get(command)
+            if page:
+                inner += f' <a href="{html.escape(page, quote=True)}">Open its replay page</a>.'
+        inner += "</li>"
+    return f'<ul class="{cls}">{inner}</ul>'
+
+
+def game_list(items: Sequence[tuple[str, str, str, str]], cls: str = "notable") -> str:
+    """Games to look at: each an escaped text, a link to its page (if any, else a note on
+    why there is none) and the command that replays it."""
+    inner = ""
+    for text, href, note, command in items:
+        inner += f"<li>{html.escape(text)}"
+        if href:
+            inner += f' <a href="{html.escape(href, quote=True)}">Open its replay page</a>.'
+        elif note:
+            inner += f" <span class='note'>({html.escape(note)})</span>"
+        inner += f"<br>Replay it: <code>{html.escape(command)}</code></li>"
     return f'<ul class="{cls}">{inner}</ul>'
 
 

@@ -128,3 +128,61 @@ def amulet_value(con: duckdb.DuckDBPyConnection) -> pa.Table:
                   avg(CASE WHEN a = 1 THEN b ELSE 0 END)::DOUBLE AS mean_coins_lost
            FROM moves WHERE event = 'curse_hit' GROUP BY 1 ORDER BY 1"""
     ).to_arrow_table()
+
+
+#: How many games of a run and its twin the search for a curse that changed the winner looks
+#: at: the first ones by game id. The part files are sorted by game id, so DuckDB reads only
+#: their first row groups and the search costs the same for a run of a million games.
+WINNER_SEARCH_GAMES = 20_000
+
+
+def winner_changed(con: duckdb.DuckDBPyConnection) -> pa.Table:
+    """Games where a curse changed the winner, from a run with curses (run 0) and its twin
+    without them (run 1) on the same seeds: the sole winner of the deal without curses was
+    hit by a curse in the game with them and did not win it. Per player count the one whose
+    victim lost the most coins (then the first game), among the first
+    :data:`WINNER_SEARCH_GAMES` games; finished games only. Columns as
+    ``win_rate.notable_games`` (``kind`` is ``curse_winner``, ``run`` is 0)."""
+    rows = con.execute(
+        """
+        WITH ga AS (
+            SELECT game_id, seed, n_players FROM games_all
+            WHERE run = 0 AND game_id < $limit AND end_reason::VARCHAR = 'deck_exhausted'),
+        gb AS (
+            SELECT game_id, seed FROM games_all
+            WHERE run = 1 AND game_id < $limit AND end_reason::VARCHAR = 'deck_exhausted'),
+        sa AS (
+            SELECT game_id, seat, strategy::VARCHAR AS strategy, win_share, curse_hits,
+                   coins_lost
+            FROM seats_all WHERE run = 0 AND game_id < $limit),
+        wb AS (
+            SELECT game_id, seat FROM seats_all
+            WHERE run = 1 AND game_id < $limit AND win_share = 1.0)
+        SELECT 'curse_winner' AS kind, ga.n_players, 0 AS run, ga.game_id,
+               v.strategy || ' (P' || v.seat::VARCHAR || ') wins this deal without curses; '
+               || 'with them a curse hit it' ||
+               CASE WHEN v.coins_lost > 0 THEN ' (' || v.coins_lost::VARCHAR || ' coins lost)'
+                    ELSE '' END ||
+               ' and ' || coalesce(w.strategy || ' (P' || w.seat::VARCHAR || ') won',
+                                   'the win was shared') AS detail
+        FROM ga
+        JOIN gb USING (game_id, seed)
+        JOIN wb USING (game_id)
+        JOIN sa v ON v.game_id = ga.game_id AND v.seat = wb.seat
+        LEFT JOIN sa w ON w.game_id = ga.game_id AND w.win_share = 1.0
+        WHERE v.curse_hits > 0 AND v.win_share < 1.0
+        QUALIFY row_number() OVER (
+            PARTITION BY ga.n_players ORDER BY v.coins_lost DESC, ga.game_id) = 1
+        ORDER BY ga.n_players
+        """,
+        {"limit": WINNER_SEARCH_GAMES},
+    ).fetchall()
+    return pa.table(
+        {
+            "kind": pa.array([r[0] for r in rows], pa.string()),
+            "n_players": pa.array([r[1] for r in rows], pa.int8()),
+            "run": pa.array([r[2] for r in rows], pa.int32()),
+            "game_id": pa.array([r[3] for r in rows], pa.int64()),
+            "detail": pa.array([r[4] for r in rows], pa.string()),
+        }
+    )

@@ -243,9 +243,11 @@ def by_strategy_polars(frames: list[pl.LazyFrame]) -> pl.DataFrame:
 
 
 def notable_games(con: duckdb.DuckDBPyConnection) -> pa.Table:
-    """Per player count, games worth looking at: the longest finished game, and the biggest
+    """Per player count, games worth looking at: the longest finished game, the biggest
     upset (a sole win by the strategy with the lowest win share at that table size, by the
-    widest margin over the runner-up). ``run`` is the run's index in the connection."""
+    widest margin over the runner-up), and the first game cut off at the turn cap
+    (``turn_cap``) and ended by a deadlock (``deadlock``) when there are any, counted or not.
+    ``run`` is the run's index in the connection."""
     rows = con.sql(
         """
         WITH longest AS (
@@ -271,8 +273,16 @@ def notable_games(con: duckdb.DuckDBPyConnection) -> pa.Table:
             WHERE w.win_share = 1.0 AND r.second IS NOT NULL
             QUALIFY row_number() OVER (
                 PARTITION BY w.n_players
-                ORDER BY s.share, w.score - r.second DESC, w.run, w.game_id) = 1)
-        SELECT * FROM longest UNION ALL SELECT * FROM upset ORDER BY n_players, kind
+                ORDER BY s.share, w.score - r.second DESC, w.run, w.game_id) = 1),
+        stalled AS (
+            SELECT end_reason::VARCHAR AS kind, n_players, run, game_id,
+                   turns::VARCHAR || ' turns' AS detail
+            FROM games_all
+            WHERE end_reason::VARCHAR IN ('turn_cap', 'deadlock')
+            QUALIFY row_number() OVER (
+                PARTITION BY n_players, end_reason ORDER BY run, game_id) = 1)
+        SELECT * FROM longest UNION ALL SELECT * FROM upset UNION ALL SELECT * FROM stalled
+        ORDER BY n_players, kind
         """
     ).fetchall()
     return pa.table(

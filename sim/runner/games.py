@@ -1,5 +1,5 @@
-"""The games the runner plays: for each, how to load its rules, play a scheduled game and
-build its tables.
+"""The games the runner plays: for each, how to load its rules, build and play a scheduled
+game, build its tables, and what a replay page reads of it.
 
 Everything game-specific the runner, the comparisons and the reports need goes through a
 :class:`GameKind`, looked up by name (``tobago``, ``treasure-island``) or from a rules object
@@ -17,10 +17,12 @@ from sim.errors import InputError
 from sim.outcome import GameResult, Violation
 from sim.runner.schedule import GamePlan
 from sim.tobago import rules as tobago_rules
+from sim.tobago import snapshot as tobago_snapshot
 from sim.tobago.board import Board
 from sim.tobago.catalog import resolve_board
 from sim.tobago.engine import TobagoGame
 from sim.treasure_island import rules as ti_rules
+from sim.treasure_island import snapshot as ti_snapshot
 from sim.treasure_island.engine import TreasureIslandGame
 
 if TYPE_CHECKING:
@@ -55,6 +57,34 @@ class PlayGame(Protocol):
     ) -> Any: ...
 
 
+class BuildGame(Protocol):
+    """Builds one scheduled game, ready to play (``game.play()`` plays it)."""
+
+    def __call__(
+        self,
+        plan: GamePlan,
+        rules: Any,
+        factories: Sequence[Factory],
+        boards: Mapping[str, Board] | None = None,
+    ) -> Any: ...
+
+
+@dataclass(frozen=True)
+class ReplayHooks:
+    """What a replay page reads of a game, as plain data (see ``sim.tobago.snapshot``)."""
+
+    #: What never changes in the game (built, not yet played).
+    scene: Callable[[Any], dict[str, Any]]
+    #: The state now.
+    snapshot: Callable[[Any], dict[str, Any]]
+    #: ``watch(game, on_row)``: call ``on_row(row index)`` after every row the game logs.
+    watch: Callable[[Any, Callable[[int], None]], None]
+    #: ``describer(game)(row)``: a logged row in words.
+    describer: Callable[[Any], Callable[[tuple[int, ...]], dict[str, Any]]]
+    #: The game's move log, flat (six ints a row).
+    log: Callable[[Any], list[int]]
+
+
 class Builder(Protocol):
     """Collects finished games and builds a shard's tables."""
 
@@ -78,6 +108,8 @@ class GameKind:
     rules_keys: tuple[str, ...]
     play: PlayGame
     builder: Callable[[str, list[str]], Builder]
+    build: BuildGame
+    replay: ReplayHooks
 
 
 @functools.lru_cache(maxsize=256)
@@ -99,16 +131,34 @@ def _treasure_island_builder(game: str, labels: list[str]) -> Builder:
     return TreasureIslandTableBuilder(game, labels)
 
 
-def _play_tobago(
+def _build_tobago(
     plan: GamePlan,
     rules: Any,
     factories: Sequence[Factory],
     boards: Mapping[str, Board] | None = None,
 ) -> TobagoGame:
     board = (boards or {}).get(plan.island) or _board(plan.island)
-    game = TobagoGame(rules, board, [factories[p] for p in plan.order], plan.seed)
+    return TobagoGame(rules, board, [factories[p] for p in plan.order], plan.seed)
+
+
+def _play_tobago(
+    plan: GamePlan,
+    rules: Any,
+    factories: Sequence[Factory],
+    boards: Mapping[str, Board] | None = None,
+) -> TobagoGame:
+    game = _build_tobago(plan, rules, factories, boards)
     game.play()
     return game
+
+
+def _build_treasure_island(
+    plan: GamePlan,
+    rules: Any,
+    factories: Sequence[Factory],
+    boards: Mapping[str, Board] | None = None,
+) -> TreasureIslandGame:
+    return TreasureIslandGame(rules, [factories[p] for p in plan.order], plan.seed)
 
 
 def _play_treasure_island(
@@ -117,9 +167,17 @@ def _play_treasure_island(
     factories: Sequence[Factory],
     boards: Mapping[str, Board] | None = None,
 ) -> TreasureIslandGame:
-    game = TreasureIslandGame(rules, [factories[p] for p in plan.order], plan.seed)
+    game = _build_treasure_island(plan, rules, factories, boards)
     game.play()
     return game
+
+
+def _tobago_log(game: TobagoGame) -> list[int]:
+    return game.state.log.flat
+
+
+def _treasure_island_log(game: TreasureIslandGame) -> list[int]:
+    return game.log
 
 
 GAMES: dict[str, GameKind] = {
@@ -133,6 +191,14 @@ GAMES: dict[str, GameKind] = {
         rules_keys=tobago_rules.KEYS,
         play=_play_tobago,
         builder=_tobago_builder,
+        build=_build_tobago,
+        replay=ReplayHooks(
+            tobago_snapshot.scene,
+            tobago_snapshot.snapshot,
+            tobago_snapshot.watch,
+            tobago_snapshot.describer,
+            _tobago_log,
+        ),
     ),
     "treasure-island": GameKind(
         name="treasure-island",
@@ -144,6 +210,14 @@ GAMES: dict[str, GameKind] = {
         rules_keys=ti_rules.KEYS,
         play=_play_treasure_island,
         builder=_treasure_island_builder,
+        build=_build_treasure_island,
+        replay=ReplayHooks(
+            ti_snapshot.scene,
+            ti_snapshot.snapshot,
+            ti_snapshot.watch,
+            ti_snapshot.describer,
+            _treasure_island_log,
+        ),
     ),
 }
 

@@ -61,6 +61,31 @@ class ClueCard:
         """The card as written in deck files: ``relation target``."""
         return f"{self.relation} {self.target}"
 
+    @property
+    def words(self) -> str:
+        """The card as people read it: ``next to a hut``, ``not in the largest jungle``."""
+        return f"{_RELATION_WORDS[self.relation]} {_target_words(self.target)}"
+
+
+_RELATION_WORDS = {
+    IN: "in",
+    NOT_IN: "not in",
+    NEXT_TO: "next to",
+    NOT_NEXT_TO: "not next to",
+    WITHIN_SIGHT: "within sight of",
+    NOT_WITHIN_SIGHT: "not within sight of",
+}
+
+
+def _target_words(target: str) -> str:
+    if target.startswith(LARGEST_PREFIX):
+        return f"the largest {target[len(LARGEST_PREFIX) :]}"
+    if target in KINDS:
+        return f"a {target}"
+    if target == OCEAN:
+        return "the ocean"
+    return target
+
 
 @dataclass(frozen=True, slots=True)
 class ClueDeck:

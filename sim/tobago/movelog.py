@@ -9,6 +9,7 @@ into text for people.
 from __future__ import annotations
 
 from array import array
+from collections.abc import Callable, Sequence
 
 from sim.tobago.island import Island
 
@@ -78,6 +79,48 @@ def _value(v: int) -> str:
     return "curse" if v < 0 else f"{v} coins"
 
 
+def describe(
+    kind: int, a: int, b: int, c: int, cell: Callable[[int], str], card_texts: Sequence[str]
+) -> str:
+    """What one row says, in words (without its turn and seat); ``cell`` names a cell id."""
+    name = EVENTS[kind][0]
+    if name in ("start_clue", "clue", "restart", "amulet_clue"):
+        return f"{card_texts[a]!r} on map {b} -> {c} candidates"
+    if name == "start_cell":
+        return f"ATV starts at {cell(a)}"
+    if name == "leg":
+        return f"{cell(a)} -> {cell(b)}" + (" and collects an amulet" if c == 1 else "")
+    if name in ("amulet_pickup", "amulet_appears"):
+        return cell(a) + (f" (statue {b})" if name == "amulet_appears" else "")
+    if name == "amulet_marker":
+        return f"removes the marker of map {a} at {cell(b)} -> {c} candidates"
+    if name == "raise":
+        return f"map {a} at {cell(b)} with {c} roses"
+    if name in ("draw", "extra_card", "unclaimed"):
+        return _value(a)
+    if name == "reveal":
+        return f"card {b + 1}: {_value(a)}"
+    if name in ("take", "pass"):
+        return f"{_value(a)} at rose {b + 1}"
+    if name == "curse_hit":
+        return ("discards an amulet", f"loses a {b}-coin card", "has nothing to lose")[a]
+    if name == "leftover":
+        return f"{a} cards discarded unrevealed ({b} curses)"
+    if name in ("treasure_reshuffle", "clue_reshuffle", "amulet_exchange", "exchange"):
+        return f"{a} cards"
+    if name == "violation":
+        return f"illegal or failed answer to a {a} decision; fallback used"
+    if name == "game_end":
+        return (
+            "the treasure deck ran out",
+            "truncated at the turn cap",
+            "deadlock: no seat can change the position again",
+        )[a]
+    if name == "score":
+        return f"{a} coins, rank {b}, {c} amulets left"
+    return ""
+
+
 def render(log: MoveLog, island: Island, card_texts: tuple[str, ...]) -> list[str]:
     """One readable line per row."""
 
@@ -89,41 +132,6 @@ def render(log: MoveLog, island: Island, card_texts: tuple[str, ...]) -> list[st
     for turn, seat, kind, a, b, c in log.rows():
         name = EVENTS[kind][0]
         who = "table" if seat < 0 else f"P{seat}"
-        if name in ("start_clue", "clue", "restart", "amulet_clue"):
-            text = f"{card_texts[a]!r} on map {b} -> {c} candidates"
-        elif name == "start_cell":
-            text = f"ATV starts at {cell(a)}"
-        elif name == "leg":
-            text = f"{cell(a)} -> {cell(b)}" + (" and collects an amulet" if c == 1 else "")
-        elif name in ("amulet_pickup", "amulet_appears"):
-            text = cell(a) + (f" (statue {b})" if name == "amulet_appears" else "")
-        elif name == "amulet_marker":
-            text = f"removes the marker of map {a} at {cell(b)} -> {c} candidates"
-        elif name == "raise":
-            text = f"map {a} at {cell(b)} with {c} roses"
-        elif name in ("draw", "extra_card", "unclaimed"):
-            text = _value(a)
-        elif name == "reveal":
-            text = f"card {b + 1}: {_value(a)}"
-        elif name in ("take", "pass"):
-            text = f"{_value(a)} at rose {b + 1}"
-        elif name == "curse_hit":
-            text = ("discards an amulet", f"loses a {b}-coin card", "has nothing to lose")[a]
-        elif name == "leftover":
-            text = f"{a} cards discarded unrevealed ({b} curses)"
-        elif name in ("treasure_reshuffle", "clue_reshuffle", "amulet_exchange", "exchange"):
-            text = f"{a} cards"
-        elif name == "violation":
-            text = f"illegal or failed answer to a {a} decision; fallback used"
-        elif name == "game_end":
-            text = (
-                "the treasure deck ran out",
-                "truncated at the turn cap",
-                "deadlock: no seat can change the position again",
-            )[a]
-        elif name == "score":
-            text = f"{a} coins, rank {b}, {c} amulets left"
-        else:
-            text = ""
+        text = describe(kind, a, b, c, cell, card_texts)
         out.append(f"t{turn:<3} {who:<5} {name:<18} {text}".rstrip())
     return out

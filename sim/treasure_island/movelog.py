@@ -37,7 +37,8 @@ CODE: dict[str, int] = {name: code for code, (name, _) in enumerate(EVENTS)}
 _SOURCES = {1: "helm", 2: "knife", 3: "candle", 4: "spyglass", 5: "mystic"}
 
 
-def _describe(kind: int, a: int, b: int, c: int) -> str:
+def describe(kind: int, a: int, b: int, c: int) -> str:
+    """What one row says, in words (without its turn and seat)."""
     name = EVENTS[kind][0]
     if name.startswith("draw"):
         how = {"draw": "draws", "draw_forced": "must draw", "draw_known": "draws the known"}
@@ -91,5 +92,5 @@ def render(flat: list[int]) -> list[str]:
             lines.append(f"--- turn {turn}: P{seat}")
             last_turn = turn
         who = "table" if seat < 0 else f"P{seat}"
-        lines.append(f"{turn:3d} {who:>5}  {_describe(kind, a, b, c)}")
+        lines.append(f"{turn:3d} {who:>5}  {describe(kind, a, b, c)}")
     return lines

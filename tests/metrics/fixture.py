@@ -56,27 +56,33 @@ TURNS = {0: 30, 1: 40, 2: 20}
 
 
 def write_fixture(
-    run_dir: Path, game: str = "tobago", score_shift: int = 0, capped: tuple[int, ...] = ()
+    run_dir: Path,
+    game: str = "tobago",
+    score_shift: int = 0,
+    capped: tuple[int, ...] = (),
+    seats_rows: list[tuple[int, int, str, int, int, float, int, int]] | None = None,
 ) -> Path:
     """Write the fixture run into ``run_dir`` and return it; ``score_shift`` adds that many
     coins to C's score in every game (a counterfactual run on the same seeds); the games in
-    ``capped`` end at the turn cap instead of naturally."""
+    ``capped`` end at the turn cap instead of naturally; ``seats_rows`` replace :data:`SEATS`
+    (another outcome of the same deals)."""
+    rows = SEATS if seats_rows is None else seats_rows
     for table in ("games", "seats", "moves", "treasures", "failures"):
         (run_dir / table).mkdir(parents=True, exist_ok=True)
     seats = pa.table(
         {
-            "game_id": pa.array([r[0] for r in SEATS], pa.int64()),
-            "seat": pa.array([r[1] for r in SEATS], pa.int8()),
-            "player": pa.array([ord(r[2]) - ord("A") for r in SEATS], pa.int8()),
-            "strategy": pa.array([r[2] for r in SEATS]).dictionary_encode(),
+            "game_id": pa.array([r[0] for r in rows], pa.int64()),
+            "seat": pa.array([r[1] for r in rows], pa.int8()),
+            "player": pa.array([ord(r[2]) - ord("A") for r in rows], pa.int8()),
+            "strategy": pa.array([r[2] for r in rows]).dictionary_encode(),
             "score": pa.array(
-                [r[3] + (score_shift if r[2] == "C" else 0) for r in SEATS], pa.int16()
+                [r[3] + (score_shift if r[2] == "C" else 0) for r in rows], pa.int16()
             ),
-            "rank": pa.array([r[4] for r in SEATS], pa.int8()),
-            "win_share": pa.array([r[5] for r in SEATS], pa.float64()),
-            "curse_hits": pa.array([r[6] for r in SEATS], pa.int16()),
-            "coins_lost": pa.array([r[7] for r in SEATS], pa.int16()),
-            "violations": pa.array([0] * len(SEATS), pa.int16()),
+            "rank": pa.array([r[4] for r in rows], pa.int8()),
+            "win_share": pa.array([r[5] for r in rows], pa.float64()),
+            "curse_hits": pa.array([r[6] for r in rows], pa.int16()),
+            "coins_lost": pa.array([r[7] for r in rows], pa.int16()),
+            "violations": pa.array([0] * len(rows), pa.int16()),
         }
     )
     games = pa.table(

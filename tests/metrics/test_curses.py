@@ -9,7 +9,7 @@ import pytest
 from pipelines.metrics import curses
 from pipelines.metrics.source import connect, open_run
 from pipelines.stats import wilson
-from tests.metrics.fixture import write_fixture
+from tests.metrics.fixture import SEATS, write_fixture
 
 
 def test_frequency_and_positions(tmp_path: Path) -> None:
@@ -61,3 +61,28 @@ def test_curses_by_island(tmp_path: Path) -> None:
     assert one["coins_lost_per_game"] == 3.0
     two = rows["isle-2"]
     assert two["curses"] == 0 and two["hits_per_game"] == 0.0
+
+
+def test_a_curse_that_changed_the_winner_is_found_by_hand(tmp_path: Path) -> None:
+    with_curses = open_run(write_fixture(tmp_path / "a"))
+    # Without curses C, hit in game 0 (a 6-coin card lost), wins that deal alone; game 1 is
+    # still shared and game 2 still B's.
+    changed = [
+        (0, 0, "A", 25, 2, 0.0, 0, 0) if r[:3] == (0, 0, "A") else
+        (0, 2, "C", 31, 1, 1.0, 0, 0) if r[:3] == (0, 2, "C") else r
+        for r in SEATS
+    ]  # fmt: skip
+    without = open_run(write_fixture(tmp_path / "b", seats_rows=changed))
+    rows = curses.winner_changed(connect([with_curses, without])).to_pylist()
+    assert rows == [
+        {
+            "kind": "curse_winner",
+            "n_players": 4,
+            "run": 0,
+            "game_id": 0,
+            "detail": "C (P2) wins this deal without curses; with them a curse hit it "
+            "(6 coins lost) and A (P0) won",
+        }
+    ]
+    # The same outcome with and without: nothing changed.
+    assert curses.winner_changed(connect([with_curses, with_curses])).num_rows == 0

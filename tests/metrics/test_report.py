@@ -56,6 +56,16 @@ def test_report_writes_every_output(small_run: Path, tmp_path: Path) -> None:
     table = pq.read_table(rep / "tables" / "win_rate_by_strategy.parquet")
     assert table.column_names[0] == "cohort"
     assert (rep / "tables" / "cell_heat.csv").is_file()
+    # Games to look at, each with its replay page next to the report, linked from it.
+    look = obj["games_to_look_at"]
+    assert {g["kind"] for g in look} == {"longest", "upset"}
+    page = (rep / "index.html").read_text()
+    summary = (rep / "summary.md").read_text()
+    for g in look:
+        assert g["page"].startswith("games/") and g["note"] is None
+        replay = (rep / g["page"]).read_text()
+        assert f"--game-id {g['game_id']}" in replay and 'id="replay-data"' in replay
+        assert f'href="{g["page"]}"' in page and f"[Replay page]({g['page']})" in summary
     page = (rep / "index.html").read_text()
     assert page.count("data:image/png;base64,") >= 5 and "http" not in page.split("<body>")[1]
     summary = (rep / "summary.md").read_text()
@@ -106,6 +116,11 @@ def test_a_run_and_its_twin_give_the_labelled_paired_curse_effect(tmp_path: Path
     curse = page.split('<section id="curse-impact">')[1].split("</section>")[0]
     assert 'data-pairing="0"' in curse and "What curses do" in curse
     assert curse.index("What curses do") < curse.index("How often curses strike")
+    # A game where a curse changed the winner, if the pairing has one, is replayed from the
+    # run with curses.
+    for g in obj["games_to_look_at"]:
+        if g["kind"] == "curse_winner":
+            assert g["run"] == str(base) and (out / g["page"]).is_file()
 
 
 def test_cut_off_games_and_a_crashing_plug_in_are_warned_about(tmp_path: Path) -> None:
@@ -143,6 +158,14 @@ def test_cut_off_games_and_a_crashing_plug_in_are_warned_about(tmp_path: Path) -
     page = (tmp_path / "rep" / "index.html").read_text()
     summary = page.split('<section id="summary">')[1]
     assert summary.index("Warnings (2)") < summary.index("Findings")
+    # The first game cut off is a game to look at, with its replay page, linked from the
+    # warning too.
+    (stalled,) = [g for g in obj["games_to_look_at"] if g["kind"] == "turn_cap"]
+    assert (
+        stalled["command"] == capped["command"] and (tmp_path / "rep" / stalled["page"]).is_file()
+    )
+    warning = summary.split("Warnings (2)")[1].split("Findings")[0]
+    assert f'href="{stalled["page"]}"' in warning
     every = _report(bad, out=tmp_path / "all", extra=("--include-unfinished",))
     rows = every["cohorts"][0]["sections"]["win_rate"]["win_rate_by_strategy"]
     assert all(r["seats"] == 24 for r in rows)

@@ -149,3 +149,10 @@ def test_notable_games_by_hand(tmp_path: Path) -> None:
     assert upset["game_id"] == 0 and detail.startswith("A won (it wins 75.0%")
     assert detail.endswith("by 10")  # 30 against B's 20
     assert got[("upset", 2)]["game_id"] == 2
+    assert not {kind for kind, _ in got} - {"longest", "upset"}
+
+
+def test_notable_games_include_the_first_game_cut_off(tmp_path: Path) -> None:
+    con = connect([open_run(write_fixture(tmp_path, capped=(0,)))])
+    got = {(r["kind"], r["n_players"]): r for r in rows(win_rate.notable_games(con))}
+    assert got[("turn_cap", 4)]["game_id"] == 0 and got[("longest", 4)]["game_id"] == 1

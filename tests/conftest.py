@@ -1,4 +1,4 @@
-"""Shared fixtures for the metric and report tests."""
+"""Shared fixtures: real runs of each game, made once per test session."""
 
 from __future__ import annotations
 

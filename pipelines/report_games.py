@@ -1,0 +1,81 @@
+"""The games a report points to, and their replay pages.
+
+Per cohort and player count: the longest finished game, the biggest upset, and the first game
+cut off at the turn cap or by a deadlock when there are any (``win_rate.notable_games``); per
+pairing of a run and its twin without curses, a game where a curse changed the winner
+(``curses.winner_changed``). Each comes with the ``tourney play`` command that replays it,
+and an HTML report gets each one's replay page under ``games/`` next to ``index.html``
+(:mod:`pipelines.replay_page`). Only these few games are played again, each checked against
+its run's logged moves found by game id (row-group statistics skip the rest of the parts),
+so a run of a million games costs little more than a small one. A game that no longer
+replays as logged (the code changed since the run) gets no page, and the report says why
+instead of failing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+from pipelines.replay_page import record_run_game, write_page
+from pipelines.report_data import GameToSee, ReportData
+from pipelines.run_warnings import replay_command
+from sim.errors import InputError, RunError
+
+#: How each kind of notable game is introduced.
+WORDS = {
+    "longest": "The longest game",
+    "upset": "The biggest upset",
+    "turn_cap": "A game stopped at the turn cap",
+    "deadlock": "A game ended by a deadlock",
+    "curse_winner": "A curse changed the winner",
+}
+#: The report's folder of replay pages.
+GAMES_DIR = "games"
+
+
+def games_to_see(data: ReportData, unit: str) -> list[GameToSee]:
+    """The notable games of every cohort and pairing, with their replay commands."""
+    out: list[GameToSee] = []
+    several = len(data.cohorts) > 1
+    for result in data.cohorts:
+        where = f" in {result.cohort.label}" if several else ""
+        prefix = f"c{result.cohort.index}-" if several else ""
+        for r in result.rows("notable_games"):
+            kind, n, game_id = str(r["kind"]), int(r["n_players"]), int(r["game_id"])
+            run = result.cohort.runs[int(r["run"])]
+            detail = str(r["detail"]) + (f" {unit}" if kind == "upset" else "")
+            text = f"{WORDS.get(kind, kind)} with {n} players{where}: game {game_id}, {detail}."
+            name = f"{prefix}{kind.replace('_', '-')}-{n}p-game{game_id}.html"
+            command = replay_command(run, game_id)
+            out.append(GameToSee(kind, n, text, run, game_id, command, name))
+    for pair in data.pairs:
+        prefix = f"p{pair.pairing.index}-" if len(data.pairs) > 1 else ""
+        for r in pair.notable_rows():
+            kind, n, game_id = str(r["kind"]), int(r["n_players"]), int(r["game_id"])
+            run = pair.pairing.a if int(r["run"]) == 0 else pair.pairing.b
+            text = (
+                f"{WORDS.get(kind, kind)} with {n} players (paired: {pair.pairing.title}): "
+                f"game {game_id}, {r['detail']}."
+            )
+            name = f"{prefix}{kind.replace('_', '-')}-{n}p-game{game_id}.html"
+            command = replay_command(run, game_id)
+            out.append(GameToSee(kind, n, text, run, game_id, command, name))
+    return out
+
+
+def write_pages(games: list[GameToSee], out_dir: Path) -> list[GameToSee]:
+    """Each game's replay page under ``out_dir/games``; the games with their page's path
+    relative to ``out_dir``, or a note saying why there is none."""
+    folder = out_dir / GAMES_DIR
+    folder.mkdir(parents=True, exist_ok=True)
+    done: list[GameToSee] = []
+    for game in games:
+        try:
+            _, doc, _ = record_run_game(game.run, game.game_id)
+        except (RunError, InputError) as exc:
+            done.append(replace(game, note=f"no replay page: {exc}"))
+            continue
+        write_page(doc, folder / game.name)
+        done.append(replace(game, page=f"{GAMES_DIR}/{game.name}"))
+    return done
