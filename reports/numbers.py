@@ -16,7 +16,12 @@ def count(n: float) -> str:
 
 
 def pct(share: float, digits: int = 1) -> str:
-    """A share (0..1) as a percentage: ``0.3551`` -> ``35.5%``."""
+    """A share (0..1) as a percentage: ``0.3551`` -> ``35.5%``; a share that is not zero but
+    rounds to it says so (``0.000013`` -> ``< 0.01%`` at two digits), so a rare fault never
+    reads as none."""
+    floor = 10.0**-digits
+    if 0 < 100 * share < floor / 2:
+        return f"< {floor:.{digits}f}%"
     return f"{100 * share:.{digits}f}%"
 
 

@@ -56,6 +56,8 @@ def test_clustered_in_duckdb_matches_the_formula() -> None:
 def test_numbers_for_people() -> None:
     assert numbers.count(1234567) == "1,234,567"
     assert numbers.pct(0.3551) == "35.5%"
+    assert numbers.pct(0.000013, 2) == "< 0.01%" and numbers.pct(0.0) == "0.0%"
+    assert numbers.pct(0.00004) == "< 0.1%" and numbers.pct(0.0006) == "0.1%"
     assert numbers.interval(0.354, 0.356) == "[35.4, 35.6]"
     assert numbers.points(0.06) == "+6.0 points" and numbers.points(-0.0164) == "-1.6 points"
     assert numbers.p_value(0.0) == "p < 0.0001" and numbers.p_value(0.66) == "p = 0.66"
