@@ -191,6 +191,10 @@ def bench_cmd(
         f"{result['games']} games in {result['seconds']:.2f} s: "
         f"{result['games_per_s']:.1f} games/s, {result['decisions_per_s']:.0f} decisions/s"
     )
+    typer.echo(
+        "ended by: "
+        + ", ".join(f"{reason} {count:,}" for reason, count in result["end_reasons"].items())
+    )
     if "chess_random_games_per_s" in result:
         typer.echo(
             f"python-chess random games: {result['chess_random_games_per_s']:.1f}/s "

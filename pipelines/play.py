@@ -16,6 +16,7 @@ from typing import Any
 
 from pipelines.ablation import ablated
 from sim.errors import InputError
+from sim.outcome import END_REASONS
 from sim.runner.games import NO_ISLAND, game_kind
 from sim.runner.schedule import GamePlan
 from sim.tobago.catalog import resolve_board
@@ -176,22 +177,28 @@ def bench(
     chess_seconds: float,
     game: str = "tobago",
 ) -> dict[str, Any]:
-    """Play ``games`` games (Tobago: on the 32 built-in islands in turn); return the figures."""
+    """Play ``games`` games (Tobago: on the 32 built-in islands in turn, seats rotating);
+    return the figures, with how many games ended for each reason."""
     kind = game_kind(game)
     rules = kind.load_rules(rules_spec or DEFAULT_RULES[game])
     boards = list(island_names()) if kind.boards else [NO_ISLAND]
     factories = [p.factory() for p in players]
-    order = tuple(range(len(players)))
+    n = len(players)
 
     def plan(seed: int) -> GamePlan:
+        # Seats rotate from game to game so that every player sits in every seat.
+        order = tuple((i + seed) % n for i in range(n))
         return GamePlan(seed, seed, 0, seed, boards[seed % len(boards)], order)
 
     for warm in range(min(64, games)):  # two games per island: per-island caches warm
         kind.play(plan(10**9 + warm), rules, factories)
     decisions = 0
+    ends: dict[str, int] = dict.fromkeys(END_REASONS, 0)
     start = time.perf_counter()
     for seed in range(games):
-        decisions += kind.play(plan(seed), rules, factories).decisions
+        result = kind.play(plan(seed), rules, factories)
+        decisions += result.decisions
+        ends[result.result.end_reason] += 1
     seconds = time.perf_counter() - start
     out: dict[str, Any] = {
         "game": game,
@@ -200,6 +207,8 @@ def bench(
         "seconds": round(seconds, 4),
         "games_per_s": round(games / seconds, 2),
         "decisions_per_s": round(decisions / seconds, 1),
+        # How the games ended: a benchmark over many seeds doubles as the stall count.
+        "end_reasons": ends,
     }
     chess_rate = chess_games_per_second(chess_seconds) if chess_seconds > 0 else None
     if chess_rate is not None:
