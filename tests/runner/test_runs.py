@@ -34,7 +34,7 @@ def shards_written(run_dir: Path) -> set[int]:
     }
 
 
-def small(out: Path, backend: str = "serial", **extra: object) -> dict[str, object]:
+def small(out: Path | str, backend: str = "serial", **extra: object) -> dict[str, object]:
     values: dict[str, object] = {
         "games": 48,
         "shard_size": 12,
