@@ -19,9 +19,9 @@ endpoint. Listings are trusted right after a write (S3 has been strongly consist
 from __future__ import annotations
 
 import contextlib
+import http.client
 import os
 import re
-import socket
 import tempfile
 from collections.abc import Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
@@ -306,21 +306,7 @@ class S3Store(RunStore):
         """The endpoint answers within :data:`CONNECT_TIMEOUT` seconds, the bucket exists and
         the credentials are accepted: otherwise one line, at once."""
         if self.endpoint is not None:
-            parts = urlsplit(self.endpoint)
-            port = parts.port or (443 if parts.scheme == "https" else 80)
-            try:
-                with socket.create_connection((parts.hostname, port), timeout=CONNECT_TIMEOUT):
-                    pass
-            except OSError as exc:
-                why = (
-                    f"no answer within {CONNECT_TIMEOUT:g} s"
-                    if isinstance(exc, TimeoutError)
-                    else (exc.strerror or str(exc))
-                )
-                raise InputError(
-                    f"{self.uri}: the endpoint {self.endpoint} does not answer ({why}); check "
-                    "AWS_ENDPOINT_URL"
-                ) from None
+            _check_answers(self.uri, self.endpoint)
         with self._guard("", "use it"):
             info = self.fs.get_file_info(self.bucket)
         if info.type == pafs.FileType.NotFound:
@@ -329,6 +315,29 @@ class S3Store(RunStore):
                 "(tourney never creates buckets: create it, or check the URI and "
                 "AWS_ENDPOINT_URL)"
             )
+
+
+def _check_answers(uri: str, endpoint: str) -> None:
+    """``InputError`` unless an HTTP request to ``endpoint`` gets any answer (an error status
+    is an answer) within :data:`CONNECT_TIMEOUT` seconds: pyarrow would retry a closed port
+    for seconds and a silent one for longer."""
+    parts = urlsplit(endpoint)
+    kind = http.client.HTTPSConnection if parts.scheme == "https" else http.client.HTTPConnection
+    conn = kind(parts.hostname or "", parts.port, timeout=CONNECT_TIMEOUT)
+    try:
+        conn.request("HEAD", "/")
+        conn.getresponse().read()
+    except (OSError, http.client.HTTPException) as exc:
+        why = (
+            f"no answer within {CONNECT_TIMEOUT:g} s"
+            if isinstance(exc, TimeoutError)
+            else (getattr(exc, "strerror", None) or type(exc).__name__)
+        )
+        raise InputError(
+            f"{uri}: the endpoint {endpoint} does not answer ({why}); check AWS_ENDPOINT_URL"
+        ) from None
+    finally:
+        conn.close()
 
 
 class _Discard:

@@ -224,6 +224,12 @@ def test_a_store_that_cannot_be_used_is_one_line_within_seconds(
     ):
         line = one_line_exit_2(args)
         assert f"the endpoint {closed} does not answer (Connection refused)" in line, line
+    with socket.socket() as silent:  # accepts connections, never answers
+        silent.bind(("127.0.0.1", 0))
+        silent.listen()
+        monkeypatch.setenv("AWS_ENDPOINT_URL", f"http://127.0.0.1:{silent.getsockname()[1]}")
+        line = one_line_exit_2(["verify", uri("creds/r")], within=15)
+        assert "does not answer (no answer within 5 s); check AWS_ENDPOINT_URL" in line
     monkeypatch.setenv("AWS_ENDPOINT_URL", "127.0.0.1:9000")
     line = one_line_exit_2(["verify", uri("creds/r")])
     assert "AWS_ENDPOINT_URL = '127.0.0.1:9000' is not allowed (http://HOST[:PORT]" in line
@@ -263,6 +269,11 @@ def test_joining_a_cluster_needs_an_output_every_node_reaches(s3: S3Server, tmp_
         line = one_line_exit_2([*base, "--out", *out])
         assert f"--address {address}: no Ray cluster answers there" in line
     assert not (tmp_path / "r").exists()
+
+
+def test_shared_out_is_a_boolean() -> None:
+    with pytest.raises(InputError, match=r"spec\.toml: shared_out = 'yes' is not allowed"):
+        resolve({"shared_out": "yes"}, {}, "spec.toml")
 
 
 def test_a_worker_that_does_not_see_the_run_refuses_its_shard(tmp_path: Path) -> None:
