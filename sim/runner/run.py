@@ -383,6 +383,9 @@ def _play(
         )
         all_done = recorder.shards_done() == set(range(config.n_shards()))
         if all_done:
+            # Record every shard before merging: a crash during compaction (seconds, longer
+            # in an object store) then costs no shard played again.
+            recorder.write()
             t0 = time.perf_counter()
             recorder.commit(compact(config.run_dir, recorder.records, recorder.commit))
             runs[-1]["compact_seconds"] = round(time.perf_counter() - t0, 3)
