@@ -35,8 +35,10 @@ AblateOpt = Annotated[
     typer.Option("--ablate", help="Play the rules without: curses or amulets (Tobago)."),
 ]
 RunOpt = Annotated[
-    Path | None,
-    typer.Option("--run", help="Replay a game of this run (with --game-id), checked."),
+    str | None,
+    typer.Option(
+        "--run", help="Replay a game of this run (directory or s3://) with --game-id, checked."
+    ),
 ]
 GameIdOpt = Annotated[
     int | None, typer.Option("--game-id", min=0, help="The game of --run to replay.")
@@ -50,7 +52,7 @@ def _one_game(
     island: str | None,
     rules: str | None,
     ablate: str | None,
-    run: Path | None,
+    run: str | None,
     game_id: int | None,
     record: bool,
 ) -> tuple[Any, dict[str, Any] | None, int | None]:
@@ -151,7 +153,9 @@ def replay_cmd(
     _, doc, checked = _one_game(game, players, seed, island, rules, ablate, run, game_id, True)
     assert doc is not None
     if out is None:
-        stem = f"{run.name}-game{game_id}" if run is not None else f"{game}-seed{seed or 0}"
+        # The run's last name component, of a path or an s3:// URI alike.
+        name = run.rstrip("/").rsplit("/", 1)[-1] if run is not None else ""
+        stem = f"{name}-game{game_id}" if run is not None else f"{game}-seed{seed or 0}"
         out = Path(f"{stem}.html")
     if checked is not None:
         typer.echo(f"replayed game {game_id} of {run}: its {checked:,} move rows match the run's")

@@ -33,7 +33,7 @@ END_WORDS = {"turn_cap": "stopped at the turn cap", "deadlock": "ended in a dead
 def replay_command(run: Any, game_id: int) -> str:
     """The ``tourney play`` command that replays game ``game_id`` of ``run`` (a RunInfo),
     checked against the moves the run logged."""
-    parts = ["tourney", "play", "--run", str(run.path), "--game-id", str(game_id)]
+    parts = ["tourney", "play", "--run", run.where, "--game-id", str(game_id)]
     return " ".join(shlex.quote(p) for p in parts)
 
 

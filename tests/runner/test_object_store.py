@@ -1,7 +1,8 @@
 """Runs in an S3-compatible object store (moto's server, real HTTP, real Parquet): the same
-tables as a local run from any backend, compaction, resume, the lease lock, verify and report
-reading ``s3://``, the rules for ``--out`` with ``--address``, and one-line errors for an
-endpoint that does not answer, a missing bucket and refused credentials."""
+tables as a local run from any backend, compaction, resume, the lease lock, verify, report,
+``play --run`` and the notebook API reading ``s3://``, the rules for ``--out`` with
+``--address``, and one-line errors for an endpoint that does not answer, a missing bucket and
+refused credentials."""
 
 from __future__ import annotations
 
@@ -28,6 +29,7 @@ from sim.runner.shard import ShardTask, run_shard
 from sim.runner.store import LocalStore, open_store
 from tests.runner.s3server import BUCKET, S3Server, s3_server
 from tests.runner.test_runs import TABLES, fingerprint, small
+from tourney import api
 
 runner = CliRunner()
 Rows = dict[str, list[tuple[object, ...]]]
@@ -117,7 +119,10 @@ def test_a_resume_in_the_object_store_repairs_and_refuses_like_a_local_one(
 
     key = "resume/r/seats/part-000002-000003.parquet"
     data = bytearray(client.get_object(Bucket=BUCKET, Key=key)["Body"].read())
-    data[len(data) // 2] ^= 0xFF  # same size, same footer: only the hash can tell
+    # A byte of the column data, before the footer (its length is in the last 8 bytes): same
+    # size, same footer, so only the hash can tell.
+    footer = int.from_bytes(data[-8:-4], "little")
+    data[(len(data) - 8 - footer) // 2] ^= 0xFF
     client.put_object(Bucket=BUCKET, Key=key, Body=bytes(data))
     with pytest.raises(InputError, match="corrupt part file \\(its sha256 differs"):
         run(config)
@@ -126,6 +131,19 @@ def test_a_resume_in_the_object_store_repairs_and_refuses_like_a_local_one(
     client.delete_object(Bucket=BUCKET, Key=key)
     assert run(config).shards_played == 2
     assert s3_fingerprint(location) == reference
+
+
+def test_a_run_in_the_store_replays_its_games_and_opens_in_a_notebook(s3: S3Server) -> None:
+    location = uri("replay/r")
+    run(resolve(small(location), {}, "test"))
+    played = runner.invoke(app, ["play", "--run", location, "--game-id", "30"])
+    assert played.exit_code == 0, played.output
+    assert f"replayed game 30 of {location}: its " in played.stdout
+    opened = api.open_run(location)
+    assert opened.where == location and opened.path.is_dir()  # the checked local copy
+    assert opened.frame("games").collect().height == 48
+    assert opened.sql("SELECT count(*) FROM seats_all").fetchall() == [(48 * 4,)]
+    assert api.replay(opened, 7).result == api.replay(location, 7).result
 
 
 def lock_body(pid: int, host: str, lease: float = 60.0) -> bytes:
