@@ -25,14 +25,16 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import ExitStack, contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 
 BIN = Path(sys.executable).parent
-#: Seconds a ``ray start`` may take (a busy 2-core machine starts a node in 5 to 15 s).
-START_TIMEOUT = 120.0
+#: Seconds a ``ray start`` may take (a busy 2-core machine starts a node in 5 to 15 s), and
+#: how often a node's start is tried.
+START_TIMEOUT = 90.0
+START_ATTEMPTS = 2
 #: Seconds a stopped node's processes get to exit on SIGTERM before SIGKILL (the workers and
 #: agents exit at once; the head's raylet and GCS wait for each other for longer, and a test
 #: cluster has nothing to save).
@@ -105,10 +107,23 @@ def _start(node: Node, args: list[str], env: dict[str, str]) -> None:
         output, _ = proc.communicate(timeout=START_TIMEOUT)
     except subprocess.TimeoutExpired:
         proc.kill()
-        proc.communicate()
-        raise RuntimeError(f"ray start took over {START_TIMEOUT:g} s: {' '.join(args)}") from None
+        output, _ = proc.communicate()
+        raise RuntimeError(
+            f"ray start took over {START_TIMEOUT:g} s: {' '.join(args)}\n{output[-2000:]}"
+            f"{_log_tails(node)}"
+        ) from None
     if proc.returncode != 0:
         raise RuntimeError(f"ray start failed ({proc.returncode}): {output[-3000:]}")
+
+
+def _log_tails(node: Node) -> str:
+    """The last lines of the node's raylet and GCS logs (why a start hung)."""
+    tails = []
+    for log in sorted(node.ray_dir.glob("session_*/logs/*")):
+        if log.name.startswith(("raylet.", "gcs_server.")) and log.is_file():
+            lines = log.read_text(errors="replace").splitlines()[-15:]
+            tails.append(f"\n--- {log.name}\n" + "\n".join(lines))
+    return "".join(tails)
 
 
 def _pids_of(node: Node) -> set[int]:
@@ -152,13 +167,11 @@ def stop(node: Node) -> None:
 
 @contextmanager
 def ray_cluster(
-    n_nodes: int = 2, cpus: int = 1, env: dict[str, str] | None = None
+    cpus: Sequence[int] = (1, 1), env: dict[str, str] | None = None
 ) -> Iterator[RayCluster]:
-    """Start a head node and ``n_nodes - 1`` more, ``cpus`` CPUs each, with ``env`` added to
-    every node's environment (an object store's settings, say); stop them all on leaving,
-    also when starting one failed."""
-    (port,) = free_ports(1)
-    address = f"127.0.0.1:{port}"
+    """Start a head node with ``cpus[0]`` CPUs and one more node per further entry, with
+    ``env`` added to every node's environment (an object store's settings, say); stop them
+    all on leaving, also when starting one failed."""
     cluster_env = {
         **os.environ,
         **(env or {}),
@@ -167,24 +180,45 @@ def ray_cluster(
         "RAY_USAGE_STATS_ENABLED": "0",
     }
     cluster_env.pop("RAY_ADDRESS", None)
-    ray = str(BIN / "ray")
     with ExitStack() as stack:
-        cluster = RayCluster(address, cluster_env)
-        for k in range(n_nodes):
-            # Short paths: Ray's unix sockets live under the temporary directory (at most
-            # 107 bytes).
-            node = Node(Path(tempfile.mkdtemp(prefix=f"tn{k}-", dir="/tmp")))
-            stack.callback(stop, node)
-            for sub in ("cwd", "tmp"):
-                (node.root / sub).mkdir()
-            common = [f"--num-cpus={cpus}", "--node-ip-address=127.0.0.1",
-                      f"--temp-dir={node.ray_dir}", "--disable-usage-stats",
-                      *_node_ports()]  # fmt: skip
-            if k == 0:
-                args = [ray, "start", "--head", f"--port={port}", "--include-dashboard=false",
-                        *common]  # fmt: skip
-            else:
-                args = [ray, "start", f"--address={address}", *common]
-            cluster.nodes.append(node)
-            _start(node, args, cluster_env)
+        cluster = RayCluster("", cluster_env)
+        for k, n in enumerate(cpus):
+            cluster.nodes.append(_start_node(stack, cluster, k, n))
         yield cluster
+
+
+def _start_node(stack: ExitStack, cluster: RayCluster, k: int, cpus: int) -> Node:
+    """Start node ``k`` (0: the head, which sets the cluster's address) and register its stop
+    with ``stack`` before it starts. A start that fails or hangs is stopped and tried once
+    more with fresh ports (a port chosen free can be taken by another program meanwhile)."""
+    failure = RuntimeError("no attempt")
+    for _ in range(START_ATTEMPTS):
+        # Short paths: Ray's unix sockets live under the temporary directory (at most 107
+        # bytes).
+        node = Node(Path(tempfile.mkdtemp(prefix=f"tn{k}-", dir="/tmp")))
+        stack.callback(stop, node)
+        for sub in ("cwd", "tmp"):
+            (node.root / sub).mkdir()
+        common = [
+            f"--num-cpus={cpus}",
+            "--node-ip-address=127.0.0.1",
+            f"--temp-dir={node.ray_dir}",
+            "--disable-usage-stats",
+            *_node_ports(),
+        ]
+        ray = str(BIN / "ray")
+        if k == 0:
+            (port,) = free_ports(1)
+            cluster.address = f"127.0.0.1:{port}"
+            args = [ray, "start", "--head", f"--port={port}", "--include-dashboard=false",
+                    *common]  # fmt: skip
+        else:
+            args = [ray, "start", f"--address={cluster.address}", *common]
+        try:
+            _start(node, args, cluster.env)
+        except RuntimeError as exc:
+            failure = exc
+            stop(node)
+            continue
+        return node
+    raise failure
