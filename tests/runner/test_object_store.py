@@ -133,12 +133,18 @@ def test_a_resume_in_the_object_store_repairs_and_refuses_like_a_local_one(
     assert s3_fingerprint(location) == reference
 
 
-def test_a_run_in_the_store_replays_its_games_and_opens_in_a_notebook(s3: S3Server) -> None:
+def test_a_run_in_the_store_replays_its_games_and_opens_in_a_notebook(
+    s3: S3Server, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     location = uri("replay/r")
     run(resolve(small(location), {}, "test"))
     played = runner.invoke(app, ["play", "--run", location, "--game-id", "30"])
     assert played.exit_code == 0, played.output
     assert f"replayed game 30 of {location}: its " in played.stdout
+    monkeypatch.chdir(tmp_path)
+    paged = runner.invoke(app, ["replay", "--run", location, "--game-id", "30"])
+    assert paged.exit_code == 0, paged.output
+    assert (tmp_path / "r-game30.html").is_file()  # named after the run, as for a directory
     opened = api.open_run(location)
     assert opened.where == location and opened.path.is_dir()  # the checked local copy
     assert opened.frame("games").collect().height == 48
