@@ -35,8 +35,10 @@ AblateOpt = Annotated[
     typer.Option("--ablate", help="Play the rules without: curses or amulets (Tobago)."),
 ]
 RunOpt = Annotated[
-    Path | None,
-    typer.Option("--run", help="Replay a game of this run (with --game-id), checked."),
+    str | None,
+    typer.Option(
+        "--run", help="Replay a game of this run (directory or s3://) with --game-id, checked."
+    ),
 ]
 GameIdOpt = Annotated[
     int | None, typer.Option("--game-id", min=0, help="The game of --run to replay.")
@@ -50,7 +52,7 @@ def _one_game(
     island: str | None,
     rules: str | None,
     ablate: str | None,
-    run: Path | None,
+    run: str | None,
     game_id: int | None,
     record: bool,
 ) -> tuple[Any, dict[str, Any] | None, int | None]:
@@ -151,7 +153,9 @@ def replay_cmd(
     _, doc, checked = _one_game(game, players, seed, island, rules, ablate, run, game_id, True)
     assert doc is not None
     if out is None:
-        stem = f"{run.name}-game{game_id}" if run is not None else f"{game}-seed{seed or 0}"
+        # The run's last name component, of a path or an s3:// URI alike.
+        name = run.rstrip("/").rsplit("/", 1)[-1] if run is not None else ""
+        stem = f"{name}-game{game_id}" if run is not None else f"{game}-seed{seed or 0}"
         out = Path(f"{stem}.html")
     if checked is not None:
         typer.echo(f"replayed game {game_id} of {run}: its {checked:,} move rows match the run's")
@@ -234,7 +238,18 @@ def simulate_cmd(
         str | None, typer.Option("--address", help="Join an existing Ray cluster.")
     ] = None,
     out: Annotated[
-        Path | None, typer.Option("--out", help="Run directory (default data/runs/<id>).")
+        str | None,
+        typer.Option(
+            "--out",
+            help="Run directory, or s3://BUCKET/PREFIX (default data/runs/<id>).",
+        ),
+    ] = None,
+    shared_out: Annotated[
+        bool | None,
+        typer.Option(
+            "--shared-out",
+            help="With --address: the --out path is on a filesystem every node mounts there.",
+        ),
     ] = None,
     ablate: Annotated[
         str | None,
@@ -265,7 +280,8 @@ def simulate_cmd(
         "workers": workers,
         "shard_size": shard_size,
         "address": address,
-        "out": str(out) if out is not None else None,
+        "out": out,
+        "shared_out": shared_out,
         "ablate": ablate,
         "twin": twin,
     }
@@ -280,6 +296,7 @@ def simulate_cmd(
 
 def _simulate_one(config: Any) -> None:
     """Play one run with progress, then print its win table and its warnings."""
+    from pipelines.metrics.source import open_run
     from pipelines.simulate import Progress, simulate
     from pipelines.win_table import format_win_table, warning_lines, win_table
 
@@ -309,11 +326,12 @@ def _simulate_one(config: Any) -> None:
         f"played {report.games_played} games in {report.seconds:.1f} s "
         f"({report.shards_skipped} shards already done)"
     )
-    for line in format_win_table(win_table(config.run_dir)):
+    opened = open_run(config.run_dir)  # checked once, read twice (a store's run: copied once)
+    for line in format_win_table(win_table(opened)):
         typer.echo(line)
     names = ",".join(sorted(GAMES[config.game].tables))
     typer.echo(f"tables: {config.run_dir}/{{{names}}}/*.parquet")
-    for line in warning_lines(config.run_dir):
+    for line in warning_lines(opened):
         typer.echo(line, err=True)
 
 
@@ -350,9 +368,13 @@ def bench_runner_cmd(
 
 @command(app, "report")
 def report_cmd(
-    runs: Annotated[list[Path], typer.Argument(help="One or more run directories.")],
+    runs: Annotated[list[str], typer.Argument(help="One or more run directories or s3:// URIs.")],
     out: Annotated[
-        Path | None, typer.Option("--out", help="Output directory (default <run>/report).")
+        Path | None,
+        typer.Option(
+            "--out",
+            help="Output directory (default <run>/report; data/reports/<name> for s3://).",
+        ),
     ] = None,
     formats: Annotated[
         str, typer.Option("--format", help="Comma-separated: html, md, json.")
@@ -379,7 +401,7 @@ def report_cmd(
     try:
         result = build_report(list(runs), out, chosen, include_unfinished)
     except OSError as exc:  # a read-only or full disk under the report directory
-        where = exc.filename or out or runs[0] / "report"
+        where = exc.filename or out or Path(runs[0]) / "report"
         # The system's words for the errno (pyarrow's own strerror is a paragraph).
         why = os.strerror(exc.errno) if exc.errno else str(exc).splitlines()[0]
         raise InputError(f"{where}: cannot write the report ({why})") from None
@@ -394,19 +416,18 @@ def report_cmd(
 
 @command(app, "verify")
 def verify_cmd(
-    runs: Annotated[list[Path], typer.Argument(help="One or more run directories.")],
+    runs: Annotated[list[str], typer.Argument(help="One or more run directories or s3:// URIs.")],
 ) -> None:
     """Check runs against their manifests: every part file present, none extra, each with its
     recorded size, row count and sha256. Exit 0 when all are sound, else 2 naming the file."""
     import time
 
-    from pipelines.metrics.source import open_run
+    from pipelines.metrics.source import check_run
 
     for path in runs:
         start = time.perf_counter()
-        info = open_run(path, hashes=True)
+        info = check_run(path, hashes=True)
         checked = info.checked
-        assert checked is not None
         status = info.manifest.get("status", "unknown")
         typer.echo(
             f"{path}: sound ({status}): {checked.games:,} games in {checked.files} part files "

@@ -10,9 +10,10 @@ unless ``include_unfinished``; the report says how many, at the top.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
-from pipelines.metrics.source import open_run
+from pipelines.metrics.source import RunInfo, open_run
 from pipelines.report_common import GameReport, ReportOutput, write_report
 from pipelines.report_tobago import TOBAGO
 from pipelines.report_treasure_island import TREASURE_ISLAND
@@ -36,14 +37,26 @@ JSON_KEYS = (
 REPORTS: dict[str, GameReport] = {"tobago": TOBAGO, "treasure-island": TREASURE_ISLAND}
 
 
+def default_out(run: RunInfo) -> Path:
+    """Where a report goes without ``--out``: ``<run>/report`` for a local run; for a run in
+    an object store, ``data/reports/<run name>`` here (reports are local files)."""
+    if run.remote:
+        return Path("data") / "reports" / run.where.rstrip("/").rsplit("/", 1)[-1]
+    return run.path / "report"
+
+
 def build_report(
-    run_dirs: list[Path], out: Path | None, formats: set[str], include_unfinished: bool = False
+    run_dirs: Sequence[Path | str],
+    out: Path | None,
+    formats: set[str],
+    include_unfinished: bool = False,
 ) -> ReportOutput:
-    """Compute and write the report; ``out`` defaults to ``<first run>/report``."""
+    """Compute and write the report; ``out`` defaults to :func:`default_out` of the first
+    run."""
     runs = [open_run(p) for p in run_dirs]
     games = sorted({r.game for r in runs})
     if len(games) > 1:
-        listed = ", ".join(f"{r.path} ({r.game})" for r in runs)
+        listed = ", ".join(f"{r.where} ({r.game})" for r in runs)
         raise InputError(f"runs of different games cannot be reported together: {listed}")
-    out_dir = out or runs[0].path / "report"
+    out_dir = out or default_out(runs[0])
     return write_report(REPORTS[runs[0].game], runs, out_dir, formats, include_unfinished)

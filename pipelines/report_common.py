@@ -210,7 +210,7 @@ def _runs_json(groups: Groups) -> list[dict[str, Any]]:
         spec = run.manifest["spec"]
         out.append(
             {
-                "path": str(run.path),
+                "path": run.where,
                 "label": run_label(run),
                 "game": run.game,
                 "rules": rules_name(run),
@@ -243,7 +243,7 @@ def report_json(report: GameReport, data: ReportData) -> dict[str, Any]:
             {
                 "index": r.cohort.index,
                 "label": r.cohort.label,
-                "runs": [str(x.path) for x in r.cohort.runs],
+                "runs": [x.where for x in r.cohort.runs],
                 "rules": r.cohort.rules,
                 "players": list(r.cohort.players),
                 "sections": {
@@ -259,8 +259,8 @@ def report_json(report: GameReport, data: ReportData) -> dict[str, Any]:
                 "title": p.pairing.title,
                 "label": p.pairing.label,
                 "factor": p.pairing.factor,
-                "a": str(p.pairing.a.path),
-                "b": str(p.pairing.b.path),
+                "a": p.pairing.a.where,
+                "b": p.pairing.b.where,
                 "changes": list(p.pairing.changes),
                 "unpaired_games": {"a": p.unpaired[0], "b": p.unpaired[1]},
                 "differences": p.differences.to_pylist(),
@@ -556,7 +556,7 @@ def summary_section(report: GameReport, data: ReportData) -> Section:
         spec = run.manifest["spec"]
         state = "complete" if run.complete else "UNFINISHED"
         runs.append(
-            f"{run_label(run)} — {run.path}: {numbers.count(spec['games'])} games of "
+            f"{run_label(run)} — {run.where}: {numbers.count(spec['games'])} games of "
             f"{', '.join(spec['players'])} under {rules_name(run)}, seed {spec['seed']}, "
             f"{spec['seating']} seating ({state})"
         )

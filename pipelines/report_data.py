@@ -114,7 +114,7 @@ class GameToSee:
         return {
             "kind": self.kind,
             "n_players": self.n_players,
-            "run": str(self.run.path),
+            "run": self.run.where,
             "game_id": self.game_id,
             "text": self.text,
             "command": self.command,

@@ -420,7 +420,7 @@ def fairness_section(data: ReportData) -> Section:
             body.append(cohort_heading(result, data))
             body.append(
                 doc.paragraph(
-                    f"This run is the twin of {twin.pairing.a.path} without "
+                    f"This run is the twin of {twin.pairing.a.where} without "
                     f"{twin.pairing.factor}; the change in the first seat's win share is in the "
                     "paired comparison, and its own per-island tables are in the tables folder "
                     "(island_fairness, island_heterogeneity).",

@@ -13,11 +13,12 @@ from typing import Any
 
 from sim.runner.parts import records_from_manifest
 from sim.runner.run import RunConfig, read_manifest, run
+from sim.runner.store import LocalStore, RunStore
 
 
-def _moves_bytes_per_million(run_dir: Path) -> float:
+def _moves_bytes_per_million(run_dir: RunStore) -> float:
     manifest = read_manifest(run_dir) or {}
-    moves = records_from_manifest(manifest, ("moves",), run_dir)["moves"]
+    moves = records_from_manifest(manifest, ("moves",), str(run_dir))["moves"]
     size = sum(r.bytes for r in moves)
     rows = sum(r.rows for r in moves)  # the manifest records both (checked by tourney verify)
     return size / rows * 1_000_000 / 2**20 if rows else 0.0
@@ -29,7 +30,9 @@ def bench_runner(base: RunConfig, workers: int) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="tourney-bench-") as tmp:
         figures = {}
         for name, backend, n in (("serial", "serial", 1), ("ray", "ray", workers)):
-            config = dataclasses.replace(base, run_dir=Path(tmp) / name, backend=backend, workers=n)
+            config = dataclasses.replace(
+                base, run_dir=LocalStore(Path(tmp) / name), backend=backend, workers=n
+            )
             start = time.perf_counter()
             report = run(config)
             seconds = time.perf_counter() - start

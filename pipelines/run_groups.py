@@ -197,16 +197,18 @@ def group_runs(runs: list[RunInfo]) -> Groups:
     """Cohorts and pairings of ``runs`` (in the order given); ``InputError`` for the same
     games given twice."""
     seen: dict[tuple[Any, ...], RunInfo] = {}
-    paths: dict[Path, RunInfo] = {}
+    paths: dict[Path | str, RunInfo] = {}
     for run in runs:
-        where = run.path.resolve()
+        # A local run by its resolved directory; a run in an object store by its URI (its
+        # local copy is new at every opening).
+        where = run.where if run.remote else run.path.resolve()
         if where in paths:
-            raise InputError(f"{run.path}: given twice; each run may be reported once")
+            raise InputError(f"{run.where}: given twice; each run may be reported once")
         paths[where] = run
         key = _same_games_key(run)
         if key in seen:
             raise InputError(
-                f"{run.path} and {seen[key].path} hold the same games (same game, rules, "
+                f"{run.where} and {seen[key].where} hold the same games (same game, rules, "
                 "players, seed, seating and islands): report one of them"
             )
         seen[key] = run

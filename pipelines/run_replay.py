@@ -1,4 +1,4 @@
-"""Any game of a run, played again exactly: ``tourney play --run DIR --game-id N``.
+"""Any game of a run, played again exactly: ``tourney play --run RUN --game-id N``.
 
 A game is a pure function of its plan (seed, island, seating) under the run's rules and
 strategies, so it is rebuilt from the run's manifest alone: the rules from their resolved
@@ -30,10 +30,10 @@ def run_rules(run: RunInfo) -> Any:
     kind = game_kind(run.game)
     resolved = dict(spec.get("resolved_rules") or {})
     preset = str(resolved.pop("preset", spec.get("rules_preset", "")))
-    rules = kind.with_overrides(kind.load_rules(preset), resolved, f"{run.path}: resolved_rules")
+    rules = kind.with_overrides(kind.load_rules(preset), resolved, f"{run.where}: resolved_rules")
     if rules.hash != spec.get("rules_hash"):
         raise InputError(
-            f"{run.path}: its recorded rules no longer resolve to the hash it played "
+            f"{run.where}: its recorded rules no longer resolve to the hash it played "
             f"({spec.get('rules_hash')} recorded, {rules.hash} now): a rules file it names "
             "has changed"
         )
@@ -68,11 +68,11 @@ def _logged_rows(run: RunInfo, game_id: int) -> list[Row]:
 
 
 def replay(
-    run_dir: Path, game_id: int, observe: Callable[[Any], None] | None = None
+    run_dir: Path | str, game_id: int, observe: Callable[[Any], None] | None = None
 ) -> tuple[PlayedGame, int]:
-    """Play game ``game_id`` of the run in ``run_dir`` again; return it and the number of
-    move rows checked against the run's. ``RunError`` if the moves differ. ``observe`` is
-    given the game built and not yet played."""
+    """Play game ``game_id`` of the run at ``run_dir`` (a directory or an ``s3://`` URI)
+    again; return it and the number of move rows checked against the run's. ``RunError`` if
+    the moves differ. ``observe`` is given the game built and not yet played."""
     return replay_game(open_run(run_dir), game_id, observe)
 
 
@@ -95,7 +95,7 @@ def replay_game(
     )
     seed, island = found[0]
     if plan.seed != int(seed):
-        raise RunError(f"{run.path}: game {game_id} has seed {seed}, its plan says {plan.seed}")
+        raise RunError(f"{run.where}: game {game_id} has seed {seed}, its plan says {plan.seed}")
     rules = run_rules(run)
     strategies = [parse_strategy(label, run.game) for label in labels]
     boards = {plan.island: recorded_board(run, str(island))} if kind.boards else None
@@ -113,7 +113,7 @@ def replay_game(
             min(len(mine), len(logged)),
         )
         raise RunError(
-            f"{run.path}: game {game_id} replayed differently from its logged moves (first "
+            f"{run.where}: game {game_id} replayed differently from its logged moves (first "
             f"difference at row {first} of {len(logged)}): the code or a strategy changed "
             "since the run"
         )

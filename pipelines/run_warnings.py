@@ -33,7 +33,7 @@ END_WORDS = {"turn_cap": "stopped at the turn cap", "deadlock": "ended in a dead
 def replay_command(run: Any, game_id: int) -> str:
     """The ``tourney play`` command that replays game ``game_id`` of ``run`` (a RunInfo),
     checked against the moves the run logged."""
-    parts = ["tourney", "play", "--run", str(run.path), "--game-id", str(game_id)]
+    parts = ["tourney", "play", "--run", run.where, "--game-id", str(game_id)]
     return " ".join(shlex.quote(p) for p in parts)
 
 
@@ -156,7 +156,7 @@ def run_warnings(
                     kind="unfinished_run",
                     run=run_label(run),
                     text=(
-                        f"{run_label(run)} ({run.path}) is an unfinished run: reported for the "
+                        f"{run_label(run)} ({run.where}) is an unfinished run: reported for the "
                         f"{numbers.count(have)} of {numbers.count(run.manifest['spec']['games'])} "
                         "games it has; run the same simulate command again to finish it."
                     ),
@@ -166,7 +166,7 @@ def run_warnings(
     out += _failures(con, groups)
     for cohort in groups.cohorts:
         if len(cohort.runs) > 1:
-            names = ", ".join(str(r.path) for r in cohort.runs)
+            names = ", ".join(r.where for r in cohort.runs)
             out.append(
                 RunWarning(
                     kind="pooled_runs",

@@ -2,7 +2,16 @@
 
 The spec file (TOML, example in ``data/specs/``) holds the keys ``game``, ``players``,
 ``games``, ``seed``, ``seating``, ``islands``, ``rules``, ``shard_size``, ``backend``,
-``workers``, ``address`` and ``out``; a flag given on the command line wins over the file.
+``workers``, ``address``, ``out`` and ``shared_out``; a flag given on the command line wins
+over the file.
+
+``out`` is a path or a URI (``s3://BUCKET/PREFIX``, ``file:///PATH``; see
+:mod:`sim.runner.store`). A run that joins a cluster (``address``) is written by workers on
+other machines, so its ``out`` must be a place every node reaches: an object store, or an
+absolute path that ``shared_out = true`` (``--shared-out``) declares to be on a filesystem
+every node mounts at that same path. Anything else is refused before the run starts (a
+worker that cannot see the run's manifest would refuse its shard anyway, see
+:func:`sim.runner.shard.check_visible`).
 """
 
 from __future__ import annotations
@@ -20,6 +29,7 @@ from sim.runner.backends import BACKENDS, check_address_format
 from sim.runner.games import GAMES, NO_ISLAND, GameKind
 from sim.runner.run import RunConfig, RunReport, run
 from sim.runner.shard import ShardSummary
+from sim.runner.store import RunStore, is_uri, open_store
 from sim.tobago.catalog import resolve_board
 
 __all__ = ["ABLATIONS", "ablated"]
@@ -42,6 +52,7 @@ SPEC_KEYS = (
     "out",
     "ablate",
     "twin",
+    "shared_out",
 )
 DEFAULTS: dict[str, Any] = {
     "game": "tobago",
@@ -58,6 +69,7 @@ DEFAULTS: dict[str, Any] = {
     "out": None,
     "ablate": None,
     "twin": None,
+    "shared_out": False,
 }
 
 
@@ -224,11 +236,19 @@ def resolve(file_values: dict[str, Any], flags: dict[str, Any], source: str) -> 
     if kind.boards:
         for name in islands:  # the landmarks must fit the rules' spacing on every island
             resolve_board(name).check_spacing(rules.same_object_min_distance)
-    out = values["out"]
-    run_dir = Path(out) if out else Path("data") / "runs" / _run_id(values, labels)
     address = values["address"] or None
     if address is not None and backend == "ray":
         check_address_format(address)
+    shared = values["shared_out"]
+    if not isinstance(shared, bool):
+        raise InputError(f"{source}: shared_out = {_shown(shared)} is not allowed (true or false)")
+    out = values["out"]
+    run_dir = out_store(
+        out or str(Path("data") / "runs" / _run_id(values, labels)),
+        joining=address is not None and backend == "ray",
+        shared=shared,
+        source=source,
+    )
     label = str(file_values.get("label") or run_label(rules_source, labels))
     if ablate and file_values.get("label"):
         label += f" (without {ablate})"
@@ -248,6 +268,28 @@ def resolve(file_values: dict[str, Any], flags: dict[str, Any], source: str) -> 
         workers=workers,
         address=address,
         label=label,
+    )
+
+
+def out_store(out: str, joining: bool, shared: bool, source: str) -> RunStore:
+    """The store ``out`` names; when the run joins a cluster (``joining``), ``InputError``
+    unless every node can reach it: a URI of an object store, or an absolute path declared
+    ``shared``."""
+    store = open_store(out)
+    if not joining or not store.local:
+        return store
+    if is_uri(out) or Path(out).is_absolute():
+        if shared:
+            return store
+        raise InputError(
+            f"{source}: out = {out!r} is a path on this machine, but with --address the "
+            "workers on other nodes write the parts: give an s3:// URI, or add --shared-out if "
+            "every node mounts this directory at the same path"
+        )
+    raise InputError(
+        f"{source}: out = {out!r} is a relative path, but with --address the workers on other "
+        "nodes write the parts, each from its own directory: give an s3:// URI, or an absolute "
+        "path that every node mounts, with --shared-out"
     )
 
 
@@ -274,8 +316,8 @@ def twin_config(
     if values.get("ablate"):
         raise InputError(f"{source}: twin and ablate cannot both be given (a twin is an ablation)")
     base = resolve(file_values, flags, source)
-    out = base.run_dir.with_name(f"{base.run_dir.name}-without-{twin}")
-    return resolve(file_values, {**flags, "ablate": twin, "out": str(out), "twin": None}, source)
+    out = base.run_dir.sibling(f"{base.run_dir.name}-without-{twin}")
+    return resolve(file_values, {**flags, "ablate": twin, "out": out.uri, "twin": None}, source)
 
 
 def _run_id(values: dict[str, Any], labels: list[str]) -> str:

@@ -8,16 +8,20 @@ from pathlib import Path
 from typing import Any
 
 from pipelines.metrics import win_rate
-from pipelines.metrics.source import connect, open_run
+from pipelines.metrics.source import RunInfo, connect, open_run
 from pipelines.run_groups import group_runs
 from pipelines.run_warnings import run_warnings
 from reports import numbers
 
 
-def win_table(run_dir: Path) -> list[dict[str, Any]]:
+def _opened(run: RunInfo | Path | str) -> RunInfo:
+    return run if isinstance(run, RunInfo) else open_run(run)
+
+
+def win_table(run: RunInfo | Path | str) -> list[dict[str, Any]]:
     """Rows of :func:`pipelines.metrics.win_rate.by_strategy` (finished games), per player
     count, best win share first."""
-    with connect([open_run(run_dir)]) as con:
+    with connect([_opened(run)]) as con:
         rows: list[dict[str, Any]] = win_rate.by_strategy(con).to_pylist()
     return sorted(rows, key=lambda r: (r["n_players"], -r["win_share"], r["strategy"]))
 
@@ -38,9 +42,9 @@ def format_win_table(rows: list[dict[str, Any]]) -> list[str]:
     return lines
 
 
-def warning_lines(run_dir: Path) -> list[str]:
+def warning_lines(opened: RunInfo | Path | str) -> list[str]:
     """The run's warnings as text lines (none when every game ended and nothing failed)."""
-    run = open_run(run_dir)
+    run = _opened(opened)
     with connect([run]) as con:
         found = run_warnings(con, group_runs([run]), include_unfinished=False)
     lines = []

@@ -1,7 +1,8 @@
 """The notebook API: what the ``tourney`` command line does, as functions that return data.
 
-- :func:`open_run` opens a run directory (checked as ``tourney verify`` does) and gives its
-  manifest and its tables as Polars lazy frames and as DuckDB relations;
+- :func:`open_run` opens a run (a directory or ``s3://BUCKET/PREFIX``, checked as ``tourney
+  verify`` does) and gives its manifest and its tables as Polars lazy frames and as DuckDB
+  relations;
 - :func:`simulate` runs a tournament and returns the opened run with the win table and the
   warnings ``tourney simulate`` prints;
 - :func:`compare` runs a paired comparison and returns what ``tourney compare --json``
@@ -51,10 +52,17 @@ class Run:
     """An opened run: its manifest, and each table as a Polars lazy frame and a DuckDB
     relation (every game, finished or not; see ``games.end_reason``)."""
 
+    #: The local directory the tables are read from: the run directory, or the checked local
+    #: copy of a run in an object store.
     path: Path
     manifest: dict[str, Any]
     info: RunInfo
     con: duckdb.DuckDBPyConnection = field(repr=False)
+
+    @property
+    def where(self) -> str:
+        """Where the run is, as it was named (a path, or an ``s3://`` URI)."""
+        return self.info.where
 
     @property
     def tables(self) -> tuple[str, ...]:
@@ -96,10 +104,13 @@ class Run:
 
 
 def open_run(path: str | Path) -> Run:
-    """Open and check the run in ``path``."""
-    where = Path(path)
-    info = _open_run(where)
-    return Run(where, info.manifest, info, connect([info], include_unfinished=False))
+    """Open and check the run at ``path`` (a directory, or ``s3://BUCKET/PREFIX`` with the
+    store's settings in the environment, read through a checked local copy)."""
+    return _run(_open_run(path))
+
+
+def _run(info: RunInfo) -> Run:
+    return Run(info.path, info.manifest, info, connect([info], include_unfinished=False))
 
 
 @dataclass
@@ -118,7 +129,7 @@ def simulate(spec: str | Path | None = None, **options: Any) -> Simulation:
     """Run a tournament like ``tourney simulate [SPEC] --option value``: ``options`` are the
     spec keys (``game``, ``players``, ``games``, ``seed``, ``seating``, ``islands``,
     ``rules``, ``shard_size``, ``backend``, ``workers``, ``address``, ``out``,
-    ``ablate``)."""
+    ``shared_out``, ``ablate``)."""
     from pipelines.simulate import read_spec, resolve
     from pipelines.simulate import simulate as run_config
     from pipelines.win_table import warning_lines, win_table
@@ -127,12 +138,13 @@ def simulate(spec: str | Path | None = None, **options: Any) -> Simulation:
     flags = {k: (str(v) if k == "out" and v is not None else v) for k, v in options.items()}
     config = resolve(file_values, flags, str(spec) if spec is not None else "api")
     done = run_config(config)
+    info = _open_run(config.run_dir)  # checked once, read thrice (a store's run: one copy)
     return Simulation(
-        run=open_run(config.run_dir),
+        run=_run(info),
         games_played=done.games_played,
         seconds=done.seconds,
-        win_table=win_table(config.run_dir),
-        warnings=warning_lines(config.run_dir),
+        win_table=win_table(info),
+        warnings=warning_lines(info),
     )
 
 
@@ -181,8 +193,7 @@ def replay(run: str | Path | Run, game_id: int) -> GameRecord:
     """Game ``game_id`` of a run played again and checked against its logged moves."""
     from pipelines.run_replay import replay as replay_game
 
-    path = run.path if isinstance(run, Run) else Path(run)
-    played, _ = replay_game(path, game_id)
+    played, _ = replay_game(run.where if isinstance(run, Run) else run, game_id)
     return _record(played)
 
 
@@ -195,6 +206,6 @@ def report(
     """Write the report of ``runs`` like ``tourney report``."""
     from pipelines.report import build_report
 
-    paths = [r.path if isinstance(r, Run) else Path(r) for r in runs]
+    paths = [r.where if isinstance(r, Run) else r for r in runs]
     target = Path(out) if out is not None else None
     return build_report(paths, target, set(formats), include_unfinished)

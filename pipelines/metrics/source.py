@@ -9,6 +9,12 @@ are exactly the ones its manifest records, with their sizes, row counts and hash
 never a pattern, so a directory called ``exp[1]`` is read as itself. Bad input (not a run,
 a missing, extra or corrupt part, runs of different games) is one :class:`InputError` line
 naming the file. :func:`recorded_board` gives the board a run played on an island.
+
+A run in an object store (``s3://...``) is read from a local copy: :func:`open_run` copies
+every recorded part into a private temporary directory, checking each one's size, rows and
+sha256 on the bytes as they arrive, and the views read those copies. Checking a part's hash
+reads all of it anyway, so the copy costs no second transfer, and every query of a report
+(dozens per report) then reads local files instead of the store again.
 """
 
 from __future__ import annotations
@@ -25,23 +31,33 @@ from sim.errors import InputError
 from sim.outcome import UNFINISHED
 from sim.runner.boards import board_from_record
 from sim.runner.games import GAMES
-from sim.runner.lock import writer_of
 from sim.runner.parts import PartRecord, PartsSummary, check_parts, records_from_manifest
 from sim.runner.run import MANIFEST, check_schema, read_manifest
+from sim.runner.store import LocalStore, RunStore, open_store
 from sim.tobago.board import Board
 from sim.tobago.catalog import resolve_board
 
 
 @dataclass(frozen=True)
 class RunInfo:
-    """A run directory and what its manifest says."""
+    """A run and what its manifest says."""
 
+    #: The local directory its parts are read from: the run directory itself, or the checked
+    #: local copy of a run in an object store.
     path: Path
     manifest: dict[str, Any]
     #: The recorded part files of each table (all checked when the run was opened).
     parts: dict[str, list[PartRecord]] = field(default_factory=dict)
     #: What the check found: files, bytes, games, whether hashes were compared.
     checked: PartsSummary | None = None
+    #: Where the run is, as people name it (a path as given, or an ``s3://`` URI).
+    where: str = ""
+    #: Whether the run is in an object store (``path`` is then a local copy).
+    remote: bool = False
+
+    def __post_init__(self) -> None:
+        if not self.where:
+            object.__setattr__(self, "where", str(self.path))
 
     @property
     def game(self) -> str:
@@ -59,26 +75,67 @@ class RunInfo:
         return self.manifest.get("status") == "complete"
 
 
-def open_run(path: Path, hashes: bool = True) -> RunInfo:
-    """Check that ``path`` is a run directory whose part files are exactly the recorded ones
-    (sizes and row counts always, the sha256 of every file with ``hashes``)."""
-    manifest = read_manifest(path) if path.is_dir() else None
+@dataclass(frozen=True)
+class CheckedRun:
+    """A run whose parts were found to be exactly the recorded ones."""
+
+    store: RunStore
+    manifest: dict[str, Any]
+    parts: dict[str, list[PartRecord]]
+    checked: PartsSummary
+
+    @property
+    def tables(self) -> tuple[str, ...]:
+        """The run's tables."""
+        return GAMES[str(self.manifest["spec"].get("game", "tobago"))].tables
+
+
+def check_run(
+    location: Path | str | RunStore, hashes: bool = True, replica: Path | None = None
+) -> CheckedRun:
+    """Check that ``location`` holds a run whose part files are exactly the recorded ones
+    (sizes and row counts always, the sha256 of every file with ``hashes``); a run in an
+    object store is read as it is checked, and copied into ``replica`` when given."""
+    store = open_store(location)
+    if isinstance(store, LocalStore) and not store.root.is_dir():
+        raise InputError(f"{store}: not a run directory (no manifest.json)")
+    store.check_reachable()
+    manifest = read_manifest(store)
     if manifest is None:
-        raise InputError(f"{path}: not a run directory (no manifest.json)")
-    check_schema(path, manifest)
+        raise InputError(f"{store}: not a run directory (no manifest.json)")
+    check_schema(store, manifest)
     game = manifest["spec"].get("game", "tobago")
     if game not in GAMES:
-        raise InputError(f"{path}: a run of an unknown game {game!r}")
-    writer = writer_of(path)
+        raise InputError(f"{store}: a run of an unknown game {game!r}")
+    writer = store.writer()
     if writer is not None:
         raise InputError(
-            f"{path}: a simulate is writing this run ({writer}); read it once that has finished"
+            f"{store}: a simulate is writing this run ({writer}); read it once that has finished"
         )
-    parts = records_from_manifest(manifest, GAMES[game].tables, path / MANIFEST)
-    checked = check_parts(path, parts, hashes)
+    parts = records_from_manifest(manifest, GAMES[game].tables, store.show(MANIFEST))
+    checked = check_parts(store, parts, hashes, replica)
     if not parts["games"]:
-        raise InputError(f"{path / 'games'}: no Parquet part files (the run has no games yet)")
-    return RunInfo(path, manifest, parts, checked)
+        raise InputError(f"{store.show('games')}: no Parquet part files (the run has no games yet)")
+    return CheckedRun(store, manifest, parts, checked)
+
+
+#: Local copies of runs in object stores, kept as long as the process (DuckDB opens a view's
+#: files at every query).
+_COPIES: list[tempfile.TemporaryDirectory[str]] = []
+
+
+def open_run(location: Path | str | RunStore, hashes: bool = True) -> RunInfo:
+    """Check the run at ``location`` (see :func:`check_run`) and open it for reading: a run in
+    an object store through a checked local copy of its parts."""
+    store = open_store(location)
+    local = store.replica()
+    if local is None:
+        _COPIES.append(tempfile.TemporaryDirectory(prefix="tourney-run-"))
+        copy = Path(_COPIES[-1].name)
+        found = check_run(store, hashes=True, replica=copy)  # the copy is checked as it comes
+        return RunInfo(copy, found.manifest, found.parts, found.checked, store.uri, remote=True)
+    found = check_run(store, hashes)
+    return RunInfo(local, found.manifest, found.parts, found.checked, str(location))
 
 
 def connect(runs: list[RunInfo], include_unfinished: bool = False) -> duckdb.DuckDBPyConnection:
@@ -183,7 +240,8 @@ def recorded_board(run: RunInfo, island: str) -> Board:
     that name."""
     for argument, entry in (run.manifest.get("boards") or {}).items():
         if isinstance(entry, dict) and entry.get("name") == island:
-            return board_from_record(entry["board"], f"{run.path / MANIFEST}: boards[{argument}]")
+            where = f"{run.where.rstrip('/')}/{MANIFEST}: boards[{argument}]"
+            return board_from_record(entry["board"], where)
     return resolve_board(island)
 
 

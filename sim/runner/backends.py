@@ -151,7 +151,11 @@ def run_ray(
                     f"--address {address}: cannot join a Ray cluster ({first})"
                 ) from None
         else:
+            # "local": a private instance even on a machine where a `ray start` cluster runs
+            # or RAY_ADDRESS is set (Ray would join those, and refuse num_cpus there);
+            # --address is the one way a run joins a cluster.
             ray.init(
+                address="local",
                 num_cpus=workers,
                 include_dashboard=False,
                 log_to_driver=False,

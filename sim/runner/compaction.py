@@ -10,6 +10,10 @@ recorded exactly once: the merged files are written (atomically, unrecorded: a c
 leaves extra files that a resume deletes); ``commit`` records them in the manifest in place
 of the parts they hold; only then are those parts deleted (a crash here leaves unrecorded
 parts, deleted on resume). See :func:`sim.runner.parts.plan_resume`.
+
+In an object store the same steps hold: a merged file is written to a local temporary file
+first and uploaded whole once complete (an object appears whole or not at all), so merging
+costs one download and one upload of the run.
 """
 
 from __future__ import annotations
@@ -21,7 +25,8 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 
-from sim.runner.parts import PartRecord, file_sha256, part_name
+from sim.runner.parts import PartRecord, part_name
+from sim.runner.store import HashingWriter, RunStore, open_store
 
 #: Called with the records after a table's merged files are written, before any part is
 #: deleted; it must make them durable (write the manifest).
@@ -29,10 +34,11 @@ Commit = Callable[[dict[str, list[PartRecord]]], None]
 
 
 def compact(
-    run_dir: Path, records: dict[str, list[PartRecord]], commit: Commit, max_files: int = 16
+    run: Path | RunStore, records: dict[str, list[PartRecord]], commit: Commit, max_files: int = 16
 ) -> dict[str, list[PartRecord]]:
     """Merge each table's single-shard parts into at most ``max_files`` files (contiguous
     shard ranges); return the records afterwards (``records`` is not changed)."""
+    store = open_store(run)
     current = {table: list(rs) for table, rs in records.items()}
     for table in sorted(current):
         singles = sorted((r for r in current[table] if r.first == r.last), key=lambda r: r.first)
@@ -53,29 +59,34 @@ def compact(
         # Each merge writes its own file from its own parts, so they run side by side:
         # reading and writing Parquet release the GIL. The files are the same in any order.
         with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
-            merged = list(pool.map(_merge, [run_dir] * len(groups), [table] * len(groups), groups))
+            merged = list(pool.map(_merge, [store] * len(groups), [table] * len(groups), groups))
         replaced = {r.file for g in groups for r in g}
         current[table] = sorted(
             [r for r in current[table] if r.file not in replaced] + merged, key=lambda r: r.first
         )
         commit({t: list(rs) for t, rs in current.items()})
-        for g in groups:
-            for r in g:
-                r.path(run_dir).unlink(missing_ok=True)
+        store.delete_many([r.rel for g in groups for r in g])
     return current
 
 
-def _merge(run_dir: Path, table: str, group: list[PartRecord]) -> PartRecord:
-    """Stream a contiguous run of single-shard parts into one file; return its record."""
+def _merge(store: RunStore, table: str, group: list[PartRecord]) -> PartRecord:
+    """Stream a contiguous run of single-shard parts into one file; return its record (its
+    size and hash taken from the bytes as they were written)."""
     first, last = group[0].first, group[-1].last
-    final = run_dir / table / part_name(first, last)
-    tmp = final.with_name(f".{final.name}.{os.getpid()}.tmp")
-    schema = pq.read_schema(group[0].path(run_dir))
-    with pq.ParquetWriter(tmp, schema, compression="zstd", use_dictionary=True) as writer:
-        for r in group:
-            writer.write_table(pq.read_table(r.path(run_dir)))
-    os.replace(tmp, final)
+    name = part_name(first, last)
+    rel = f"{table}/{name}"
+    tmp = store.staging(rel)
+    try:
+        with store.open_input(group[0].rel) as f:
+            schema = pq.read_schema(f)
+        with open(tmp, "wb") as out:
+            sink = HashingWriter(out)
+            with pq.ParquetWriter(sink, schema, compression="zstd", use_dictionary=True) as w:
+                for r in group:
+                    with store.open_input(r.rel) as f:
+                        w.write_table(pq.read_table(f))
+        store.upload(tmp, rel)
+    finally:
+        tmp.unlink(missing_ok=True)
     rows = sum(r.rows for r in group)
-    return PartRecord(
-        table, final.name, first, last, rows, final.stat().st_size, file_sha256(final)
-    )
+    return PartRecord(table, name, first, last, rows, sink.size, sink.digest.hexdigest())

@@ -1,12 +1,13 @@
 """The lock that keeps two ``simulate`` commands out of one run directory.
 
-The lock is an exclusive ``flock`` on ``<run>/.lock``, taken without waiting: a second
-command on the same directory is refused at once, naming the holder (pid, host, since when)
-that the file records. The kernel drops the lock when its holder exits, however it exits, so
-the lock of a dead process never blocks. On a filesystem without ``flock`` the recorded
-holder decides instead: a pid that is no longer alive on this host is a stale lock and is
-taken over. The file itself stays (deleting it would let two commands lock two different
-files of the same name).
+A local run directory (or one on a shared filesystem) is locked here; a run in an object store
+has a lease object instead (:mod:`sim.runner.object_lock`). The lock is an exclusive ``flock``
+on ``<run>/.lock``, taken without waiting: a second command on the same directory is refused at
+once, naming the holder (pid, host, since when) that the file records. The kernel drops the
+lock when its holder exits, however it exits, so the lock of a dead process never blocks. On a
+filesystem without ``flock`` the recorded holder decides instead: a pid that is no longer alive
+on this host is a stale lock and is taken over. The file itself stays (deleting it would let
+two commands lock two different files of the same name).
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ def _holder(fd: int) -> dict[str, object]:
     return obj if isinstance(obj, dict) else {}
 
 
-def _alive(pid: object) -> bool:
+def pid_alive(pid: object) -> bool:
     if not isinstance(pid, int) or pid <= 0:
         return False
     try:
@@ -47,7 +48,7 @@ def _alive(pid: object) -> bool:
     return True
 
 
-def _describe(holder: dict[str, object]) -> str:
+def describe_holder(holder: dict[str, object]) -> str:
     if not holder:
         return "another process"
     since = holder.get("since")
@@ -102,13 +103,16 @@ class RunLock:
             # host (a holder on another host cannot be checked, so it is trusted).
             holder = _holder(fd)
             if not holder or (
-                holder.get("host") == socket.gethostname() and not _alive(holder.get("pid"))
+                holder.get("host") == socket.gethostname() and not pid_alive(holder.get("pid"))
             ):
                 return
         raise InputError(
-            f"{self.run_dir}: another simulate is writing this run ({_describe(holder)}); "
+            f"{self.run_dir}: another simulate is writing this run ({describe_holder(holder)}); "
             "wait for it to finish or use another --out"
         )
+
+    def check(self) -> None:
+        """Nothing to check: the kernel holds the lock as long as this process lives."""
 
     def __exit__(
         self,
@@ -135,7 +139,7 @@ def writer_of(run_dir: Path) -> str | None:
     try:
         fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
     except BlockingIOError:
-        return _describe(_holder(fd))
+        return describe_holder(_holder(fd))
     except OSError:
         return None
     else:

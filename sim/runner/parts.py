@@ -14,9 +14,11 @@ written into the run) are not parts.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import re
+import tempfile
 from collections.abc import Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
@@ -27,6 +29,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from sim.errors import InputError
+from sim.runner.store import LocalStore, RunStore, open_store
 
 _PART = re.compile(r"^part-(\d{6})(?:-(\d{6}))?\.parquet$")
 
@@ -44,8 +47,13 @@ class PartRecord:
     sha256: str
 
     def path(self, run_dir: Path) -> Path:
-        """Where the part lives in ``run_dir``."""
+        """Where the part lives in the local directory ``run_dir``."""
         return run_dir / self.table / self.file
+
+    @property
+    def rel(self) -> str:
+        """The part's name relative to its run (``games/part-000000.parquet``)."""
+        return f"{self.table}/{self.file}"
 
     def shards(self) -> range:
         """The shards the part holds."""
@@ -81,25 +89,20 @@ def file_sha256(path: Path) -> str:
         return hashlib.file_digest(f, "sha256").hexdigest()
 
 
-def write_recorded(table: pa.Table, run_dir: Path, name: str, first: int, last: int) -> PartRecord:
+def write_recorded(
+    table: pa.Table, run: Path | RunStore, name: str, first: int, last: int
+) -> PartRecord:
     """Write ``table`` as the part of ``name`` holding shards ``first``-``last``, atomically
-    (a temporary name, then a rename), and return its record. The file is serialised in
-    memory and hashed before it is written, so recording costs no second read."""
+    (see :meth:`sim.runner.store.RunStore.write_bytes`), and return its record. The file is
+    serialised in memory and hashed before it is written, so recording costs no second read."""
+    store = open_store(run)
     sink = pa.BufferOutputStream()
     pq.write_table(table, sink, compression="zstd", use_dictionary=True)
     data = sink.getvalue()
-    path = run_dir / name / part_name(first, last)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        with open(tmp, "wb") as f:
-            f.write(memoryview(data))
-        os.replace(tmp, path)
-    except OSError:
-        tmp.unlink(missing_ok=True)
-        raise
+    file = part_name(first, last)
+    store.write_bytes(f"{name}/{file}", data)
     digest = hashlib.sha256(memoryview(data)).hexdigest()
-    return PartRecord(name, path.name, first, last, table.num_rows, data.size, digest)
+    return PartRecord(name, file, first, last, table.num_rows, data.size, digest)
 
 
 def record_file(path: Path, table: str) -> PartRecord:
@@ -113,20 +116,11 @@ def record_file(path: Path, table: str) -> PartRecord:
     )
 
 
-def files_in(folder: Path) -> list[str]:
-    """The names of the files in a table folder, dot files left out (temporaries)."""
-    try:
-        with os.scandir(folder) as entries:
-            return sorted(e.name for e in entries if not e.name.startswith(".") and e.is_file())
-    except FileNotFoundError:
-        return []
-
-
 # -- the manifest's record ---------------------------------------------------------------
 
 
 def records_from_manifest(
-    manifest: Mapping[str, Any], tables: Iterable[str], where: Path
+    manifest: Mapping[str, Any], tables: Iterable[str], where: Path | str
 ) -> dict[str, list[PartRecord]]:
     """The ``parts`` of a manifest, per table (every table present, maybe empty);
     ``InputError`` naming ``where`` when the record is missing or malformed."""
@@ -182,54 +176,94 @@ class PartsSummary:
     hashed: bool
 
 
-def _corrupt(path: Path, why: str) -> InputError:
-    return InputError(f"{path}: corrupt part file ({why})")
+def _corrupt(where: str, why: str) -> InputError:
+    return InputError(f"{where}: corrupt part file ({why})")
 
 
-def _check_one(record: PartRecord, run_dir: Path, hashes: bool) -> None:
-    path = record.path(run_dir)
-    size = path.stat().st_size
+def _check_one(
+    record: PartRecord, store: RunStore, size: int, hashes: bool, copy: Path | None
+) -> None:
+    """Check one part: its size (from the listing), its row count (from its footer) and,
+    with ``hashes``, its sha256. The part of a remote store is copied to the local folder
+    ``copy`` (one GET) and checked there, so a reader of the copy reads the bytes checked."""
+    where = store.show(record.rel)
     if size != record.bytes:
-        raise _corrupt(path, f"{size:,} bytes, the manifest records {record.bytes:,}")
+        raise _corrupt(where, f"{size:,} bytes, the manifest records {record.bytes:,}")
+    digest = None
+    if isinstance(store, LocalStore):
+        footer = store.path(record.rel)
+    else:
+        assert copy is not None
+        footer = copy / record.rel
+        size, digest = store.fetch(record.rel, footer)
+        if size != record.bytes:
+            raise _corrupt(where, f"{size:,} bytes read, the manifest records {record.bytes:,}")
     try:
-        rows = pq.read_metadata(path).num_rows
+        rows = pq.read_metadata(footer).num_rows
     except Exception:  # pyarrow raises several types for a damaged footer
-        raise _corrupt(path, "not a readable Parquet file") from None
+        raise _corrupt(where, "not a readable Parquet file") from None
     if rows != record.rows:
-        raise _corrupt(path, f"{rows:,} rows, the manifest records {record.rows:,}")
-    if hashes and file_sha256(path) != record.sha256:
-        raise _corrupt(path, "its sha256 differs from the manifest's")
+        raise _corrupt(where, f"{rows:,} rows, the manifest records {record.rows:,}")
+    if (hashes or digest is not None) and (digest or store.sha256(record.rel)) != record.sha256:
+        raise _corrupt(where, "its sha256 differs from the manifest's")
 
 
-def _check_all(records: list[PartRecord], run_dir: Path, hashes: bool) -> None:
-    """:func:`_check_one` for every record; the first failure (in record order) is raised."""
-    # Footers and hashes of different files are independent reads: check them side by side
-    # (hashlib and pyarrow release the GIL).
-    with ThreadPoolExecutor(max_workers=min(8, os.cpu_count() or 1)) as pool:
-        for done in [pool.submit(_check_one, r, run_dir, hashes) for r in records]:
-            done.result()
+def _check_all(
+    records: list[PartRecord],
+    store: RunStore,
+    sizes: Mapping[str, int],
+    hashes: bool,
+    replica: Path | None = None,
+) -> None:
+    """:func:`_check_one` for every record (``sizes`` by ``rel``); the first failure (in
+    record order) is raised. A remote store's parts are copied into ``replica``, or into a
+    temporary folder deleted afterwards when there is none."""
+    with contextlib.ExitStack() as stack:
+        copy = replica
+        if not store.local:
+            if copy is None:
+                copy = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="tourney-")))
+            for table in {r.table for r in records}:
+                (copy / table).mkdir(parents=True, exist_ok=True)
+        # Footers and hashes of different files are independent reads: check them side by
+        # side (hashlib and pyarrow release the GIL; a store's latency wants more at once).
+        threads = min(8, os.cpu_count() or 1) if store.local else 16
+        with ThreadPoolExecutor(max_workers=threads) as pool:
+            jobs = [pool.submit(_check_one, r, store, sizes[r.rel], hashes, copy) for r in records]
+            for done in jobs:
+                done.result()
 
 
 def check_parts(
-    run_dir: Path, records: Mapping[str, list[PartRecord]], hashes: bool = True
+    run: Path | RunStore,
+    records: Mapping[str, list[PartRecord]],
+    hashes: bool = True,
+    replica: Path | None = None,
 ) -> PartsSummary:
     """Check that the files of each table folder are exactly the recorded parts, with their
     recorded sizes and row counts (from the Parquet footers) and, with ``hashes``, the sha256
     of their bytes; and that every table holds the same shards, each once.
-    ``InputError`` names the first missing, extra or corrupt file."""
+    ``InputError`` names the first missing, extra or corrupt file. A run in an object store
+    is read whole (its hashes are always checked); ``replica``, a local directory, then keeps
+    the copy of every part, checked as it was copied."""
+    store = open_store(run)
+    sizes: dict[str, int] = {}
     for table, recorded in records.items():
         names = {r.file for r in recorded}
-        on_disk = files_in(run_dir / table)
-        extra = [n for n in on_disk if n not in names]
+        listed = store.list_files(table)
+        extra = sorted(n for n in listed if n not in names)
         if extra:
             raise InputError(
-                f"{run_dir / table / extra[0]}: extra file, not recorded in the run's manifest "
-                "(a part an interrupted simulate left behind is cleared by running it again)"
+                f"{store.show(f'{table}/{extra[0]}')}: extra file, not recorded in the run's "
+                "manifest (a part an interrupted simulate left behind is cleared by running it "
+                "again)"
             )
-        present = set(on_disk)
         for r in recorded:
-            if r.file not in present:
-                raise InputError(f"{r.path(run_dir)}: missing part file (the manifest records it)")
+            if r.file not in listed:
+                raise InputError(
+                    f"{store.show(r.rel)}: missing part file (the manifest records it)"
+                )
+            sizes[r.rel] = listed[r.file]
     coverage: dict[str, list[int]] = {
         table: sorted(k for r in recorded for k in r.shards())
         for table, recorded in records.items()
@@ -237,15 +271,15 @@ def check_parts(
     games_shards = coverage.get("games", [])
     for table, shards in coverage.items():
         if len(set(shards)) != len(shards):
-            raise InputError(f"{run_dir / table}: the manifest records a shard twice")
+            raise InputError(f"{store.show(table)}: the manifest records a shard twice")
         if shards != games_shards:
             lost = sorted(set(games_shards) ^ set(shards))[0]
             raise InputError(
-                f"{run_dir / table}: shard {lost} is recorded in games but not in {table} "
+                f"{store.show(table)}: shard {lost} is recorded in games but not in {table} "
                 "or the other way round"
             )
     everything = [r for recorded in records.values() for r in recorded]
-    _check_all(everything, run_dir, hashes)
+    _check_all(everything, store, sizes, hashes, replica)
     return PartsSummary(
         files=len(everything),
         bytes=sum(r.bytes for r in everything),
@@ -260,17 +294,17 @@ def check_parts(
 
 @dataclass
 class ResumePlan:
-    """What a resumed run keeps, deletes and plays again."""
+    """What a resumed run keeps, deletes (names relative to the run) and plays again."""
 
     kept: dict[str, list[PartRecord]]
-    delete: list[Path] = field(default_factory=list)
+    delete: list[str] = field(default_factory=list)
     play: set[int] = field(default_factory=set)
     #: One line per repair, for the user.
     notes: list[str] = field(default_factory=list)
 
 
 def plan_resume(
-    run_dir: Path, records: Mapping[str, list[PartRecord]], n_shards: int
+    run: Path | RunStore, records: Mapping[str, list[PartRecord]], n_shards: int
 ) -> ResumePlan:
     """Decide which parts a resumed run keeps and which shards it plays again.
 
@@ -286,33 +320,36 @@ def plan_resume(
       what is kept covers each remaining shard exactly once in every table: no row is ever
       doubled, whatever state a crash, a lost file or a half-done compaction left.
     """
+    store = open_store(run)
     plan = ResumePlan(kept={})
+    sizes: dict[str, int] = {}
     for table, recorded in records.items():
-        folder = run_dir / table
         by_name = {r.file: r for r in recorded}
-        on_disk = files_in(folder)
-        for name in on_disk:
+        listed = store.list_files(table)
+        for name in sorted(listed):
             span = shard_span(name)
             if name in by_name:
                 continue
+            where = store.show(f"{table}/{name}")
             if span is None or span[1] >= n_shards:
                 raise InputError(
-                    f"{folder / name}: not a part file of this run (move it out of the run "
+                    f"{where}: not a part file of this run (move it out of the run "
                     "directory and run the same command again)"
                 )
-            plan.delete.append(folder / name)
-            plan.notes.append(f"{folder / name}: not recorded (left by an interrupted run)")
-        present = set(on_disk)
+            plan.delete.append(f"{table}/{name}")
+            plan.notes.append(f"{where}: not recorded (left by an interrupted run)")
         kept = []
         for r in recorded:
-            if r.file in present:
+            if r.file in listed:
                 kept.append(r)
+                sizes[r.rel] = listed[r.file]
             else:
-                path = r.path(run_dir)
-                plan.notes.append(f"{path}: missing; shards {r.first}-{r.last} are played again")
+                plan.notes.append(
+                    f"{store.show(r.rel)}: missing; shards {r.first}-{r.last} are played again"
+                )
         plan.kept[table] = kept
     try:
-        _check_all([r for kept in plan.kept.values() for r in kept], run_dir, hashes=True)
+        _check_all([r for kept in plan.kept.values() for r in kept], store, sizes, hashes=True)
     except InputError as exc:
         raise InputError(
             f"{exc}; delete it and run the same command again to play its shards again"
@@ -326,7 +363,7 @@ def plan_resume(
             keep = []
             for r in kept:
                 if any(k in play for k in r.shards()):
-                    plan.delete.append(r.path(run_dir))
+                    plan.delete.append(r.rel)
                     dropped = True
                 else:
                     keep.append(r)

@@ -1,20 +1,21 @@
 """A tournament run: its directory, manifest, the shards still to play, and the backend.
 
-The run directory holds ``manifest.json`` and one folder of Parquet parts per table. The
-manifest records the data-defining spec (game, players, games, seed, seating, islands, rules
-and their hash, shard size), every part file kept (``parts``: rows, bytes, sha256) and the
-boards of island files (``boards``). Re-running the same spec into the same directory plays
-only the shards that are missing (:func:`sim.runner.parts.plan_resume`), and a different
-spec, or a changed island file, is refused. One command at a time holds the directory
-(:class:`sim.runner.lock.RunLock`). How the run executes (backend, workers, address, the
-driver's code identity) is recorded but does not define the data: every backend and worker
-count writes the same tables.
+A run lives in a :class:`sim.runner.store.RunStore`: a local directory, one on a filesystem
+every node mounts, or a prefix in an S3-compatible object store. It holds ``manifest.json`` and
+one folder of Parquet parts per table. The manifest records the data-defining spec (game,
+players, games, seed, seating, islands, rules and their hash, shard size), every part file kept
+(``parts``: rows, bytes, sha256) and the boards of island files (``boards``). Re-running the
+same spec into the same directory plays only the shards that are missing
+(:func:`sim.runner.parts.plan_resume`), and a different spec, or a changed island file, is
+refused. One command at a time holds the directory (:class:`sim.runner.lock.RunLock`, or a
+lease object in an object store: :mod:`sim.runner.object_lock`). How the run executes (backend,
+workers, address, the driver's code identity) is recorded but does not define the data: every
+backend and worker count writes the same tables.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import platform
 import subprocess
 import sys
@@ -31,7 +32,6 @@ from sim.runner.boards import boards_manifest, check_boards, read_boards
 from sim.runner.code_identity import code_identity, plugin_modules
 from sim.runner.compaction import compact
 from sim.runner.games import Factory, Rules, game_kind
-from sim.runner.lock import RunLock
 from sim.runner.parts import (
     PartRecord,
     plan_resume,
@@ -39,10 +39,11 @@ from sim.runner.parts import (
     records_to_manifest,
 )
 from sim.runner.shard import ShardSummary, ShardTask
+from sim.runner.store import MANIFEST, LocalStore, RunStore, open_store
 from sim.runner.tables import SCHEMA_VERSION
 from sim.tobago.board import Board
 
-MANIFEST = "manifest.json"
+__all__ = ["MANIFEST", "RunConfig", "RunReport", "check_schema", "read_manifest", "run"]
 #: While shards finish, the manifest is rewritten at most this often (and never taking more
 #: than 2% of the time): a crash loses at most the record of the last seconds' shards, which
 #: a resume plays again.
@@ -54,7 +55,8 @@ _LIBRARIES = ("tourney", "ray", "pyarrow", "polars", "duckdb", "numpy")
 class RunConfig:
     """A resolved run: what to play (``spec``) and how (backend, workers, address)."""
 
-    run_dir: Path
+    #: Where the run lives (a :class:`RunStore`; a path is taken as a local directory).
+    run_dir: RunStore
     game: str
     labels: tuple[str, ...]
     factories: tuple[Factory, ...]
@@ -71,6 +73,9 @@ class RunConfig:
     #: What people call the run (a spec's description, or its rules and players); shown by
     #: reports, not part of the data-defining spec.
     label: str = ""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "run_dir", open_store(self.run_dir))
 
     def spec(self) -> dict[str, Any]:
         """The data-defining part, compared on resume."""
@@ -97,7 +102,7 @@ class RunConfig:
 class RunReport:
     """What a finished (or interrupted) run did."""
 
-    run_dir: Path
+    run_dir: RunStore
     shards_total: int
     shards_skipped: int
     shards_played: int
@@ -135,38 +140,44 @@ def _git_commit() -> str | None:
     return done.stdout.strip() or None if done.returncode == 0 else None
 
 
-def _write_json(path: Path, obj: dict[str, Any]) -> None:
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+def _write_json(store: RunStore, obj: dict[str, Any]) -> None:
+    data = (json.dumps(obj, indent=1, sort_keys=True) + "\n").encode()
     try:
-        tmp.write_text(json.dumps(obj, indent=1, sort_keys=True) + "\n")
-        os.replace(tmp, path)
+        store.write_bytes(MANIFEST, data)
     except OSError as exc:
-        tmp.unlink(missing_ok=True)
-        raise InputError(f"{path}: cannot write the run's manifest ({exc.strerror})") from None
+        raise InputError(
+            f"{store.show(MANIFEST)}: cannot write the run's manifest ({exc.strerror})"
+        ) from None
 
 
-def read_manifest(run_dir: Path) -> dict[str, Any] | None:
-    """The run's manifest, or None when the directory holds no run."""
-    path = run_dir / MANIFEST
-    if not path.exists():
+def read_manifest(run: Path | str | RunStore) -> dict[str, Any] | None:
+    """The run's manifest, or None when the location holds no run."""
+    store = open_store(run)
+    where = store.show(MANIFEST)
+    try:
+        data = store.read_bytes(MANIFEST)
+    except (OSError, UnicodeDecodeError) as exc:
+        why = exc.strerror if isinstance(exc, OSError) else "not text"
+        raise InputError(f"{where}: not a readable run manifest ({why})") from None
+    if data is None:
         return None
     try:
-        obj = json.loads(path.read_text())
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        why = exc.strerror if isinstance(exc, OSError) else "not JSON"
-        raise InputError(f"{path}: not a readable run manifest ({why})") from None
+        obj = json.loads(data)
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        raise InputError(f"{where}: not a readable run manifest (not JSON)") from None
     if not isinstance(obj, dict) or not isinstance(obj.get("spec"), dict):
-        raise InputError(f"{path}: not a run manifest (no 'spec')")
+        raise InputError(f"{where}: not a run manifest (no 'spec')")
     return obj
 
 
-def check_schema(run_dir: Path, manifest: dict[str, Any]) -> None:
+def check_schema(run: Path | str | RunStore, manifest: dict[str, Any]) -> None:
     """``InputError`` unless the run was written with this version's table schema."""
     version = manifest.get("schema_version")
     if version != SCHEMA_VERSION:
         raise InputError(
-            f"{run_dir / MANIFEST}: schema_version {version!r} is not supported (this tourney "
-            f"writes and reads {SCHEMA_VERSION}); simulate the run again into a new directory"
+            f"{open_store(run).show(MANIFEST)}: schema_version {version!r} is not supported (this "
+            f"tourney writes and reads {SCHEMA_VERSION}); simulate the run again into a new "
+            "directory"
         )
 
 
@@ -185,37 +196,36 @@ def prepare(config: RunConfig, boards: dict[str, tuple[str, Board]]) -> Prepared
     """Create or reopen the run directory (held by the caller's :class:`RunLock`); refuse one
     that holds a different spec, a changed island file or a part that is not sound, and plan
     the shards to play."""
-    run_dir = config.run_dir
+    store = config.run_dir
     spec = config.spec()
     tables = game_kind(config.game).tables
     recorded_boards = boards_manifest(boards)
-    existing = read_manifest(run_dir)
+    existing = read_manifest(store)
     if existing is not None:
-        for stale in run_dir.glob("*/.*.tmp"):  # what a killed writer left: never a part
-            stale.unlink(missing_ok=True)
-        check_schema(run_dir, existing)
+        if isinstance(store, LocalStore):
+            for stale in store.root.glob("*/.*.tmp"):  # what a killed writer left: never a part
+                stale.unlink(missing_ok=True)
+        check_schema(store, existing)
         if existing["spec"] != spec:
             differs = sorted(k for k in spec if existing["spec"].get(k) != spec[k])
             raise InputError(
-                f"{run_dir}: holds a run of a different spec (differs in: {', '.join(differs)}); "
+                f"{store}: holds a run of a different spec (differs in: {', '.join(differs)}); "
                 "use another --out, or delete that directory to start over"
             )
         check_boards(existing.get("boards") or {}, recorded_boards)
-        recorded = records_from_manifest(existing, tables, run_dir / MANIFEST)
-        plan = plan_resume(run_dir, recorded, config.n_shards())
-        for path in plan.delete:
-            path.unlink(missing_ok=True)
+        recorded = records_from_manifest(existing, tables, store.show(MANIFEST))
+        plan = plan_resume(store, recorded, config.n_shards())
+        store.delete_many(plan.delete)
         existing["parts"] = records_to_manifest(plan.kept)
         existing["boards"] = recorded_boards
-        _write_json(run_dir / MANIFEST, existing)
+        _write_json(store, existing)
         return Prepared(existing, plan.kept, sorted(plan.play), plan.notes)
-    if any(not p.name.startswith(".") for p in run_dir.iterdir()):
-        raise InputError(f"{run_dir}: exists, is not empty and holds no run; use another --out")
+    if store.top_entries():
+        raise InputError(f"{store}: exists, is not empty and holds no run; use another --out")
     try:
-        for table in tables:
-            (run_dir / table).mkdir(exist_ok=True)
+        store.make_folders(tables)
     except OSError as exc:
-        raise InputError(f"{run_dir}: cannot create the run directory ({exc.strerror})") from None
+        raise InputError(f"{store}: cannot create the run directory ({exc.strerror})") from None
     records: dict[str, list[PartRecord]] = {table: [] for table in tables}
     manifest = {
         "schema_version": SCHEMA_VERSION,
@@ -229,7 +239,7 @@ def prepare(config: RunConfig, boards: dict[str, tuple[str, Board]]) -> Prepared
         "boards": recorded_boards,
         "parts": records_to_manifest(records),
     }
-    _write_json(run_dir / MANIFEST, manifest)
+    _write_json(store, manifest)
     return Prepared(manifest, records, list(range(config.n_shards())), [])
 
 
@@ -237,9 +247,15 @@ class _Recorder:
     """Keeps the manifest's record of parts up to date as shards finish."""
 
     def __init__(
-        self, run_dir: Path, manifest: dict[str, Any], records: dict[str, list[PartRecord]]
+        self,
+        store: RunStore,
+        manifest: dict[str, Any],
+        records: dict[str, list[PartRecord]],
+        lock: Any = None,
     ):
-        self.path = run_dir / MANIFEST
+        self.store = store
+        #: The run's lock: checked before every write (a lost lease stops the writes).
+        self.lock = lock
         self.manifest = manifest
         # By table and file name: a part recorded twice (a shard played again) is replaced.
         self.by_file = {table: {r.file: r for r in rs} for table, rs in records.items()}
@@ -265,10 +281,12 @@ class _Recorder:
 
     def write(self) -> None:
         t0 = time.perf_counter()
+        if self.lock is not None:
+            self.lock.check()
         records = self.records
         self.manifest["parts"] = records_to_manifest(records)
         self.manifest["files"] = {table: len(rs) for table, rs in records.items()}
-        _write_json(self.path, self.manifest)
+        _write_json(self.store, self.manifest)
         self.cost = time.perf_counter() - t0
         self.last = time.monotonic()
 
@@ -283,9 +301,10 @@ def run(
     if config.backend == "ray" and config.address:
         check_address(config.address)  # before anything is written: a wrong address is input
     boards = read_boards(config.islands) if game_kind(config.game).boards else {}
-    with RunLock(config.run_dir):
+    config.run_dir.check_reachable()
+    with config.run_dir.lock() as lock:
         prepared = prepare(config, boards)
-        return _play(config, prepared, boards, on_done, on_start)
+        return _play(config, prepared, boards, on_done, on_start, lock)
 
 
 def _play(
@@ -294,6 +313,7 @@ def _play(
     boards: dict[str, tuple[str, Board]],
     on_done: Callable[[ShardSummary], None] | None,
     on_start: Callable[[int, list[str]], None] | None,
+    lock: Any = None,
 ) -> RunReport:
     manifest = prepared.manifest
     code = code_identity(plugin_modules(config.factories))
@@ -303,7 +323,7 @@ def _play(
         first = shard * config.shard_size
         tasks.append(
             ShardTask(
-                str(config.run_dir),
+                config.run_dir,
                 shard,
                 first,
                 min(config.shard_size, config.games - first),
@@ -319,7 +339,7 @@ def _play(
         )
     if on_start is not None:
         on_start(sum(t.n_games for t in tasks), prepared.notes)
-    recorder = _Recorder(config.run_dir, manifest, prepared.records)
+    recorder = _Recorder(config.run_dir, manifest, prepared.records, lock)
     summaries: list[ShardSummary] = []
 
     def done(summary: ShardSummary) -> None:
@@ -363,6 +383,9 @@ def _play(
         )
         all_done = recorder.shards_done() == set(range(config.n_shards()))
         if all_done:
+            # Record every shard before merging: a crash during compaction (seconds, longer
+            # in an object store) then costs no shard played again.
+            recorder.write()
             t0 = time.perf_counter()
             recorder.commit(compact(config.run_dir, recorder.records, recorder.commit))
             runs[-1]["compact_seconds"] = round(time.perf_counter() - t0, 3)

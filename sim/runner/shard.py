@@ -3,10 +3,12 @@
 A shard task is small and picklable (strategy classes travel by reference, island files'
 boards by value), so any backend can run it in any process. A worker process starts at
 :func:`run_packed`, which checks that it runs the driver's code
-(:func:`sim.runner.code_identity.check_code`) before it even unpickles the task. Each
-table's part file is written under a temporary name and renamed into place, the ``games``
-part last, and reported back with its record (rows, bytes, sha256): the driver records it in
-the manifest, and a part nobody recorded is never trusted (see :mod:`sim.runner.parts`).
+(:func:`sim.runner.code_identity.check_code`) before it even unpickles the task. A worker
+first checks that it sees the run's manifest (a node that does not reach the run's location
+fails at once, saying so, instead of writing parts where nobody looks); each table's part file
+is then written atomically to the run's store (:mod:`sim.runner.store`), the ``games`` part
+last, and reported back with its record (rows, bytes, sha256): the driver records it in the
+manifest, and a part nobody recorded is never trusted (see :mod:`sim.runner.parts`).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from __future__ import annotations
 import os
 import pickle
 import resource
+import socket
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,6 +30,7 @@ from sim.runner.code_identity import CodeIdentity, check_code
 from sim.runner.games import Factory, Rules, game_kind, play_planned
 from sim.runner.parts import PartRecord, part_name, write_recorded
 from sim.runner.schedule import plan_game
+from sim.runner.store import MANIFEST, RunStore, open_store
 from sim.tobago.board import Board
 
 
@@ -34,7 +38,8 @@ from sim.tobago.board import Board
 class ShardTask:
     """Everything a worker needs to play and write one shard."""
 
-    run_dir: str
+    #: Where the run lives (a local or shared directory, or an object store).
+    run_dir: RunStore
     shard: int
     first_game: int
     n_games: int
@@ -87,20 +92,32 @@ def run_packed(packed: Packed) -> ShardSummary:
 
 
 def part_path(run_dir: str | Path, table: str, shard: int) -> Path:
-    """Where a shard's part file of ``table`` lives."""
+    """Where a shard's part file of ``table`` lives in a local run directory."""
     return Path(run_dir) / table / part_name(shard)
 
 
 def write_part(table: pa.Table, path: Path) -> None:
-    """Write a Parquet file atomically: a temporary name, then a rename."""
+    """Write a local Parquet file atomically: a temporary name, then a rename."""
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     pq.write_table(table, tmp, compression="zstd", use_dictionary=True)
     os.replace(tmp, path)
 
 
+def check_visible(store: RunStore) -> None:
+    """``InputError`` unless this process sees the run's manifest (written by the driver
+    before any shard starts): a worker on a node that does not reach the run's location."""
+    if not store.exists(MANIFEST):
+        raise InputError(
+            f"{store.show(MANIFEST)}: not found by a worker on {socket.gethostname()}: every "
+            "node must reach the run's --out (an s3:// URI, or a directory that every node "
+            "mounts at the same path, given with --shared-out)"
+        )
+
+
 def run_shard(task: ShardTask) -> ShardSummary:
     """Play the shard's games and write its part files (one per table of the game)."""
+    check_visible(open_store(task.run_dir))
     boards = dict(task.boards)
     kind = game_kind(task.game)
     builder = kind.builder(task.game, list(task.labels))
@@ -125,13 +142,13 @@ def run_shard(task: ShardTask) -> ShardSummary:
     t2 = clock()
     tables = builder.build()
     t3 = clock()
-    run_dir = Path(task.run_dir)
+    store = open_store(task.run_dir)
     parts = []
     for name in kind.tables:
         try:
-            parts.append(write_recorded(tables[name], run_dir, name, task.shard, task.shard))
+            parts.append(write_recorded(tables[name], store, name, task.shard, task.shard))
         except OSError as exc:  # a full or read-only disk: one line, not a worker traceback
-            where = exc.filename or part_path(run_dir, name, task.shard)
+            where = exc.filename or store.show(f"{name}/{part_name(task.shard)}")
             raise InputError(f"{where}: cannot write a part file ({exc.strerror})") from None
     t4 = clock()
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024

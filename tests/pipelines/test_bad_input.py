@@ -105,7 +105,7 @@ def test_an_address_where_no_cluster_listens_fails_within_seconds(tmp_path: Path
     address = f"127.0.0.1:{free_port()}"
     line = one_line_exit_2(
         ["simulate", "--games", "8", "--shard-size", "4", "--islands", "abc-1",
-         "--address", address, "--out", str(tmp_path / "r")],
+         "--address", address, "--out", str(tmp_path / "r"), "--shared-out"],
         within=15,
     )  # fmt: skip
     assert f"--address {address}: no Ray cluster answers there (Connection refused" in line

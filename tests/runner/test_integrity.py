@@ -27,6 +27,7 @@ from sim.runner.lock import LOCK, RunLock
 from sim.runner.parts import PartRecord, records_from_manifest, records_to_manifest
 from sim.runner.run import MANIFEST, read_manifest, run
 from sim.runner.shard import ShardTask
+from sim.runner.store import LocalStore
 from tests.runner.test_runs import TABLES, fingerprint, small
 
 runner = CliRunner()
@@ -271,7 +272,7 @@ def test_a_worker_refuses_other_code() -> None:
 
 def test_a_process_worker_with_other_code_writes_nothing(tmp_path: Path) -> None:
     config = resolve(small(tmp_path / "r", "process"), {}, "test")
-    task = ShardTask(str(tmp_path / "r"), 0, 0, 12, 5, "rotate", config.islands,
+    task = ShardTask(LocalStore(tmp_path / "r"), 0, 0, 12, 5, "rotate", config.islands,
                      config.labels, config.factories, config.rules)  # fmt: skip
     tampered = CodeIdentity(code_identity(()).version, "f" * 64)
     with pytest.raises(RunError, match="runs other code"):

@@ -34,7 +34,7 @@ def shards_written(run_dir: Path) -> set[int]:
     }
 
 
-def small(out: Path, backend: str = "serial", **extra: object) -> dict[str, object]:
+def small(out: Path | str, backend: str = "serial", **extra: object) -> dict[str, object]:
     values: dict[str, object] = {
         "games": 48,
         "shard_size": 12,
@@ -233,8 +233,10 @@ def test_killed_run_resumes_to_the_uninterrupted_tables(tmp_path: Path) -> None:
     assert list(killed.rglob("*.tmp")) == []  # stale temporaries of the killed run are gone
 
 
-def test_ray_backend_matches_serial(tmp_path: Path) -> None:
-    """The one Ray test: a real local Ray instance, same tables as the serial backend."""
+def test_ray_backend_matches_serial(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The one Ray test: a real local Ray instance, same tables as the serial backend. A
+    cluster named by RAY_ADDRESS (nothing listens there) is not joined without --address."""
+    monkeypatch.setenv("RAY_ADDRESS", "127.0.0.1:1")
     ray_config = resolve(small(tmp_path / "ray", "ray", workers=2), {}, "test")
     serial_config = resolve(small(tmp_path / "serial"), {}, "test")
     run(ray_config)
