@@ -3,44 +3,19 @@ installs): every image loads and the console shows no error."""
 
 from __future__ import annotations
 
-import os
-import shutil
 from pathlib import Path
 from typing import Any
 
-import pytest
-from playwright.sync_api import sync_playwright
 from typer.testing import CliRunner
 
 from pipelines.cli import app
-
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
+from tests.browser import chromium_page
 
 
 def _open(index: Path) -> dict[str, Any]:
     """What a reader sees of a page in Chromium: images (alt, loaded, width, caption),
     sections (heading, caption), findings, warnings and console errors."""
-    if not Path(CHROMIUM).exists():
-        message = "Chromium is missing: install Debian's chromium package (.ci/run does)"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
-    errors: list[str] = []
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        page = browser.new_page(viewport={"width": 1400, "height": 1000})
-        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-        page.on("pageerror", lambda e: errors.append(str(e)))
+    with chromium_page() as (page, errors):
         page.goto(index.as_uri())
         seen: dict[str, Any] = page.evaluate(
             """() => ({
@@ -58,7 +33,6 @@ def _open(index: Path) -> dict[str, Any]:
                 overflow: document.documentElement.scrollWidth > window.innerWidth,
             })"""
         )
-        browser.close()
     seen["errors"] = errors
     return seen
 

@@ -5,17 +5,16 @@ cells, candidate counts, scores; stash points for Treasure Island)."""
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page, sync_playwright
+from playwright.sync_api import Page
 from typer.testing import CliRunner
 
 from pipelines.cli import app
-from tests.metrics.test_report_browser import ARGS, CHROMIUM
+from tests.browser import chromium_page
 from tests.pipelines.replay_helpers import game_at
 
 runner = CliRunner()
@@ -24,19 +23,8 @@ runner = CliRunner()
 @pytest.fixture(scope="module")
 def browser_page() -> Iterator[tuple[Page, list[str]]]:
     """A Chromium page at 1400 px and the console errors it collects."""
-    if not Path(CHROMIUM).exists():
-        message = "Chromium is missing: install Debian's chromium package (.ci/run does)"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
-    errors: list[str] = []
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        page = browser.new_page(viewport={"width": 1400, "height": 1000})
-        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        yield page, errors
-        browser.close()
+    with chromium_page() as opened:
+        yield opened
 
 
 def _write(tmp_path: Path, game: str) -> Path:
