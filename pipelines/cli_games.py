@@ -324,15 +324,16 @@ def _simulate_one(config: Any) -> None:
     from pipelines.pools import describe
     from pipelines.simulate import Progress, simulate
     from pipelines.win_table import format_win_table, warning_lines, win_table
+    from sim.runner.run import GROWING
 
     progress = Progress(0)
 
     def start(to_play: int, notes: list[str]) -> None:
         # Called once the run directory is held and checked: a growth and what a resume
         # repaired, then what is left to play.
-        repairs = [n for n in notes if not n.startswith("growing ")]
+        repairs = [n for n in notes if not n.startswith(GROWING)]
         for note in notes:
-            if note.startswith("growing "):
+            if note.startswith(GROWING):
                 typer.echo(note)
         for note in repairs[:3]:
             typer.echo(f"resume: {note}", err=True)

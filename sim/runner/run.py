@@ -133,6 +133,8 @@ def spec_schedule(spec: dict[str, Any]) -> Schedule:
 
 #: Spec keys that may grow when a run is extended; every other key must stay the same.
 GROWING_KEYS = ("games", "games_per_size")
+#: How the note that a run grows starts (the other notes are what a resume repaired).
+GROWING = "growing the run"
 
 
 def run_id(spec: dict[str, Any]) -> str:
@@ -276,15 +278,17 @@ def _extents(manifest: dict[str, Any], where: str) -> list[int]:
     return list(extents)
 
 
-def _spans(extents: list[int], shard_size: int, compacted: int) -> list[range]:
-    """The shard span of every extent beyond ``compacted`` games."""
+def _spans(extents: list[int], shard_size: int, compacted: int, play: set[int]) -> list[range]:
+    """The shard spans to compact: every extent beyond ``compacted`` games, and an extent
+    compacted before only when one of its shards is played again (a repair: its parts
+    changed anyway). An intact compacted extent is left alone."""
     spans = []
     shard = 0
     for end, start in zip(extents, [0, *extents], strict=False):
-        count = len(shard_ranges([end - start], shard_size))
-        if end > compacted:
-            spans.append(range(shard, shard + count))
-        shard += count
+        span = range(shard, shard + len(shard_ranges([end - start], shard_size)))
+        if end > compacted or any(k in play for k in span):
+            spans.append(span)
+        shard = span.stop
     return spans
 
 
@@ -326,7 +330,7 @@ def prepare(config: RunConfig, boards: dict[str, tuple[str, Board]]) -> Prepared
         notes: list[str] = []
         if spec["games"] > old["games"]:
             notes.append(
-                f"growing the run from {_games_text(old)} to {_games_text(spec)}: only the "
+                f"{GROWING} from {_games_text(old)} to {_games_text(spec)}: only the "
                 f"{spec['games'] - old['games']:,} new games are played, the first "
                 f"{old['games']:,} stay as they are"
             )
@@ -350,7 +354,7 @@ def prepare(config: RunConfig, boards: dict[str, tuple[str, Board]]) -> Prepared
             ranges,
             sorted(plan.play),
             notes + plan.notes,
-            _spans(extents, config.shard_size, compacted),
+            _spans(extents, config.shard_size, compacted, plan.play),
         )
     if store.top_entries():
         raise InputError(f"{store}: exists, is not empty and holds no run; use another --out")

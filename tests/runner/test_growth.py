@@ -119,3 +119,20 @@ def test_an_interrupted_growth_is_an_unfinished_run_until_resumed(tmp_path: Path
     once = tmp_path / "once"
     run(resolve(small(once, games=48, shard_size=6), {}, "test"))
     assert fingerprint(out) == fingerprint(once)
+
+
+def test_a_lost_part_of_the_first_extent_is_repaired_after_growth(tmp_path: Path) -> None:
+    out = tmp_path / "r"
+    run(resolve(small(out, games=72, shard_size=4), {}, "test"))  # 18 shards: 9 pairs
+    run(resolve(small(out, games=144, shard_size=4), {}, "test"))
+    lost = recorded(out)["seats"][1]
+    assert (lost["first"], lost["last"]) == (2, 3)
+    (out / "seats" / lost["file"]).unlink()
+    grown_parts = [p for p in recorded(out)["games"] if p["first"] >= 18]
+    repaired = run(resolve(small(out, games=144, shard_size=4), {}, "test"))
+    assert repaired.games_played == 8 and repaired.complete
+    assert [p for p in recorded(out)["games"] if p["first"] >= 18] == grown_parts
+    once = tmp_path / "once"
+    run(resolve(small(once, games=144, shard_size=4), {}, "test"))
+    assert fingerprint(out) == fingerprint(once)
+    assert runner.invoke(app, ["verify", str(out)]).exit_code == 0
