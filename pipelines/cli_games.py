@@ -215,7 +215,29 @@ def simulate_cmd(
         str | None, typer.Option("--game", help="The game: tobago or treasure-island.")
     ] = None,
     players: PlayersOpt = None,
-    games: Annotated[int | None, typer.Option("--games", help="Games to play.")] = None,
+    pool: Annotated[
+        str | None,
+        typer.Option(
+            "--pool",
+            help="Instead of --players: strategies every combination of which is played at "
+            "each of --table-sizes (balanced per table size).",
+        ),
+    ] = None,
+    table_sizes: Annotated[
+        str | None,
+        typer.Option(
+            "--table-sizes",
+            help="A pool's player counts, e.g. 2,3,4 (default: 2 to 4, as the pool allows).",
+        ),
+    ] = None,
+    games: Annotated[
+        int | None,
+        typer.Option(
+            "--games",
+            help="Games to play (a pool: per table size, rounded up to balanced cycles); "
+            "more games than a run has grows it.",
+        ),
+    ] = None,
     seed: Annotated[int | None, typer.Option("--seed", help="The root seed.")] = None,
     seating: Annotated[
         str | None, typer.Option("--seating", help="rotate (duplicate format) or random.")
@@ -271,6 +293,8 @@ def simulate_cmd(
     flags = {
         "game": game,
         "players": players,
+        "pool": pool,
+        "table_sizes": table_sizes,
         "games": games,
         "seed": seed,
         "seating": seating,
@@ -297,21 +321,27 @@ def simulate_cmd(
 def _simulate_one(config: Any) -> None:
     """Play one run with progress, then print its win table and its warnings."""
     from pipelines.metrics.source import open_run
+    from pipelines.pools import describe
     from pipelines.simulate import Progress, simulate
     from pipelines.win_table import format_win_table, warning_lines, win_table
+    from sim.runner.run import GROWING
 
     progress = Progress(0)
 
     def start(to_play: int, notes: list[str]) -> None:
-        # Called once the run directory is held and checked: what a resume repaired, then
-        # what is left to play.
-        for note in notes[:3]:
+        # Called once the run directory is held and checked: a growth and what a resume
+        # repaired, then what is left to play.
+        repairs = [n for n in notes if not n.startswith(GROWING)]
+        for note in notes:
+            if note.startswith(GROWING):
+                typer.echo(note)
+        for note in repairs[:3]:
             typer.echo(f"resume: {note}", err=True)
-        if len(notes) > 3:
-            typer.echo(f"resume: ... and {len(notes) - 3} more", err=True)
+        if len(repairs) > 3:
+            typer.echo(f"resume: ... and {len(repairs) - 3} more", err=True)
         typer.echo(
-            f"run {config.run_dir}: {config.games} games ({to_play} to play) of "
-            f"{', '.join(config.labels)} on {len(config.islands)} islands, backend {config.backend}"
+            f"run {config.run_dir}: {describe(config)} ({to_play:,} to play) on "
+            f"{len(config.islands)} islands, backend {config.backend}"
         )
         progress.begin(to_play)
 

@@ -25,7 +25,15 @@ from pipelines import findings as common_findings
 from pipelines.metrics import paired, rating, win_rate
 from pipelines.metrics.source import RunInfo, connect
 from pipelines.report_data import CohortResult, Finding, PairResult, ReportData
-from pipelines.run_groups import Cohort, Groups, Pairing, group_runs, rules_name, run_label
+from pipelines.run_groups import (
+    Cohort,
+    Groups,
+    Pairing,
+    group_runs,
+    lineup_shape,
+    rules_name,
+    run_label,
+)
 from pipelines.run_warnings import run_warnings
 from reports import documents, figures, numbers
 from reports.documents import Column, Section, col
@@ -216,8 +224,12 @@ def _runs_json(groups: Groups) -> list[dict[str, Any]]:
                 "rules": rules_name(run),
                 "rules_hash": spec.get("rules_hash"),
                 "players": list(spec["players"]),
+                "pool": spec.get("pool"),
+                "table_sizes": spec.get("table_sizes"),
                 "seed": spec.get("seed"),
                 "games": spec.get("games"),
+                "games_per_size": spec.get("games_per_size"),
+                "run_id": run.manifest.get("run_id"),
                 "complete": run.complete,
                 "cohort": groups.cohort_of(run).index,
             }
@@ -246,6 +258,7 @@ def report_json(report: GameReport, data: ReportData) -> dict[str, Any]:
                 "runs": [x.where for x in r.cohort.runs],
                 "rules": r.cohort.rules,
                 "players": list(r.cohort.players),
+                "table_sizes": list(r.cohort.table_sizes),
                 "sections": {
                     key: {n: r.rows(n) for n in names if n in r.tables}
                     for key, names in sections.items()
@@ -555,10 +568,15 @@ def summary_section(report: GameReport, data: ReportData) -> Section:
     for run in data.groups.runs:
         spec = run.manifest["spec"]
         state = "complete" if run.complete else "UNFINISHED"
+        who = ", ".join(spec["players"])
+        games = numbers.count(spec["games"])
+        pool, sizes = lineup_shape(run)
+        if pool:
+            who = f"the pool {who}, every combination at {', '.join(map(str, sizes))} players"
+            games += f" ({numbers.count(spec['games_per_size'])} per table size)"
         runs.append(
-            f"{run_label(run)} — {run.where}: {numbers.count(spec['games'])} games of "
-            f"{', '.join(spec['players'])} under {rules_name(run)}, seed {spec['seed']}, "
-            f"{spec['seating']} seating ({state})"
+            f"{run_label(run)} — {run.where}: {games} games of {who} under {rules_name(run)}, "
+            f"seed {spec['seed']}, {spec['seating']} seating ({state})"
         )
     parts = [doc.subheading("Runs"), doc.bullet_list(runs, "runs")]
     if data.warnings:
@@ -689,6 +707,11 @@ def markdown(report: GameReport, data: ReportData) -> str:
             rows = [r for r in result.rows("win_rate_by_strategy") if r["n_players"] == n]
             parts += [title + "\n", md(sorted(rows, key=lambda r: -r["win_share"]), WIN_COLUMNS)]
             parts += [md(_seat_rows(result, n), SEAT_COLUMNS)]
+        title = "## Ratings, every table size at once (Plackett-Luce, Elo scale)"
+        if len(data.cohorts) > 1:
+            title += f" — {result.cohort.label}"
+        ranked = sorted(result.rows("ratings"), key=lambda r: -r["rating"])
+        parts += [title + "\n", md(ranked, RATING_COLUMNS)]
     parts += report.markdown(data)
     for pair in data.pairs:
         parts += [

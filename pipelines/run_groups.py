@@ -1,11 +1,16 @@
 """Which runs given to one report may be pooled, and which form paired comparisons.
 
 Runs are pooled into one **cohort** only when they played the same game under the same
-resolved rules (rules hash), with the same players on the same islands: anything else would
-mix unlike games in one win rate. Within a cohort the tables are still split by player count.
+resolved rules (rules hash), with the same lineup on the same islands: the same players, or
+the same pool at the same table sizes (a pool run is never pooled with a fixed-lineup run,
+even of the same strategies): anything else would mix unlike games in one win rate. Within a
+cohort the tables are still split by player count, so a pool's games of different table
+sizes are never pooled either (only the ratings are fitted over every size at once, as a
+model of finishing orders that holds at any table size).
 
-Runs that share their seeds (the same game, root seed, seating, islands and number of
-players) but differ in exactly one factor are **paired**: the rules (a variant, or an
+Runs that share their seeds (the same game, root seed, seating, islands and lineup shape:
+number of players, or pool size and table sizes) but differ in exactly one factor are
+**paired**: the rules (a variant, or an
 ablation such as the same rules without curses) or one player's strategy. The first run of
 such a seed-matched family is the reference A and every other member is compared with it as
 B (an ablation is always B, the rules it was made from A), game by game on the same seeds.
@@ -47,8 +52,9 @@ class Cohort:
         return tuple(str(p) for p in self.first.manifest["spec"]["players"])
 
     @property
-    def n_players(self) -> int:
-        return len(self.players)
+    def table_sizes(self) -> tuple[int, ...]:
+        """The player counts of the cohort's games."""
+        return lineup_shape(self.first)[1]
 
     @property
     def rules(self) -> str:
@@ -118,6 +124,9 @@ def run_label(run: RunInfo) -> str:
     if label:
         return str(label)
     players = ", ".join(str(p) for p in run.manifest["spec"]["players"])
+    pool, sizes = lineup_shape(run)
+    if pool:
+        players = f"pool {players} at {', '.join(str(n) for n in sizes)} players"
     return f"{rules_name(run)}: {players}"
 
 
@@ -126,13 +135,22 @@ def _spec(run: RunInfo) -> dict[str, Any]:
     return spec
 
 
+def lineup_shape(run: RunInfo) -> tuple[bool, tuple[int, ...]]:
+    """Whether the run's players are a pool, and the player counts of its games."""
+    s = _spec(run)
+    if s.get("pool"):
+        return True, tuple(int(n) for n in s["table_sizes"])
+    return False, (len(s["players"]),)
+
+
 def _same_games_key(run: RunInfo) -> tuple[Any, ...]:
-    """Runs with equal keys hold the very same games."""
+    """Runs with equal keys hold the very same games (one may have more of them)."""
     s = _spec(run)
     return (
         s.get("game", "tobago"),
         s["rules_hash"],
         tuple(s["players"]),
+        lineup_shape(run),
         s["seed"],
         s["seating"],
         tuple(s["islands"]),
@@ -141,11 +159,19 @@ def _same_games_key(run: RunInfo) -> tuple[Any, ...]:
 
 def _cohort_key(run: RunInfo) -> tuple[Any, ...]:
     s = _spec(run)
-    return (s.get("game", "tobago"), s["rules_hash"], tuple(s["players"]), tuple(s["islands"]))
+    return (
+        s.get("game", "tobago"),
+        s["rules_hash"],
+        tuple(s["players"]),
+        lineup_shape(run),
+        tuple(s["islands"]),
+    )
 
 
 def _family_key(run: RunInfo) -> tuple[Any, ...]:
-    """Runs with equal keys played the same deals (seeds, islands and seating)."""
+    """Runs with equal keys played the same deals (seeds, islands and seating) with the same
+    lineup shape, so game ``g`` of one seats the same player slots as game ``g`` of the
+    other."""
     s = _spec(run)
     return (
         s.get("game", "tobago"),
@@ -153,6 +179,7 @@ def _family_key(run: RunInfo) -> tuple[Any, ...]:
         s["seating"],
         tuple(s["islands"]),
         len(s["players"]),
+        lineup_shape(run),
     )
 
 

@@ -20,7 +20,7 @@ from pipelines.metrics.source import RunInfo, duckdb_path, open_run, recorded_bo
 from pipelines.play import PlayedGame, log_rows
 from sim.errors import InputError, RunError
 from sim.runner.games import NO_ISLAND, game_kind
-from sim.runner.schedule import plan_game
+from sim.runner.run import spec_schedule
 from strategies.registry import parse_strategy
 
 
@@ -90,9 +90,7 @@ def replay_game(
     logged = _logged_rows(run, game_id)
     kind = game_kind(run.game)
     labels = [str(p) for p in spec["players"]]
-    plan = plan_game(
-        game_id, int(spec["seed"]), len(labels), spec["seating"], tuple(spec["islands"])
-    )
+    plan = spec_schedule(spec).plan(game_id)
     seed, island = found[0]
     if plan.seed != int(seed):
         raise RunError(f"{run.where}: game {game_id} has seed {seed}, its plan says {plan.seed}")

@@ -1,9 +1,9 @@
 """``tourney simulate``: a spec file plus command-line overrides -> a resolved run -> the runner.
 
-The spec file (TOML, example in ``data/specs/``) holds the keys ``game``, ``players``,
-``games``, ``seed``, ``seating``, ``islands``, ``rules``, ``shard_size``, ``backend``,
-``workers``, ``address``, ``out`` and ``shared_out``; a flag given on the command line wins
-over the file.
+The spec file (TOML, example in ``data/specs/``) holds the keys ``game``, ``players`` (or
+``pool`` and ``table_sizes``: :mod:`pipelines.pools`), ``games``, ``seed``, ``seating``,
+``islands``, ``rules``, ``shard_size``, ``backend``, ``workers``, ``address``, ``out`` and
+``shared_out``; a flag given on the command line wins over the file.
 
 ``out`` is a path or a URI (``s3://BUCKET/PREFIX``, ``file:///PATH``; see
 :mod:`sim.runner.store`). A run that joins a cluster (``address``) is written by workers on
@@ -24,6 +24,7 @@ from typing import Any, TextIO
 
 from pipelines.ablation import ABLATIONS, ablated
 from pipelines.play import DEFAULT_RULES
+from pipelines.pools import Lineup, lineup
 from sim.errors import InputError
 from sim.runner.backends import BACKENDS, check_address_format
 from sim.runner.games import GAMES, NO_ISLAND, GameKind
@@ -35,11 +36,13 @@ from sim.tobago.catalog import resolve_board
 __all__ = ["ABLATIONS", "ablated"]
 from sim.tobago.modular import island_names
 from sim.toml_files import read_toml
-from strategies.registry import DEFAULT_PLAYERS, parse_strategy, split_specs
+from strategies.registry import parse_strategy
 
 SPEC_KEYS = (
     "game",
     "players",
+    "pool",
+    "table_sizes",
     "games",
     "seed",
     "seating",
@@ -57,6 +60,8 @@ SPEC_KEYS = (
 DEFAULTS: dict[str, Any] = {
     "game": "tobago",
     "players": None,  # the game's default players
+    "pool": None,  # instead of players: every combination of the pool at each table size
+    "table_sizes": None,  # a pool's: default every size from 2 to 4 the pool can fill
     "games": 20_000,
     "seed": 1,
     "seating": "rotate",
@@ -166,7 +171,7 @@ def _check_types(values: dict[str, Any], source: str) -> None:
         value = values.get(key)
         if value is not None and not isinstance(value, str):
             raise InputError(f"{source}: {key} = {_shown(value)} is not allowed (a string)")
-    for key in ("players", "islands"):
+    for key in ("players", "pool", "islands"):
         value = values.get(key)
         if value is None or isinstance(value, str):
             continue
@@ -174,19 +179,6 @@ def _check_types(values: dict[str, Any], source: str) -> None:
             raise InputError(
                 f"{source}: {key} = {_shown(value)} is not allowed (a string or a list of strings)"
             )
-
-
-def _players(values: dict[str, Any], game: str, source: str) -> list[str]:
-    players = values["players"]
-    if players is None:
-        return list(DEFAULT_PLAYERS[game])
-    labels = split_specs(players) if isinstance(players, str) else [p.strip() for p in players]
-    if not labels or any(not label for label in labels):
-        raise InputError(
-            f"{source}: players = {_shown(players)} is not allowed (2 to 4 strategy names, "
-            "none empty)"
-        )
-    return labels
 
 
 def resolve(file_values: dict[str, Any], flags: dict[str, Any], source: str) -> RunConfig:
@@ -200,11 +192,21 @@ def resolve(file_values: dict[str, Any], flags: dict[str, Any], source: str) -> 
         allowed = ", ".join(GAMES)
         raise InputError(f"{source}: game = {game!r} is not allowed (one of {allowed})")
     kind = GAMES[game]
-    labels = _players(values, game, source)
-    if not 2 <= len(labels) <= 4:
+    seating = values["seating"]
+    if seating not in ("rotate", "random"):
+        raise InputError(f"{source}: seating = {seating!r} is not allowed (rotate or random)")
+    asked = _bounded(source, "games", values["games"], 1, MAX_GAMES)
+    who = lineup(file_values, flags, game, asked, seating, source)
+    labels = list(who.labels)
+    if not who.table_sizes and not 2 <= len(labels) <= 4:
         raise InputError(f"{source}: players: {kind.title} takes 2 to 4 players, got {len(labels)}")
     specs = [parse_strategy(label, game) for label in labels]
-    games = _bounded(source, "games", values["games"], 1, MAX_GAMES)
+    games = who.games
+    if games > MAX_GAMES:
+        raise InputError(
+            f"{source}: games = {asked:,} per table size makes {games:,} games (at most "
+            f"{MAX_GAMES:,} allowed)"
+        )
     shard_size = _bounded(source, "shard_size", values["shard_size"], 1, MAX_SHARD_SIZE)
     if -(-games // shard_size) > MAX_SHARDS:
         raise InputError(
@@ -214,9 +216,6 @@ def resolve(file_values: dict[str, Any], flags: dict[str, Any], source: str) -> 
         )
     workers = _bounded(source, "workers", values["workers"], 1, MAX_WORKERS)
     seed = _bounded(source, "seed", values["seed"], 0, MAX_SEED)
-    seating = values["seating"]
-    if seating not in ("rotate", "random"):
-        raise InputError(f"{source}: seating = {seating!r} is not allowed (rotate or random)")
     backend = values["backend"]
     if backend not in BACKENDS:
         allowed = ", ".join(BACKENDS)
@@ -244,12 +243,12 @@ def resolve(file_values: dict[str, Any], flags: dict[str, Any], source: str) -> 
         raise InputError(f"{source}: shared_out = {_shown(shared)} is not allowed (true or false)")
     out = values["out"]
     run_dir = out_store(
-        out or str(Path("data") / "runs" / _run_id(values, labels)),
+        out or str(Path("data") / "runs" / _run_id(values, who)),
         joining=address is not None and backend == "ray",
         shared=shared,
         source=source,
     )
-    label = str(file_values.get("label") or run_label(rules_source, labels))
+    label = str(file_values.get("label") or run_label(rules_source, labels, who.table_sizes))
     if ablate and file_values.get("label"):
         label += f" (without {ablate})"
     return RunConfig(
@@ -268,6 +267,8 @@ def resolve(file_values: dict[str, Any], flags: dict[str, Any], source: str) -> 
         workers=workers,
         address=address,
         label=label,
+        table_sizes=who.table_sizes,
+        requested_games=asked,
     )
 
 
@@ -293,12 +294,18 @@ def out_store(out: str, joining: bool, shared: bool, source: str) -> RunStore:
     )
 
 
-def run_label(rules_source: str, labels: list[str]) -> str:
+def run_label(
+    rules_source: str, labels: list[str], table_sizes: tuple[int, ...] | list[int] = ()
+) -> str:
     """A run's name for people when its spec has no description: its rules (a rules file by
-    its file name, never the preset it starts from) and its players."""
+    its file name, never the preset it starts from) and its players (a pool with its table
+    sizes)."""
     base, without, ablation = rules_source.partition(" without ")
     rules = Path(base).name if base.endswith(".toml") else base
-    return f"{rules}{without}{ablation}: {', '.join(labels)}"
+    who = ", ".join(labels)
+    if table_sizes:
+        who = f"pool {who} at {', '.join(str(s) for s in table_sizes)} players"
+    return f"{rules}{without}{ablation}: {who}"
 
 
 def twin_config(
@@ -320,19 +327,22 @@ def twin_config(
     return resolve(file_values, {**flags, "ablate": twin, "out": out.uri, "twin": None}, source)
 
 
-def _run_id(values: dict[str, Any], labels: list[str]) -> str:
-    """A readable, deterministic directory name for a spec without ``--out``."""
+def _run_id(values: dict[str, Any], who: Lineup) -> str:
+    """A readable, deterministic directory name for a spec without ``--out``. The number of
+    games is not part of it, so the same command with more games grows that run."""
     import hashlib
     import json
 
     key = json.dumps(
-        {k: values[k] for k in ("game", "games", "seed", "seating", "islands", "rules", "ablate")}
-        | {"players": labels, "shard_size": values["shard_size"]},
+        {k: values[k] for k in ("game", "seed", "seating", "islands", "rules", "ablate")}
+        | {"players": list(who.labels), "shard_size": values["shard_size"]}
+        | ({"table_sizes": list(who.table_sizes)} if who.table_sizes else {}),
         sort_keys=True,
         default=str,
     )
     digest = hashlib.sha256(key.encode()).hexdigest()[:8]
-    return f"{values['game']}-{values['games']}g-seed{values['seed']}-{digest}"
+    kind = "pool-" if who.table_sizes else ""
+    return f"{values['game']}-{kind}seed{values['seed']}-{digest}"
 
 
 class Progress:

@@ -127,9 +127,10 @@ class Simulation:
 
 def simulate(spec: str | Path | None = None, **options: Any) -> Simulation:
     """Run a tournament like ``tourney simulate [SPEC] --option value``: ``options`` are the
-    spec keys (``game``, ``players``, ``games``, ``seed``, ``seating``, ``islands``,
-    ``rules``, ``shard_size``, ``backend``, ``workers``, ``address``, ``out``,
-    ``shared_out``, ``ablate``)."""
+    spec keys (``game``, ``players`` or ``pool`` and ``table_sizes``, ``games`` (per table
+    size for a pool), ``seed``, ``seating``, ``islands``, ``rules``, ``shard_size``,
+    ``backend``, ``workers``, ``address``, ``out``, ``shared_out``, ``ablate``). The same
+    spec with more games grows an existing run."""
     from pipelines.simulate import read_spec, resolve
     from pipelines.simulate import simulate as run_config
     from pipelines.win_table import warning_lines, win_table

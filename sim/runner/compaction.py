@@ -19,7 +19,7 @@ costs one download and one upload of the run.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -34,26 +34,24 @@ Commit = Callable[[dict[str, list[PartRecord]]], None]
 
 
 def compact(
-    run: Path | RunStore, records: dict[str, list[PartRecord]], commit: Commit, max_files: int = 16
+    run: Path | RunStore,
+    records: dict[str, list[PartRecord]],
+    commit: Commit,
+    max_files: int = 16,
+    spans: Sequence[range] | None = None,
 ) -> dict[str, list[PartRecord]]:
     """Merge each table's single-shard parts into at most ``max_files`` files (contiguous
-    shard ranges); return the records afterwards (``records`` is not changed)."""
+    shard ranges) per span of shards in ``spans`` (default: one span of every shard); return
+    the records afterwards (``records`` is not changed). A part outside every span is left
+    as it is, and no merged file crosses from one span into another: a grown run compacts
+    only its new extent, so the parts of the games it had are never rewritten."""
     store = open_store(run)
     current = {table: list(rs) for table, rs in records.items()}
     for table in sorted(current):
         singles = sorted((r for r in current[table] if r.first == r.last), key=lambda r: r.first)
-        if len(singles) < 2:
-            continue
-        size = -(-len(singles) // max_files)
         groups: list[list[PartRecord]] = []
-        group: list[PartRecord] = []
-        for r in singles:
-            if group and (r.first != group[-1].first + 1 or len(group) == size):
-                groups.append(group)
-                group = []
-            group.append(r)
-        groups.append(group)
-        groups = [g for g in groups if len(g) > 1]
+        for span in [range(0, 1 << 62)] if spans is None else spans:
+            groups += _groups([r for r in singles if r.first in span], max_files)
         if not groups:
             continue
         # Each merge writes its own file from its own parts, so they run side by side:
@@ -67,6 +65,23 @@ def compact(
         commit({t: list(rs) for t, rs in current.items()})
         store.delete_many([r.rel for g in groups for r in g])
     return current
+
+
+def _groups(singles: list[PartRecord], max_files: int) -> list[list[PartRecord]]:
+    """Runs of consecutive single-shard parts (sorted) to merge, at most ``max_files`` of
+    them; groups of one are left alone."""
+    if len(singles) < 2:
+        return []
+    size = -(-len(singles) // max_files)
+    groups: list[list[PartRecord]] = []
+    group: list[PartRecord] = []
+    for r in singles:
+        if group and (r.first != group[-1].first + 1 or len(group) == size):
+            groups.append(group)
+            group = []
+        group.append(r)
+    groups.append(group)
+    return [g for g in groups if len(g) > 1]
 
 
 def _merge(store: RunStore, table: str, group: list[PartRecord]) -> PartRecord:

@@ -3,18 +3,22 @@
 A run lives in a :class:`sim.runner.store.RunStore`: a local directory, one on a filesystem
 every node mounts, or a prefix in an S3-compatible object store. It holds ``manifest.json`` and
 one folder of Parquet parts per table. The manifest records the data-defining spec (game,
-players, games, seed, seating, islands, rules and their hash, shard size), every part file kept
-(``parts``: rows, bytes, sha256) and the boards of island files (``boards``). Re-running the
-same spec into the same directory plays only the shards that are missing
-(:func:`sim.runner.parts.plan_resume`), and a different spec, or a changed island file, is
-refused. One command at a time holds the directory (:class:`sim.runner.lock.RunLock`, or a
-lease object in an object store: :mod:`sim.runner.object_lock`). How the run executes (backend,
-workers, address, the driver's code identity) is recorded but does not define the data: every
-backend and worker count writes the same tables.
+players or pool and table sizes, games, seed, seating, islands, rules and their hash, shard
+size), the run's identity (``run_id``, a column of every table), its growth steps
+(``extents``), every part file kept (``parts``: rows, bytes, sha256) and the boards of island
+files (``boards``). Re-running the same spec into the same directory plays only the shards
+that are missing (:func:`sim.runner.parts.plan_resume`); the same spec with more games grows
+the run without touching the parts it has; fewer games, a different spec, or a changed island
+file, is refused. One command at a time holds the directory (:class:`sim.runner.lock.RunLock`,
+or a lease object in an object store: :mod:`sim.runner.object_lock`). How the run executes
+(backend, workers, address, the driver's code identity) is recorded but does not define the
+data: every backend and worker count writes the same tables.
 """
 
 from __future__ import annotations
 
+import hashlib
+import itertools
 import json
 import platform
 import subprocess
@@ -38,6 +42,7 @@ from sim.runner.parts import (
     records_from_manifest,
     records_to_manifest,
 )
+from sim.runner.schedule import Schedule
 from sim.runner.shard import ShardSummary, ShardTask
 from sim.runner.store import MANIFEST, LocalStore, RunStore, open_store
 from sim.runner.tables import SCHEMA_VERSION
@@ -73,16 +78,32 @@ class RunConfig:
     #: What people call the run (a spec's description, or its rules and players); shown by
     #: reports, not part of the data-defining spec.
     label: str = ""
+    #: A pool's table sizes: every combination of that many of ``labels`` is played (see
+    #: :mod:`sim.runner.schedule`); empty for a fixed lineup of all ``labels``.
+    table_sizes: tuple[int, ...] = ()
+    #: The ``games`` asked for (per table size for a pool, before rounding up to whole
+    #: cycles), for messages; ``games`` is what the run plays in all.
+    requested_games: int = 0
+
+    @property
+    def pool(self) -> bool:
+        """Whether the players are a pool (combinations at several table sizes)."""
+        return bool(self.table_sizes)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "run_dir", open_store(self.run_dir))
 
     def spec(self) -> dict[str, Any]:
-        """The data-defining part, compared on resume."""
+        """The data-defining part, compared on resume (``games`` and ``games_per_size`` may
+        grow: see :func:`prepare`)."""
+        sizes = self.table_sizes or (len(self.labels),)
         return {
             "game": self.game,
             "players": list(self.labels),
+            "pool": list(self.labels) if self.pool else None,
+            "table_sizes": list(sizes),
             "games": self.games,
+            "games_per_size": self.games // len(sizes) if self.pool else None,
             "seed": self.seed,
             "seating": self.seating,
             "islands": list(self.islands),
@@ -93,9 +114,49 @@ class RunConfig:
             "shard_size": self.shard_size,
         }
 
-    def n_shards(self) -> int:
-        """Shards in the run."""
-        return -(-self.games // self.shard_size)
+    def schedule(self) -> Schedule:
+        """Which game is which."""
+        return Schedule(self.seed, len(self.labels), self.seating, self.islands, self.table_sizes)
+
+    def run_id(self) -> str:
+        """The ``run_id`` column of every table: see :func:`run_id`."""
+        return run_id(self.spec())
+
+
+def spec_schedule(spec: dict[str, Any]) -> Schedule:
+    """The schedule of the run a manifest's ``spec`` describes."""
+    sizes = tuple(int(s) for s in spec["table_sizes"]) if spec.get("pool") else ()
+    return Schedule(
+        int(spec["seed"]), len(spec["players"]), str(spec["seating"]), tuple(spec["islands"]), sizes
+    )
+
+
+#: Spec keys that may grow when a run is extended; every other key must stay the same.
+GROWING_KEYS = ("games", "games_per_size")
+#: How the note that a run grows starts (the other notes are what a resume repaired).
+GROWING = "growing the run"
+
+
+def run_id(spec: dict[str, Any]) -> str:
+    """A run's identity for joins: 16 hex digits of the sha256 of its data-defining spec
+    without the keys that grow (games) or only cut the work into pieces (shard_size). Two
+    runs with the same id hold the same game under every game id they both have; a run keeps
+    its id when it grows."""
+    kept = {k: v for k, v in spec.items() if k not in (*GROWING_KEYS, "shard_size")}
+    text = json.dumps(kept, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def shard_ranges(extents: list[int], shard_size: int) -> list[tuple[int, int]]:
+    """``(first game, games)`` of every shard of a run grown in ``extents`` (its game count
+    after each growth, ascending): each extent is cut into shards of ``shard_size`` on its
+    own, so growing a run never changes a shard it already has."""
+    out: list[tuple[int, int]] = []
+    start = 0
+    for end in extents:
+        out += [(first, min(shard_size, end - first)) for first in range(start, end, shard_size)]
+        start = end
+    return out
 
 
 @dataclass
@@ -183,19 +244,63 @@ def check_schema(run: Path | str | RunStore, manifest: dict[str, Any]) -> None:
 
 @dataclass
 class Prepared:
-    """A run directory opened for playing: its manifest, the parts it keeps, the shards to
-    play and what a resume repaired."""
+    """A run directory opened for playing: its manifest, the parts it keeps, every shard's
+    games, the shards to play, what a resume repaired and the shard spans to compact."""
 
     manifest: dict[str, Any]
     records: dict[str, list[PartRecord]]
+    ranges: list[tuple[int, int]]
     play: list[int]
     notes: list[str]
+    #: Shard spans to compact, one per extent not compacted yet (never across extents, never
+    #: an extent the run had when it was last complete: its parts stay as they are).
+    spans: list[range]
+
+
+def _games_text(spec: dict[str, Any]) -> str:
+    """A spec's game count for people (per table size for a pool)."""
+    per_size = spec.get("games_per_size")
+    return f"{per_size:,} games per table size" if per_size else f"{spec['games']:,} games"
+
+
+def _extents(manifest: dict[str, Any], where: str) -> list[int]:
+    """The run's recorded growth steps (its game count after each), checked."""
+    extents = manifest.get("extents")
+    games = manifest["spec"].get("games")
+    if (
+        not isinstance(extents, list)
+        or not extents
+        or not all(isinstance(e, int) and not isinstance(e, bool) for e in extents)
+        or any(b <= a for a, b in itertools.pairwise([0, *extents]))
+        or extents[-1] != games
+    ):
+        raise InputError(f"{where}: the manifest's record of its games ('extents') is malformed")
+    return list(extents)
+
+
+def _spans(extents: list[int], shard_size: int, compacted: int, play: set[int]) -> list[range]:
+    """The shard spans to compact: every extent beyond ``compacted`` games, and an extent
+    compacted before only when one of its shards is played again (a repair: its parts
+    changed anyway). An intact compacted extent is left alone."""
+    spans = []
+    shard = 0
+    for end, start in zip(extents, [0, *extents], strict=False):
+        span = range(shard, shard + len(shard_ranges([end - start], shard_size)))
+        if end > compacted or any(k in play for k in span):
+            spans.append(span)
+        shard = span.stop
+    return spans
 
 
 def prepare(config: RunConfig, boards: dict[str, tuple[str, Board]]) -> Prepared:
     """Create or reopen the run directory (held by the caller's :class:`RunLock`); refuse one
     that holds a different spec, a changed island file or a part that is not sound, and plan
-    the shards to play."""
+    the shards to play.
+
+    The same spec with more games **grows** the run: a new extent of games is added after
+    the ones it has, cut into shards of its own, and only those games are played; the parts
+    of the games it had are kept as they are (checked by hash, never rewritten or merged).
+    Fewer games is refused: a run never shrinks."""
     store = config.run_dir
     spec = config.spec()
     tables = game_kind(config.game).tables
@@ -206,20 +311,51 @@ def prepare(config: RunConfig, boards: dict[str, tuple[str, Board]]) -> Prepared
             for stale in store.root.glob("*/.*.tmp"):  # what a killed writer left: never a part
                 stale.unlink(missing_ok=True)
         check_schema(store, existing)
-        if existing["spec"] != spec:
-            differs = sorted(k for k in spec if existing["spec"].get(k) != spec[k])
+        old = existing["spec"]
+        differs = sorted(
+            k for k in {*spec, *old} if k not in GROWING_KEYS and old.get(k) != spec.get(k)
+        )
+        if differs:
             raise InputError(
                 f"{store}: holds a run of a different spec (differs in: {', '.join(differs)}); "
                 "use another --out, or delete that directory to start over"
             )
+        extents = _extents(existing, store.show(MANIFEST))
+        if spec["games"] < old["games"]:
+            raise InputError(
+                f"{store}: holds {_games_text(old)}, more than the {_games_text(spec)} asked "
+                f"for; a run grows but never shrinks (ask for {_games_text(old)} or more, or use "
+                "another --out)"
+            )
+        notes: list[str] = []
+        if spec["games"] > old["games"]:
+            notes.append(
+                f"{GROWING} from {_games_text(old)} to {_games_text(spec)}: only the "
+                f"{spec['games'] - old['games']:,} new games are played, the first "
+                f"{old['games']:,} stay as they are"
+            )
+            extents.append(spec["games"])
+            existing["spec"] = spec
+            existing["status"] = "running"
+        ranges = shard_ranges(extents, config.shard_size)
         check_boards(existing.get("boards") or {}, recorded_boards)
         recorded = records_from_manifest(existing, tables, store.show(MANIFEST))
-        plan = plan_resume(store, recorded, config.n_shards())
+        plan = plan_resume(store, recorded, len(ranges))
         store.delete_many(plan.delete)
+        existing["extents"] = extents
+        existing["shards"] = len(ranges)
         existing["parts"] = records_to_manifest(plan.kept)
         existing["boards"] = recorded_boards
         _write_json(store, existing)
-        return Prepared(existing, plan.kept, sorted(plan.play), plan.notes)
+        compacted = int(existing.get("compacted_games") or 0)
+        return Prepared(
+            existing,
+            plan.kept,
+            ranges,
+            sorted(plan.play),
+            notes + plan.notes,
+            _spans(extents, config.shard_size, compacted, plan.play),
+        )
     if store.top_entries():
         raise InputError(f"{store}: exists, is not empty and holds no run; use another --out")
     try:
@@ -227,20 +363,23 @@ def prepare(config: RunConfig, boards: dict[str, tuple[str, Board]]) -> Prepared
     except OSError as exc:
         raise InputError(f"{store}: cannot create the run directory ({exc.strerror})") from None
     records: dict[str, list[PartRecord]] = {table: [] for table in tables}
+    ranges = shard_ranges([config.games], config.shard_size)
     manifest = {
         "schema_version": SCHEMA_VERSION,
+        "run_id": config.run_id(),
         "spec": spec,
         "status": "running",
         "versions": _versions(),
         "label": config.label,
         "git_commit": _git_commit(),
         "created_unix": round(time.time(), 3),
-        "shards": config.n_shards(),
+        "extents": [config.games],
+        "shards": len(ranges),
         "boards": recorded_boards,
         "parts": records_to_manifest(records),
     }
     _write_json(store, manifest)
-    return Prepared(manifest, records, list(range(config.n_shards())), [])
+    return Prepared(manifest, records, ranges, list(range(len(ranges))), [], [range(len(ranges))])
 
 
 class _Recorder:
@@ -319,14 +458,15 @@ def _play(
     code = code_identity(plugin_modules(config.factories))
     shipped = tuple((arg, board) for arg, (_, board) in boards.items())
     tasks = []
+    run_id = str(manifest.get("run_id") or config.run_id())
     for shard in prepared.play:
-        first = shard * config.shard_size
+        first, n_games = prepared.ranges[shard]
         tasks.append(
             ShardTask(
                 config.run_dir,
                 shard,
                 first,
-                min(config.shard_size, config.games - first),
+                n_games,
                 config.seed,
                 config.seating,
                 config.islands,
@@ -335,6 +475,8 @@ def _play(
                 config.rules,
                 config.game,
                 shipped,
+                config.table_sizes,
+                run_id,
             )
         )
     if on_start is not None:
@@ -381,13 +523,17 @@ def _play(
                 "interrupted": not complete,
             }
         )
-        all_done = recorder.shards_done() == set(range(config.n_shards()))
+        n_shards = len(prepared.ranges)
+        all_done = recorder.shards_done() == set(range(n_shards))
         if all_done:
             # Record every shard before merging: a crash during compaction (seconds, longer
             # in an object store) then costs no shard played again.
             recorder.write()
             t0 = time.perf_counter()
-            recorder.commit(compact(config.run_dir, recorder.records, recorder.commit))
+            recorder.commit(
+                compact(config.run_dir, recorder.records, recorder.commit, spans=prepared.spans)
+            )
+            manifest["compacted_games"] = config.games
             runs[-1]["compact_seconds"] = round(time.perf_counter() - t0, 3)
         manifest["status"] = "complete" if all_done else "partial"
         manifest["counts"] = {"games": config.games if all_done else None}
@@ -400,8 +546,8 @@ def _play(
                 raise
     return RunReport(
         config.run_dir,
-        config.n_shards(),
-        config.n_shards() - len(tasks),
+        n_shards,
+        n_shards - len(tasks),
         len(summaries),
         sum(s.games for s in summaries),
         seconds,

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
@@ -29,7 +30,7 @@ from sim.errors import InputError
 from sim.runner.code_identity import CodeIdentity, check_code
 from sim.runner.games import Factory, Rules, game_kind, play_planned
 from sim.runner.parts import PartRecord, part_name, write_recorded
-from sim.runner.schedule import plan_game
+from sim.runner.schedule import Schedule
 from sim.runner.store import MANIFEST, RunStore, open_store
 from sim.tobago.board import Board
 
@@ -52,6 +53,10 @@ class ShardTask:
     game: str = "tobago"
     #: The boards of the spec's island files, by island argument (read by the driver).
     boards: tuple[tuple[str, Board], ...] = ()
+    #: A pool's table sizes (empty: a fixed lineup of all ``labels``).
+    table_sizes: tuple[int, ...] = ()
+    #: The run's identity, written into every row (the ``run_id`` column of every table).
+    run_id: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,13 +120,27 @@ def check_visible(store: RunStore) -> None:
         )
 
 
+#: The type of the ``run_id`` column: one value per file, so its dictionary page holds one
+#: string and its indices run-length encode to a few bytes per part.
+RUN_ID_TYPE = pa.dictionary(pa.int8(), pa.string())
+
+
+def with_run_id(table: pa.Table, run_id: str) -> pa.Table:
+    """``table`` with the ``run_id`` column first (every row the same value)."""
+    indices = pa.array(np.zeros(table.num_rows, dtype=np.int8))
+    column = pa.DictionaryArray.from_arrays(indices, pa.array([run_id], pa.string()))
+    return table.add_column(0, pa.field("run_id", RUN_ID_TYPE), column)
+
+
 def run_shard(task: ShardTask) -> ShardSummary:
     """Play the shard's games and write its part files (one per table of the game)."""
     check_visible(open_store(task.run_dir))
     boards = dict(task.boards)
     kind = game_kind(task.game)
     builder = kind.builder(task.game, list(task.labels))
-    n_players = len(task.labels)
+    schedule = Schedule(
+        task.root_seed, len(task.labels), task.seating, task.islands, task.table_sizes
+    )
     truncated = 0
     violations = 0
     play = 0.0
@@ -129,7 +148,7 @@ def run_shard(task: ShardTask) -> ShardSummary:
     clock = time.perf_counter
     for game_id in range(task.first_game, task.first_game + task.n_games):
         t0 = clock()
-        plan = plan_game(game_id, task.root_seed, n_players, task.seating, task.islands)
+        plan = schedule.plan(game_id)
         game = play_planned(plan, task.rules, task.factories, boards)
         result = game.result
         assert result is not None
@@ -145,8 +164,9 @@ def run_shard(task: ShardTask) -> ShardSummary:
     store = open_store(task.run_dir)
     parts = []
     for name in kind.tables:
+        table = with_run_id(tables[name], task.run_id)
         try:
-            parts.append(write_recorded(tables[name], store, name, task.shard, task.shard))
+            parts.append(write_recorded(table, store, name, task.shard, task.shard))
         except OSError as exc:  # a full or read-only disk: one line, not a worker traceback
             where = exc.filename or store.show(f"{name}/{part_name(task.shard)}")
             raise InputError(f"{where}: cannot write a part file ({exc.strerror})") from None

@@ -20,8 +20,11 @@ from sim.tobago.engine import TobagoGame
 from sim.tobago.movelog import CODE, EVENTS
 
 #: 2: ``games.end_reason`` and the ``failures`` table. 3: the manifest records every part
-#: file (rows, bytes, sha256) and the boards of island files.
-SCHEMA_VERSION = 3
+#: file (rows, bytes, sha256) and the boards of island files. 4: every table has ``run_id``
+#: (added as a shard's parts are written: :func:`sim.runner.shard.with_run_id`), ``seats``
+#: has its game's ``n_players``, ``island`` and ``rules_hash``; the manifest records pools
+#: (``pool``, ``table_sizes``, ``games_per_size``) and growth (``extents``).
+SCHEMA_VERSION = 4
 #: Failures kept per seat and game in the ``failures`` table (all are counted in
 #: ``seats.violations``): enough to show what went wrong without a row per decision.
 FAILURES_PER_SEAT = 3
@@ -72,9 +75,15 @@ GAME_COLUMNS: list[tuple[str, pa.DataType]] = [
     ("end_reason", pa.dictionary(pa.int8(), pa.string())),
     ("winners", pa.int8()),
 ]
-#: The first columns of every game's ``seats`` table.
+#: The first columns of every game's ``seats`` table (after ``run_id``). A seat row carries
+#: its game's player count, island and rules hash so that seats of several runs can be
+#: grouped or joined without the ``games`` table; dictionary-encoded and run-length encoded
+#: within a game, they cost a few bytes per game.
 SEAT_COLUMNS: list[tuple[str, pa.DataType]] = [
     ("game_id", pa.int64()),
+    ("n_players", pa.int8()),
+    ("island", pa.dictionary(pa.int16(), pa.string())),
+    ("rules_hash", pa.dictionary(pa.int8(), pa.string())),
     ("seat", pa.int8()),
     ("player", pa.int8()),
     ("strategy", pa.dictionary(pa.int8(), pa.string())),
@@ -322,6 +331,9 @@ def append_common(
         g[name].append(value)
     st = cols["seats"]
     st["game_id"] += [plan.game_id] * n
+    st["n_players"] += [n] * n
+    st["island"] += [island] * n
+    st["rules_hash"] += [result.rules_hash] * n
     st["seat"] += range(n)
     st["player"] += plan.order
     st["strategy"] += [labels[p] for p in plan.order]

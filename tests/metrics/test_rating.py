@@ -74,3 +74,17 @@ def test_fixture_ratings_order_and_symmetry(tmp_path: Path) -> None:
         r["low"] <= r["rating"] + 1e-6 and r["rating"] <= r["high"] + 1e-6 for r in rows.values()
     )
     assert rows["A"]["games"] == 3 and rows["C"]["games"] == 2
+
+
+def test_labels_with_any_characters_keep_their_games(tmp_path: Path) -> None:
+    """A plug-in's label holds ``=`` and may hold ``|`` or ``,``: its ratings and games are
+    the same as under a plain name."""
+    plain = connect([open_run(write_fixture(tmp_path / "plain"))])
+    odd = "pkg.mod:Odd(take_at=3, mark='|=')"
+    con = connect([open_run(write_fixture(tmp_path / "odd"))])
+    con.execute("UPDATE seat_games SET strategy = ? WHERE strategy = 'A'", [odd])
+    want = {r["strategy"]: r for r in plackett_luce(plain, chunks=3, reps=20).to_pylist()}
+    got = {r["strategy"]: r for r in plackett_luce(con, chunks=3, reps=20).to_pylist()}
+    assert set(got) == {odd, "B", "C", "D"}
+    assert got[odd]["games"] == want["A"]["games"] == 3
+    assert got[odd]["rating"] == pytest.approx(want["A"]["rating"])

@@ -35,7 +35,31 @@ def test_runs_of_different_player_counts_are_not_pooled() -> None:
     three = run("three", players=["hunter", "cautious", "collector"], seed=1)
     groups = group_runs([two, three])
     assert [len(c.runs) for c in groups.cohorts] == [1, 1] and not groups.pairings
-    assert [c.n_players for c in groups.cohorts] == [2, 3]
+    assert [c.table_sizes for c in groups.cohorts] == [(2,), (3,)]
+
+
+def test_a_pool_is_pooled_only_with_the_same_pool_at_the_same_table_sizes() -> None:
+    four = ["hunter", "cartographer", "collector", "cautious"]
+    fixed = run("fixed", players=four)
+    pool = run("pool", players=four, pool=four, table_sizes=[2, 3, 4], games=36)
+    other_seed = run("pool2", players=four, pool=four, table_sizes=[2, 3, 4], games=36, seed=2)
+    fewer_sizes = run("pool3", players=four, pool=four, table_sizes=[3, 4], games=24, seed=3)
+    groups = group_runs([fixed, pool, other_seed, fewer_sizes])
+    assert [[r.path.name for r in c.runs] for c in groups.cohorts] == [
+        ["fixed"],
+        ["pool", "pool2"],
+        ["pool3"],
+    ]
+    assert [c.table_sizes for c in groups.cohorts] == [(4,), (2, 3, 4), (3, 4)]
+    # The fixed lineup and the pool share the seed but not their lineups: no pairing.
+    assert not groups.pairings
+    assert run_label(pool) == (
+        "rulebook: pool hunter, cartographer, collector, cautious at 2, 3, 4 players"
+    )
+    ablated = run("pool-nc", players=four, pool=four, table_sizes=[2, 3, 4], games=36,
+                  rules_hash="h1", resolved_rules={**RULES, "curse_count": 0})  # fmt: skip
+    (pairing,) = group_runs([pool, ablated]).pairings
+    assert pairing.factor == "curses"
 
 
 def test_same_rules_and_players_with_other_seeds_are_pooled() -> None:

@@ -307,3 +307,17 @@ def test_a_worker_that_does_not_see_the_run_refuses_its_shard(tmp_path: Path) ->
     with pytest.raises(InputError, match=r"not found by a worker on .*every node must reach"):
         run_shard(task)
     assert not (tmp_path / "elsewhere").exists()
+
+
+def test_a_run_in_the_store_grows_without_touching_its_parts(s3: S3Server, reference: Rows) -> None:
+    location = uri("grown")
+    run(resolve(small(location, games=68, shard_size=4), {}, "test"))  # 17 shards, compacted
+    before = read_manifest(location)
+    assert before is not None
+    grown = run(resolve(small(location, games=96, shard_size=4), {}, "test"))
+    assert grown.games_played == 28 and grown.complete
+    after = read_manifest(location)
+    assert after is not None and after["extents"] == [68, 96]
+    for table in TABLES:
+        assert all(part in after["parts"][table] for part in before["parts"][table])
+    assert s3_fingerprint(location) == reference

@@ -74,7 +74,7 @@ def test_serial_and_process_backends_write_identical_tables(tmp_path: Path) -> N
     fa, fb = fingerprint(tmp_path / "a"), fingerprint(tmp_path / "b")
     assert fa == fb
     assert len(fa["games"]) == 48 and len(fa["seats"]) == 48 * 4
-    assert {r[0] for r in fa["games"]} == set(range(48))
+    assert {r[1] for r in fa["games"]} == set(range(48))  # game_id, after run_id
     manifest = read_manifest(tmp_path / "a")
     assert manifest is not None and manifest["status"] == "complete"
     assert manifest["spec"]["rules_hash"] == a.rules.hash
@@ -144,11 +144,11 @@ def test_a_different_spec_is_refused(tmp_path: Path) -> None:
         [
             "simulate",
             "--games",
-            "60",
+            "48",
             "--shard-size",
             "12",
             "--seed",
-            "5",
+            "6",
             "--backend",
             "serial",
             "--islands",
@@ -158,7 +158,7 @@ def test_a_different_spec_is_refused(tmp_path: Path) -> None:
         ],
     )
     assert result.exit_code == 2
-    assert "holds a run of a different spec (differs in: games)" in result.stderr
+    assert "holds a run of a different spec (differs in: seed)" in result.stderr
 
 
 @pytest.mark.parametrize(
@@ -282,3 +282,24 @@ def test_ctrl_c_stops_cleanly_and_the_run_resumes(tmp_path: Path) -> None:
     assert runner.invoke(app, [*args, "--out", str(out)]).exit_code == 0
     assert runner.invoke(app, [*args, "--out", str(tmp_path / "clean")]).exit_code == 0
     assert fingerprint(out) == fingerprint(tmp_path / "clean")
+
+
+def test_runs_of_an_older_schema_are_refused_in_one_line(tmp_path: Path) -> None:
+    import json
+
+    out = tmp_path / "old"
+    run(resolve(small(out, games=8, shard_size=4), {}, "test"))
+    manifest = json.loads((out / "manifest.json").read_text())
+    manifest["schema_version"] = 3  # a run written before run_id and the pools
+    (out / "manifest.json").write_text(json.dumps(manifest))
+    for args in (
+        ["report", str(out)],
+        ["verify", str(out)],
+        ["play", "--run", str(out), "--game-id", "0"],
+        ["simulate", "--games", "8", "--shard-size", "4", "--backend", "serial", "--out", str(out)],
+    ):
+        result = runner.invoke(app, args)
+        assert result.exit_code == 2, (args, result.output)
+        (line,) = result.stderr.strip().splitlines()
+        assert "schema_version 3 is not supported (this tourney writes and reads 4)" in line
+        assert "simulate the run again into a new directory" in line
