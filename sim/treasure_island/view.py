@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from sim.treasure_island.cards import CARD_GAIN, GAIN, KIND, N_KINDS, TOP_INDEX
+from sim.treasure_island.cards import CARD_GAIN, GAIN, KIND, KIND_BIT, N_KINDS, TOP_INDEX
 
 #: ``_GAIN_ROWS[kind][pile]``: the row of ``GAIN`` for a stash pile (its top card looked up once).
 _GAIN_ROWS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
@@ -92,9 +92,16 @@ class PlayerView:
         return self._g.busting
 
     def bust_chance(self) -> float:
-        """The exact chance that a blind draw busts now (0 with an empty pile)."""
+        """The exact chance that the next draw busts (0 with an empty pile). When the top card
+        is public (a Spyglass showed it, or the Mystic's three) the answer is 0 or 1; otherwise
+        it is the pile's busting cards over its size."""
         g = self._g
-        return g.busting / len(g.pile) if g.pile else 0.0
+        pile = g.pile
+        if not pile:
+            return 0.0
+        if g.known:
+            return 1.0 if g.area_kinds & KIND_BIT[pile[-1]] else 0.0
+        return g.busting / len(pile)
 
     @property
     def known_top(self) -> int:

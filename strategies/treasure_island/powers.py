@@ -8,8 +8,8 @@ inside powers are these heuristics (rules spec §10):
   the points it takes from a victim; when every choice busts, the cheapest.
 - **Helm**: a safe pile with a useful power (Pistol, Knife, Candle, Anchor, the partner of a
   Key or Chest in play...) and the lowest top card at risk; when all bust, the cheapest.
-- **Spyglass**: place the card when it is safe and the stopping rule would draw, else put it
-  back and plunder.
+- **Spyglass**: place the revealed card whenever it is safe (rules spec §10), else put it back
+  and plunder; a safe card is a free draw, so the stopping rule is not asked.
 - **Draft**: the first character in ``CHARACTER_ORDER`` that was dealt.
 - **Bonus** (plunderer): the opponent's top card worth the most to me.
 """
@@ -124,8 +124,7 @@ class PowerChoices:
         if kind == _CANDLE:
             return self.candle(view, decision.options)
         if kind == _SPYGLASS:
-            safe = not view.area_kinds >> KIND[decision.value] & 1
-            return _PLACE if safe and self.keep_drawing(view) else _BACK
+            return _BACK if view.area_kinds >> KIND[decision.value] & 1 else _PLACE
         if kind == _HELM:
             return self.helm(view, decision.options)
         if kind == d.BONUS:

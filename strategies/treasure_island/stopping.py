@@ -2,16 +2,19 @@
 
 - ``stop-at(n=3)``: plunder once the play area holds ``n`` cards.
 - ``bust-threshold(threshold=0.25)``: card counting: plunder once the exact chance that the
-  next draw busts (cards left of kinds in play / cards left) exceeds ``threshold``.
+  next draw busts (cards left of kinds in play / cards left; 0 or 1 when a Spyglass or the
+  Mystic has made the top card public) exceeds ``threshold``.
 - ``expected-value(k=1.0, tie_weight=0.5)``: draw while ``(1 - p) * E[gain of the next safe
   card] * k > p * (points at risk)``, where the points at risk are what the unanchored cards
-  would add to the stash plus ``tie_weight`` per card (the card-count tie-break).
+  would add to the stash plus ``tie_weight`` per card (the card-count tie-break). A public
+  top card (a Spyglass, the Mystic) is drawn exactly when it is safe.
 """
 
 from __future__ import annotations
 
 import random
 
+from sim.treasure_island.cards import KIND
 from sim.treasure_island.view import PlayerView
 from strategies.treasure_island.powers import PowerChoices
 
@@ -64,6 +67,11 @@ class ExpectedValue(PowerChoices):
 
     def keep_drawing(self, view: PlayerView) -> bool:
         """The myopic expected-value rule of the rules spec §10."""
+        top = view.known_top
+        if top >= 0:
+            # The next card is public (a Spyglass, or the Mystic's three): p is 0 or 1. A sure
+            # safe card risks nothing and adds a card for the tie-break, so it is drawn.
+            return not view.area_kinds >> KIND[top] & 1
         # (1 - p) E[gain | safe] k > p risk, both sides times the pile's size: the safe cards'
         # summed gain times k against the busting cards times the points at risk.
         busting = view.busting
