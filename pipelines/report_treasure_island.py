@@ -1,5 +1,5 @@
 """The Treasure Island report's own parts: busts against their exact chance, turns, plunders,
-the Key + Chest bonus, each power's use, and the gap to the exact optimum.
+the Key + Chest bonus, each power's use, and the gap to the single-turn optimum.
 
 The win rates, seats, ratings and game length are the common part (``report_common``); this
 game has no islands and scores in points.
@@ -235,14 +235,15 @@ def sections(data: ReportData) -> list[Section]:
                         [{**r, "label": r["strategy"], "estimate": r["gap"]} for r in gap],
                         "label",
                         None,
-                        "Points per turn against the exact optimum",
+                        "Points per turn against the single-turn optimum",
                         "points per turn minus optimal's (95% interval)",
                         points=False,
                     ),
                     "Dot plot of each strategy's points per turn minus optimal's",
-                    "Each strategy's mean points per turn minus those of optimal, the exact "
-                    "single-turn optimal-stopping reference, on the same seed blocks (paired); "
-                    "left of zero means the strategy banks less per turn than optimal.",
+                    "Each strategy's mean points per turn minus those of optimal, the best "
+                    "answers for the turn's own points (an expectimax over the real turn), on "
+                    "the same seed blocks (paired); left of zero means the strategy banks less "
+                    "per turn than optimal.",
                 ),
                 doc.html_table(
                     gap,
@@ -286,7 +287,7 @@ def sections(data: ReportData) -> list[Section]:
         out.append(
             Section(
                 "optimal",
-                "Gap to the exact optimum",
+                "Gap to the single-turn optimum",
                 "How many points per turn each strategy leaves against optimal on the same deals.",
                 "".join(gap_body),
             )

@@ -1,1 +1,1 @@
-"""Treasure Island strategies: random, stopping rules and the exact single-turn reference."""
+"""Treasure Island strategies: random, stopping rules and the single-turn reference."""

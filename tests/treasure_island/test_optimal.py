@@ -1,70 +1,125 @@
-"""The exact single-turn stopping reference against a brute force over the pile's cards and
-a hand-computed case; and the stopping rules' thresholds."""
+"""The exact single-turn reference against an exhaustive enumeration over the real engine,
+hand-computed cases (forced busts among them), the approximate mode, and the stopping rules'
+thresholds."""
 
 from __future__ import annotations
 
+import dataclasses
+import itertools
 import random
-from functools import cache
+from collections.abc import Sequence
 
-from sim.treasure_island.cards import ANCHOR, KIND, N_CARDS, N_KINDS, PER_KIND, RUM
+import pytest
+
+from sim.treasure_island.cards import KEY, KIND, N_KINDS, PER_KIND
+from sim.treasure_island.rules import preset
 from sim.treasure_island.view import PlayerView
-from strategies.treasure_island.optimal import OptimalStopping, TurnProblem
-from strategies.treasure_island.powers import gain
+from strategies.treasure_island.optimal import OptimalStopping
 from strategies.treasure_island.stopping import BustThreshold, ExpectedValue, StopAt
+from strategies.treasure_island.turn_solver import TurnSolver, order_statistic_mean
+from tests.treasure_island.brute_force import (
+    Setup,
+    best_turn_value,
+    policy_turn_value,
+    random_setup,
+    solver_turn_value,
+)
 from tests.treasure_island.scenario import cards, make_game
 
 
-def brute_draw_value(view: PlayerView, pile: list[int]) -> float:
-    """Drawing now, then playing the turn optimally, by plain recursion over card sets."""
-    mine = view.my_stash
-    rum_cards = view.rules.rum_cards
-    area = view.area
-    bank0 = sum(gain(mine, c) for c in area)
-    safe0 = sum(gain(mine, c) for c in area[: view.anchor_at]) if view.anchor_at > 0 else 0
-
-    @cache
-    def value(kinds: int, bank: int, safe: int, rum: int, left: frozenset[int]) -> float:
-        if not left:
-            return bank
-        best = draw(kinds, bank, safe, rum, left)
-        return best if rum else max(bank, best)
-
-    def draw(kinds: int, bank: int, safe: int, rum: int, left: frozenset[int]) -> float:
-        total = 0.0
-        for c in left:
-            k = KIND[c]
-            if kinds >> k & 1:
-                total += safe
-                continue
-            total += value(
-                kinds | 1 << k,
-                bank + gain(mine, c),
-                bank if k == ANCHOR else safe,
-                rum_cards if k == RUM else max(0, rum - 1),
-                left - {c},
-            )
-        return total / len(left)
-
-    return draw(view.area_kinds, bank0, safe0, view.rum_pending, frozenset(pile))
+def exact_value(view: PlayerView) -> float:
+    solver = TurnSolver(view)
+    return solver.draw_value(solver.state(view))
 
 
-class ValueProbe(OptimalStopping):
-    """Records the exact and the brute-force value of drawing, then plunders."""
-
-    def __init__(self, rng: random.Random) -> None:
-        super().__init__(rng)
-        self.values: list[tuple[float, float]] = []
-
-    def keep_drawing(self, view: PlayerView) -> bool:
-        bank, safe = self._banked(view)
-        exact = TurnProblem(view).draw_value(view.area_kinds, bank, safe, 0)
-        pile = [c for c in range(N_CARDS) if view.pile_mask >> c & 1]
-        self.values.append((exact, brute_draw_value(view, pile)))
-        return False
+def approximate_value(view: PlayerView) -> float:
+    solver = TurnSolver(view, exact=False)
+    return solver.draw_value(solver.state(view))
 
 
-class DecisionProbe(OptimalStopping):
-    """Records the strategy's draw-or-plunder answers, then plunders."""
+@pytest.mark.parametrize("seed", range(4))
+def test_the_solver_is_the_true_optimum_of_the_real_turn_on_small_piles(seed: int) -> None:
+    # Random small positions, random rules and characters: the solver's value of the whole
+    # turn equals the best any player could do (exhaustive over pile orders, discard draws
+    # and every answer, the engine playing), and the exact player's own answers reach it.
+    rng = random.Random(seed)
+    for _ in range(15):
+        setup = random_setup(rng, max_unknown=5)
+        best = best_turn_value(setup)
+        assert solver_turn_value(setup, exact_value) == pytest.approx(best, abs=1e-9), setup
+        player = OptimalStopping(random.Random(0), exact=True)
+        assert policy_turn_value(setup, player) == pytest.approx(best, abs=1e-9), setup
+
+
+def _setup(
+    pile: Sequence[str],
+    discard: Sequence[str] = (),
+    mine: Sequence[str] = (),
+    rival: Sequence[str] = (),
+    rum_cards: int = 2,
+) -> Setup:
+    rules = dataclasses.replace(preset("standard"), rum_cards=rum_cards)
+    stashes = (tuple(cards(*mine)), tuple(cards(*rival)))
+    return Setup(rules, 2, (), tuple(cards(*pile)), tuple(cards(*discard)), stashes)
+
+
+def test_a_forced_helm_bust_is_valued_by_hand() -> None:
+    # Pile: helm 4 then parrot 6 (either order). My stash: only a parrot pile (parrot 5).
+    # Parrot 6 first (banks 1), then: plunder (1) or draw the helm 4, whose only pile is the
+    # parrot, in play: a forced bust that loses my parrot 5 (-5). So plunder: 1.
+    # Helm 4 first: it must place my parrot 5 (banks 0 net; the stash drops to nothing);
+    # then plunder gives 4 (helm) + 5 back = 4 net, or draw the parrot 6: bust, losing the
+    # helm and the parrot 5: -5. So plunder: 4. The turn: (1 + 4) / 2 = 2.5.
+    setup = _setup(["helm 4", "parrot 6"], mine=["parrot 5"], rum_cards=0)
+    assert best_turn_value(setup) == pytest.approx(2.5)
+    assert solver_turn_value(setup, exact_value) == pytest.approx(2.5)
+
+
+def test_a_candle_that_shows_only_busting_cards_is_a_forced_bust() -> None:
+    # Pile: parrot 7 then candle 3, or the other way round. Discard: a parrot 4 only.
+    # Parrot first (7), then draw the candle: it must place the parrot 4, a bust: 0; so
+    # plunder 7. Candle first (3): it places the parrot 4 (3 + 4 = 7); then the parrot 7
+    # busts: plunder 7. Either way 7: the solver must not count the candle's bust as a gain.
+    setup = _setup(["parrot 7", "candle 3"], discard=["parrot 4"], rum_cards=0)
+    assert best_turn_value(setup) == pytest.approx(7.0)
+    assert solver_turn_value(setup, exact_value) == pytest.approx(7.0)
+
+
+def test_the_approximate_mode_is_exact_where_no_key_and_chest_bonus_can_be_paid() -> None:
+    # The approximate mode differs from the exact one only in the Key + Chest bonus: with
+    # every Key out of the game, both give the true optimum.
+    rng = random.Random(11)
+    checked = 0
+    while checked < 25:
+        setup = random_setup(rng, max_unknown=5, characters=False)
+        keyless = [
+            tuple(c for c in part if KIND[c] != KEY)
+            for part in (setup.known, setup.unknown, setup.discard)
+        ]
+        if not keyless[1]:
+            continue
+        setup = dataclasses.replace(
+            setup,
+            known=keyless[0],
+            unknown=keyless[1],
+            discard=keyless[2],
+            stashes=tuple(tuple(c for c in s if KIND[c] != KEY) for s in setup.stashes),
+        )
+        best = best_turn_value(setup)
+        assert solver_turn_value(setup, approximate_value) == pytest.approx(best, abs=1e-9)
+        checked += 1
+
+
+def test_the_largest_of_random_draws_has_the_mean_of_every_draw() -> None:
+    values = [3.0, 1.0, 4.0, 1.5, 9.0, 2.6]
+    for take in range(1, 8):
+        subsets = list(itertools.combinations(values, min(take, len(values))))
+        expected = sum(max(s) for s in subsets) / len(subsets)
+        assert order_statistic_mean(values, take) == pytest.approx(expected)
+
+
+class _DecisionProbe(OptimalStopping):
+    """Records the draw-or-plunder answers, then plunders."""
 
     def __init__(self, rng: random.Random) -> None:
         super().__init__(rng)
@@ -75,30 +130,14 @@ class DecisionProbe(OptimalStopping):
         return False
 
 
-def test_turn_problem_matches_the_brute_force_on_small_piles() -> None:
-    rng = random.Random(7)
-    checked = 0
-    while checked < 60:
-        deck = rng.sample(range(N_CARDS), 12)
-        first, pile, mine = deck[0], deck[1:9], deck[9:12]
-        game, _ = make_game(["plunder"], [])
-        game.arrange([first, *pile], stashes=[mine])
-        probe = ValueProbe(rng)
-        game.strategies[0] = probe
-        game.play_turn(0)
-        for exact, brute in probe.values:
-            assert abs(exact - brute) < 1e-9
-            checked += 1
-
-
 def test_a_hand_computed_stopping_decision() -> None:
-    # Play area: a Parrot 5 (banks 5). Pile: Parrot 6 and Knife 7. Drawing: half the time a
-    # bust (0), half the time the Knife (5 + 7 = 12, then the Parrot left busts surely, so
+    # Play area: a Parrot 5 (banks 5). Pile: Parrot 6 and Key 7. Drawing: half the time a
+    # bust (0), half the time the Key (5 + 7 = 12, then the Parrot left busts surely, so
     # stop): 6 > 5, draw. With a Parrot 9 in play (banks 9): 0.5 * 16 = 8 < 9, stop.
     for first, draws in (("parrot 5", True), ("parrot 9", False)):
-        game, (_p0, _) = make_game([], [])
-        game.arrange(cards(first, "parrot 6", "knife 7"))
-        probe = DecisionProbe(random.Random(0))
+        game, _ = make_game(["plunder"], [])
+        game.arrange(cards(first, "parrot 6", "key 7"))
+        probe = _DecisionProbe(random.Random(0))
         game.strategies[0] = probe
         game.play_turn(0)
         assert probe.seen == [draws]
