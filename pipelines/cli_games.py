@@ -284,6 +284,30 @@ def simulate_cmd(
             help="Also play the same seeds without curses or amulets, into <out>-without-X.",
         ),
     ] = None,
+    audit: Annotated[
+        bool | None,
+        typer.Option(
+            "--audit",
+            help="For untrusted plug-ins: check after every decision that the game is "
+            "unchanged (a change is a violation and is undone). Slower.",
+        ),
+    ] = None,
+    decision_timeout: Annotated[
+        float | None,
+        typer.Option(
+            "--decision-timeout",
+            help="Seconds a decision may take; a strategy past it is recorded and its game "
+            "ends (end reason timeout). Off by default.",
+        ),
+    ] = None,
+    shard_timeout: Annotated[
+        float | None,
+        typer.Option(
+            "--shard-timeout",
+            help="Seconds a shard may take before the run stops with exit 1 (process and "
+            "ray backends). Off by default.",
+        ),
+    ] = None,
 ) -> None:
     """Run a tournament: seeded games in shards, Parquet tables, resumable."""
     from pipelines.simulate import read_spec, resolve, twin_config
@@ -308,6 +332,9 @@ def simulate_cmd(
         "shared_out": shared_out,
         "ablate": ablate,
         "twin": twin,
+        "audit": audit,
+        "decision_timeout": decision_timeout,
+        "shard_timeout": shard_timeout,
     }
     config = resolve(file_values, flags, source)
     counterfactual = twin_config(file_values, flags, source)

@@ -341,6 +341,7 @@ LENGTH_COLUMNS = [
     col("max", "count", "max_turns"),
     col("turn cap", "count", "turn_cap"),
     col("deadlock", "count"),
+    col("time limit", "count", "timeout"),
 ]
 
 

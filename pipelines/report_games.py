@@ -28,6 +28,7 @@ WORDS = {
     "upset": "The biggest upset",
     "turn_cap": "A game stopped at the turn cap",
     "deadlock": "A game ended by a deadlock",
+    "timeout": "A game ended by a decision past the time limit",
     "curse_winner": "A curse changed the winner",
 }
 #: The report's folder of replay pages.

@@ -27,7 +27,11 @@ from reports import numbers
 from sim.outcome import UNFINISHED
 
 #: Words for the end reasons that leave a game without a real winner.
-END_WORDS = {"turn_cap": "stopped at the turn cap", "deadlock": "ended in a deadlock"}
+END_WORDS = {
+    "turn_cap": "stopped at the turn cap",
+    "deadlock": "ended in a deadlock",
+    "timeout": "were ended because a strategy ran past the decision time limit",
+}
 
 
 def replay_command(run: Any, game_id: int) -> str:
@@ -109,7 +113,7 @@ def _failures(con: duckdb.DuckDBPyConnection, groups: Groups) -> list[RunWarning
         first = con.execute(
             """SELECT game_id, turn, decision::VARCHAR, answer, error FROM failures
                WHERE run = ? AND strategy::VARCHAR = ?
-               ORDER BY answer <> '<raised>', game_id, turn LIMIT 1""",
+               ORDER BY answer NOT IN ('<raised>', '<no answer>'), game_id, turn LIMIT 1""",
             [run, strategy],
         ).fetchall()
         command = ""
@@ -117,19 +121,22 @@ def _failures(con: duckdb.DuckDBPyConnection, groups: Groups) -> list[RunWarning
         if first:
             game_id, turn, decision, answer, error = first[0]
             command = replay_command(info, int(game_id))
-            what = (
-                f"first exception: {error}"
-                if answer == "<raised>"
-                else f"first illegal answer: {answer}"
-            )
+            if answer == "<raised>":
+                what = f"first exception: {error}"
+            elif answer == "<no answer>":
+                what = f"first time limit: {error}"
+            else:
+                what = f"first illegal answer: {answer}"
             example = f" Its {what} (game {game_id}, turn {turn}, a {decision} decision)."
         out.append(
             RunWarning(
                 kind="strategy_failures",
                 run=run_label(info),
                 text=(
-                    f"{strategy} failed {numbers.count(failures)} times (an exception or an "
-                    f"illegal answer; the engine played the fallback instead) in "
+                    f"{strategy} failed {numbers.count(failures)} times (an exception, an "
+                    f"illegal answer or a change found by the audit: the engine played the "
+                    f"fallback instead; or a decision past the time limit, which ended the "
+                    f"game) in "
                     f"{numbers.count(touched)} of its {numbers.count(seats)} games "
                     f"({numbers.pct(touched / seats)}) in {run_label(info)}; its results "
                     f"measure the fallback as much as the strategy.{example}"

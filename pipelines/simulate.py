@@ -34,6 +34,7 @@ from sim.runner.store import RunStore, is_uri, open_store
 from sim.tobago.catalog import resolve_board
 
 __all__ = ["ABLATIONS", "ablated"]
+from sim.guard import Guard
 from sim.tobago.modular import island_names
 from sim.toml_files import read_toml
 from strategies.registry import parse_strategy
@@ -56,6 +57,9 @@ SPEC_KEYS = (
     "ablate",
     "twin",
     "shared_out",
+    "audit",
+    "decision_timeout",
+    "shard_timeout",
 )
 DEFAULTS: dict[str, Any] = {
     "game": "tobago",
@@ -75,6 +79,9 @@ DEFAULTS: dict[str, Any] = {
     "ablate": None,
     "twin": None,
     "shared_out": False,
+    "audit": False,  # check after every decision that the game is unchanged (sim.guard)
+    "decision_timeout": None,  # seconds a decision may take (off by default)
+    "shard_timeout": None,  # seconds a shard may take (process and ray backends)
 }
 
 
@@ -241,6 +248,7 @@ def resolve(file_values: dict[str, Any], flags: dict[str, Any], source: str) -> 
     shared = values["shared_out"]
     if not isinstance(shared, bool):
         raise InputError(f"{source}: shared_out = {_shown(shared)} is not allowed (true or false)")
+    guard, shard_timeout = _guard(values, backend, source)
     out = values["out"]
     run_dir = out_store(
         out or str(Path("data") / "runs" / _run_id(values, who)),
@@ -269,7 +277,36 @@ def resolve(file_values: dict[str, Any], flags: dict[str, Any], source: str) -> 
         label=label,
         table_sizes=who.table_sizes,
         requested_games=asked,
+        guard=guard,
+        shard_timeout=shard_timeout,
     )
+
+
+def _seconds(source: str, key: str, value: Any, high: float) -> float | None:
+    """A time limit in seconds (None: off); ``InputError`` outside (0, high]."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value <= high:
+        raise InputError(
+            f"{source}: {key} = {_shown(value)} is not allowed (seconds, more than 0 and at "
+            f"most {high:g})"
+        )
+    return float(value)
+
+
+def _guard(values: dict[str, Any], backend: str, source: str) -> tuple[Guard, float | None]:
+    """The run's guard (audit, decision time limit) and its shard time limit, checked."""
+    audit = values["audit"]
+    if not isinstance(audit, bool):
+        raise InputError(f"{source}: audit = {_shown(audit)} is not allowed (true or false)")
+    decision = _seconds(source, "decision_timeout", values["decision_timeout"], 86_400)
+    shard = _seconds(source, "shard_timeout", values["shard_timeout"], 7 * 86_400)
+    if shard is not None and backend == "serial":
+        raise InputError(
+            f"{source}: shard_timeout needs --backend process or ray (a shard that overruns is "
+            "stopped by the driver, which the serial backend does not have)"
+        )
+    return Guard(audit=audit, decision_timeout=decision), shard
 
 
 def out_store(out: str, joining: bool, shared: bool, source: str) -> RunStore:
@@ -336,7 +373,8 @@ def _run_id(values: dict[str, Any], who: Lineup) -> str:
     key = json.dumps(
         {k: values[k] for k in ("game", "seed", "seating", "islands", "rules", "ablate")}
         | {"players": list(who.labels), "shard_size": values["shard_size"]}
-        | ({"table_sizes": list(who.table_sizes)} if who.table_sizes else {}),
+        | ({"table_sizes": list(who.table_sizes)} if who.table_sizes else {})
+        | {k: values[k] for k in ("audit", "decision_timeout") if values.get(k)},
         sort_keys=True,
         default=str,
     )

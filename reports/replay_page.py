@@ -64,9 +64,11 @@ def _headline(doc: dict[str, Any]) -> tuple[str, str]:
             zip(doc["players"], doc["scores"], doc["ranks"], strict=True)
         )
     )
-    end = {"turn_cap": ", stopped at the turn cap", "deadlock": ", ended in a deadlock"}.get(
-        str(doc["end_reason"]), ""
-    )
+    end = {
+        "turn_cap": ", stopped at the turn cap",
+        "deadlock": ", ended in a deadlock",
+        "timeout": ", ended by a decision past the time limit",
+    }.get(str(doc["end_reason"]), "")
     line = (
         f"Rules {doc['rules']} ({doc['rules_hash']}); {doc['turns']} turns{end}; final scores: "
         f"{seats}."

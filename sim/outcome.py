@@ -7,6 +7,7 @@ Shared by the games so the runner, the reports and the comparisons read one shap
 
 from __future__ import annotations
 
+import reprlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
@@ -31,10 +32,11 @@ class Violation:
 #: ``deck_exhausted``: the natural end (Tobago's treasure deck, Treasure Island's draw pile);
 #: ``turn_cap``: the rules' safety cap on turns; ``deadlock``: no seat can ever change the
 #: position again under the rules (the game cannot reach its natural end).
-END_REASONS = ("deck_exhausted", "turn_cap", "deadlock")
+#: ``timeout``: a strategy ran past the decision time limit (``--decision-timeout``).
+END_REASONS = ("deck_exhausted", "turn_cap", "deadlock", "timeout")
 #: End reasons whose final standing is not a result of the game (reports leave them out of
 #: win rates and count them).
-UNFINISHED = ("turn_cap", "deadlock")
+UNFINISHED = ("turn_cap", "deadlock", "timeout")
 
 
 class GameResult(NamedTuple):
@@ -72,6 +74,44 @@ class FallbackPlayer:
         return decision.fallback()
 
 
+#: What a strategy may raise that the game records as a violation: any exception, and
+#: ``SystemExit`` (a strategy calling ``sys.exit`` must not end the run). ``KeyboardInterrupt``
+#: (Ctrl-C) and the guard's decision timeout are not caught.
+STRATEGY_FAILURES: tuple[type[BaseException], ...] = (Exception, SystemExit)
+
+_SHOWN = reprlib.Repr()
+_SHOWN.maxstring = 120
+_SHOWN.maxother = 120
+_SHOWN.maxlist = _SHOWN.maxtuple = 8
+
+
+def describe(obj: object) -> str:
+    """``repr(obj)``, short, and never failing: strategies' answers and exceptions are foreign
+    objects (a ``__repr__`` may raise, or print megabytes)."""
+    try:
+        text = _SHOWN.repr(obj)
+    except BaseException:
+        text = f"<{type(obj).__name__} object whose repr failed>"
+    return text[:200]
+
+
+def is_plain(answer: object) -> bool:
+    """Whether ``answer`` is made of exact builtin values only: an ``int``, a ``str``, or a
+    tuple of them. Only such answers are compared with a decision's legal answers, so that no
+    strategy code (an ``__eq__`` that always agrees, or raises; a NumPy array) runs in the
+    check."""
+    t = type(answer)
+    if t is int or t is str:
+        return True
+    if t is not tuple:
+        return False
+    for x in answer:  # type: ignore[attr-defined]
+        u = type(x)
+        if u is not int and u is not str:
+            return False
+    return True
+
+
 def build_strategy(
     factory: Callable[[Any], Any], rng: Any, seat: int, strict: bool, violations: list[Violation]
 ) -> Any:
@@ -79,8 +119,8 @@ def build_strategy(
     :class:`FallbackPlayer` (strict mode: :class:`StrategyError`)."""
     try:
         return factory(rng)
-    except Exception as exc:
+    except STRATEGY_FAILURES as exc:
         if strict:
-            raise StrategyError(f"seat {seat} could not be built: {exc!r}") from exc
-        violations.append(Violation(0, seat, "create", "<raised>", repr(exc)[:200]))
+            raise StrategyError(f"seat {seat} could not be built: {describe(exc)}") from exc
+        violations.append(Violation(0, seat, "create", "<raised>", describe(exc)))
         return FallbackPlayer()

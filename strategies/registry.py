@@ -16,7 +16,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from sim.errors import InputError
+from sim.errors import InputError, RunError
+from sim.outcome import STRATEGY_FAILURES, describe
+from sim.sealed import trust
 from strategies.tobago.random_player import RandomPlayer
 from strategies.tobago.styles import Cartographer, Cautious, Collector, Hunter
 from strategies.treasure_island.optimal import OptimalStopping
@@ -39,6 +41,9 @@ TREASURE_ISLAND: dict[str, type] = {
     "expected-value": ExpectedValue,
     "optimal": OptimalStopping,
 }
+# The built-in players read games through the direct view; every other class (a plug-in, or a
+# subclass of a built-in) gets a sealed one (sim.sealed).
+trust(*TOBAGO.values(), *TREASURE_ISLAND.values())
 #: Strategy names by game.
 REGISTRIES: dict[str, dict[str, type]] = {"tobago": TOBAGO, "treasure-island": TREASURE_ISLAND}
 #: The players of a game when none are named: Tobago's four styles; for Treasure Island the
@@ -168,4 +173,11 @@ def parse_strategy(text: str, game: str = "tobago") -> StrategySpec:
         cls(random.Random(0), **dict(params))
     except (TypeError, ValueError) as exc:
         raise InputError(f"strategy {label!r}: {exc}") from None
+    except STRATEGY_FAILURES as exc:
+        # The class itself fails (not its parameters): nothing is played (exit 1). A
+        # constructor that fails only in some games is recorded per game instead.
+        raise RunError(
+            f"strategy {label!r} cannot be built: {describe(exc)}; fix the plug-in's "
+            "__init__ (a strategy is built as Class(rng, **params))"
+        ) from None
     return StrategySpec(label, cls, tuple(params))

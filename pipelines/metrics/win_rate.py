@@ -185,11 +185,12 @@ def game_length(con: duckdb.DuckDBPyConnection) -> pa.Table:
         """SELECT n_players,
                   sum((end_reason::VARCHAR = 'turn_cap')::INT)::BIGINT,
                   sum((end_reason::VARCHAR = 'deadlock')::INT)::BIGINT,
+                  sum((end_reason::VARCHAR = 'timeout')::INT)::BIGINT,
                   count(*)::BIGINT
            FROM games_all GROUP BY 1 ORDER BY 1"""
     ).fetchall()
     rows = []
-    for n, capped, deadlocked, total in ends:
+    for n, capped, deadlocked, timed_out, total in ends:
         m = means.get(n)
         sd, lo, hi = spread.get(n, (0.0, None, None))
         rows.append(
@@ -205,6 +206,7 @@ def game_length(con: duckdb.DuckDBPyConnection) -> pa.Table:
                 "max_turns": hi,
                 "turn_cap": capped,
                 "deadlock": deadlocked,
+                "timeout": timed_out,
             }
         )
     return _table(
@@ -221,6 +223,7 @@ def game_length(con: duckdb.DuckDBPyConnection) -> pa.Table:
             "max_turns": pa.int64(),
             "turn_cap": pa.int64(),
             "deadlock": pa.int64(),
+            "timeout": pa.int64(),
         },
     )
 
@@ -278,7 +281,7 @@ def notable_games(con: duckdb.DuckDBPyConnection) -> pa.Table:
             SELECT end_reason::VARCHAR AS kind, n_players, run, game_id,
                    turns::VARCHAR || ' turns' AS detail
             FROM games_all
-            WHERE end_reason::VARCHAR IN ('turn_cap', 'deadlock')
+            WHERE end_reason::VARCHAR IN ('turn_cap', 'deadlock', 'timeout')
             QUALIFY row_number() OVER (
                 PARTITION BY n_players, end_reason ORDER BY run, game_id) = 1)
         SELECT * FROM longest UNION ALL SELECT * FROM upset UNION ALL SELECT * FROM stalled

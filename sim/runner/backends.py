@@ -14,7 +14,10 @@ import multiprocessing
 import re
 import signal
 import socket
+import time
 from collections.abc import Callable, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 
 from sim.errors import InputError, RunError
 from sim.runner.code_identity import CodeIdentity
@@ -35,25 +38,72 @@ def _ignore_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+def _shard_overrun(shard: int, limit: float) -> RunError:
+    return RunError(
+        f"shard {shard} ran past the shard time limit ({limit:g} s) and was stopped; finished "
+        "shards are kept: find the slow strategy (--decision-timeout ends a stuck game), or "
+        "raise --shard-timeout, and run the same command to resume"
+    )
+
+
 def run_process(
-    tasks: Sequence[ShardTask], on_done: OnDone, workers: int, code: CodeIdentity
+    tasks: Sequence[ShardTask],
+    on_done: OnDone,
+    workers: int,
+    code: CodeIdentity,
+    shard_timeout: float | None = None,
 ) -> None:
     """Play shards in a pool of ``workers`` fresh processes (spawned, not forked), each
-    refusing shards of other ``code``. On Ctrl-C or any error the pool is terminated: shards
-    already reported stay, the rest are dropped (a half-written part never replaces a whole
-    one)."""
+    refusing shards of other ``code``; at most one shard per worker is in flight, so each
+    starts when it is handed out and ``shard_timeout`` counts from then. On Ctrl-C, a shard
+    past its time limit, a worker that dies or any error, the workers are killed at once:
+    shards already reported stay, the rest are dropped (a half-written part never replaces
+    a whole one)."""
     context = multiprocessing.get_context("spawn")
-    pool = context.Pool(workers, initializer=_ignore_sigint)
+    pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_ignore_sigint)
+    queue = list(tasks)
+    started: dict[Future[ShardSummary], tuple[int, float]] = {}
     try:
-        packed = (pack(task, code) for task in tasks)
-        for summary in pool.imap_unordered(run_packed, packed, chunksize=1):
-            on_done(summary)
-        pool.close()
+        while queue or started:
+            while queue and len(started) < workers:
+                task = queue.pop(0)
+                future = pool.submit(run_packed, pack(task, code))
+                started[future] = (task.shard, time.monotonic())
+            wait_for = 1.0
+            if shard_timeout is not None:
+                first = min(t for _, t in started.values())
+                wait_for = max(0.0, min(wait_for, first + shard_timeout - time.monotonic()))
+            done, _ = wait(list(started), timeout=wait_for, return_when=FIRST_COMPLETED)
+            for future in done:
+                started.pop(future)
+                try:
+                    summary = future.result()
+                except BrokenProcessPool:
+                    raise RunError(
+                        "a worker process died while playing a shard (ended by a strategy, a "
+                        "signal or the out-of-memory killer); finished shards are kept: run "
+                        "the same command to resume"
+                    ) from None
+                on_done(summary)
+            if shard_timeout is not None:
+                now = time.monotonic()
+                for shard, t in started.values():
+                    if now - t > shard_timeout:
+                        raise _shard_overrun(shard, shard_timeout)
     except BaseException:
-        pool.terminate()
+        _kill_workers(pool)
         raise
     finally:
-        pool.join()
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _kill_workers(pool: ProcessPoolExecutor) -> None:
+    """Stop every worker of ``pool`` now (``shutdown`` alone waits for running shards)."""
+    processes = dict(getattr(pool, "_processes", None) or {})
+    for process in processes.values():
+        process.kill()
+    for process in processes.values():
+        process.join(timeout=5)
 
 
 #: ``host:port`` or ``ray://host:port`` (a Ray client address); ``auto`` finds a local cluster.
@@ -131,12 +181,13 @@ def run_ray(
     workers: int,
     address: str | None,
     code: CodeIdentity,
+    shard_timeout: float | None = None,
 ) -> float:
     """Play shards as Ray tasks: on a local Ray instance started here (no dashboard) with
     ``workers`` CPUs, or on the existing cluster at ``address``; each worker refuses shards
-    of other ``code``. Returns the seconds spent starting or joining Ray."""
-    import time
-
+    of other ``code``. With ``shard_timeout``, only as many shards as there are CPUs are in
+    flight (each starts when it is handed out) and one that overruns stops the run. Returns
+    the seconds spent starting or joining Ray."""
     import ray
 
     start = time.perf_counter()
@@ -165,13 +216,26 @@ def run_ray(
     remote = ray.remote(num_cpus=1, max_retries=2)(run_packed)
     queue = list(tasks)
     pending: list[object] = []
+    handed: dict[object, tuple[int, float]] = {}
     try:
         cpus = ray.cluster_resources().get("CPU", 1)  # type: ignore[no-untyped-call]
-        in_flight = 2 * (workers if not address else int(cpus))
+        slots = workers if not address else max(1, int(cpus))
+        in_flight = slots if shard_timeout is not None else 2 * slots
         while queue or pending:
             while queue and len(pending) < in_flight:
-                pending.append(remote.remote(pack(queue.pop(0), code)))
-            done, pending = ray.wait(pending, num_returns=1)
+                task = queue.pop(0)
+                submitted: object = remote.remote(pack(task, code))
+                pending.append(submitted)
+                handed[submitted] = (task.shard, time.monotonic())
+            wait_for = None
+            if shard_timeout is not None:
+                oldest = min(handed[r][1] for r in pending)
+                wait_for = max(0.0, oldest + shard_timeout - time.monotonic())
+            done, pending = ray.wait(pending, num_returns=1, timeout=wait_for)
+            if not done:
+                shard, _ = min((handed[r] for r in pending), key=lambda st: st[1])
+                assert shard_timeout is not None
+                raise _shard_overrun(shard, shard_timeout)
             try:
                 summary = ray.get(done[0])
             except ray.exceptions.RayTaskError as exc:
@@ -179,6 +243,14 @@ def run_ray(
                 if cause is None:
                     raise
                 raise cause from None
+            except ray.exceptions.RayError as exc:  # a worker that died, a lost node
+                first_line = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+                raise RunError(
+                    f"a Ray worker failed while playing shard {handed[done[0]][0]} "
+                    f"({type(exc).__name__}: {first_line[:160]}); finished shards are kept: "
+                    "run the same command to resume"
+                ) from None
+            handed.pop(done[0], None)
             on_done(summary)
     except BaseException:
         for ref in pending:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from sim.errors import InputError
+from sim.guard import NO_GUARD, Guard
 from sim.outcome import GameResult, Violation
 from sim.runner.schedule import GamePlan
 from sim.tobago import rules as tobago_rules
@@ -54,6 +55,7 @@ class PlayGame(Protocol):
         rules: Any,
         factories: Sequence[Factory],
         boards: Mapping[str, Board] | None = None,
+        guard: Guard = NO_GUARD,
     ) -> Any: ...
 
 
@@ -66,6 +68,7 @@ class BuildGame(Protocol):
         rules: Any,
         factories: Sequence[Factory],
         boards: Mapping[str, Board] | None = None,
+        guard: Guard = NO_GUARD,
     ) -> Any: ...
 
 
@@ -136,9 +139,10 @@ def _build_tobago(
     rules: Any,
     factories: Sequence[Factory],
     boards: Mapping[str, Board] | None = None,
+    guard: Guard = NO_GUARD,
 ) -> TobagoGame:
     board = (boards or {}).get(plan.island) or _board(plan.island)
-    return TobagoGame(rules, board, [factories[p] for p in plan.order], plan.seed)
+    return TobagoGame(rules, board, [factories[p] for p in plan.order], plan.seed, guard=guard)
 
 
 def _play_tobago(
@@ -146,8 +150,9 @@ def _play_tobago(
     rules: Any,
     factories: Sequence[Factory],
     boards: Mapping[str, Board] | None = None,
+    guard: Guard = NO_GUARD,
 ) -> TobagoGame:
-    game = _build_tobago(plan, rules, factories, boards)
+    game = _build_tobago(plan, rules, factories, boards, guard)
     game.play()
     return game
 
@@ -157,8 +162,9 @@ def _build_treasure_island(
     rules: Any,
     factories: Sequence[Factory],
     boards: Mapping[str, Board] | None = None,
+    guard: Guard = NO_GUARD,
 ) -> TreasureIslandGame:
-    return TreasureIslandGame(rules, [factories[p] for p in plan.order], plan.seed)
+    return TreasureIslandGame(rules, [factories[p] for p in plan.order], plan.seed, guard=guard)
 
 
 def _play_treasure_island(
@@ -166,8 +172,9 @@ def _play_treasure_island(
     rules: Any,
     factories: Sequence[Factory],
     boards: Mapping[str, Board] | None = None,
+    guard: Guard = NO_GUARD,
 ) -> TreasureIslandGame:
-    game = _build_treasure_island(plan, rules, factories, boards)
+    game = _build_treasure_island(plan, rules, factories, boards, guard)
     game.play()
     return game
 
@@ -240,7 +247,8 @@ def play_planned(
     rules: Any,
     factories: Sequence[Factory],
     boards: Mapping[str, Board] | None = None,
+    guard: Guard = NO_GUARD,
 ) -> Any:
     """Play the scheduled game ``plan`` (any game: the rules say which), on the board
     ``boards`` gives for its island, if any."""
-    return kind_of(rules).play(plan, rules, factories, boards)
+    return kind_of(rules).play(plan, rules, factories, boards, guard)

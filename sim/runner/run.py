@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from sim.errors import InputError
+from sim.guard import NO_GUARD, Guard
 from sim.runner.backends import check_address, run_process, run_ray, run_serial
 from sim.runner.boards import boards_manifest, check_boards, read_boards
 from sim.runner.code_identity import code_identity, plugin_modules
@@ -84,6 +85,12 @@ class RunConfig:
     #: The ``games`` asked for (per table size for a pool, before rounding up to whole
     #: cycles), for messages; ``games`` is what the run plays in all.
     requested_games: int = 0
+    #: How games watch their strategies (audit, decision time limit): data-defining, since a
+    #: cheater's games differ under audit, so part of :meth:`spec` when set.
+    guard: Guard = NO_GUARD
+    #: Seconds a shard may take before the run stops (process and ray backends); not part of
+    #: the data.
+    shard_timeout: float | None = None
 
     @property
     def pool(self) -> bool:
@@ -112,7 +119,7 @@ class RunConfig:
             "rules_hash": self.rules.hash,
             "resolved_rules": self.rules.to_dict(),
             "shard_size": self.shard_size,
-        }
+        } | ({"guard": self.guard.to_dict()} if self.guard.active else {})
 
     def schedule(self) -> Schedule:
         """Which game is which."""
@@ -477,6 +484,7 @@ def _play(
                 shipped,
                 config.table_sizes,
                 run_id,
+                config.guard,
             )
         )
     if on_start is not None:
@@ -499,9 +507,11 @@ def _play(
         elif config.backend == "serial":
             run_serial(tasks, done)
         elif config.backend == "process":
-            run_process(tasks, done, config.workers, code)
+            run_process(tasks, done, config.workers, code, config.shard_timeout)
         else:
-            startup = run_ray(tasks, done, config.workers, config.address, code)
+            startup = run_ray(
+                tasks, done, config.workers, config.address, code, config.shard_timeout
+            )
         complete = True
     finally:
         seconds = time.perf_counter() - start

@@ -27,6 +27,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from sim.errors import InputError
+from sim.guard import NO_GUARD, Guard
 from sim.runner.code_identity import CodeIdentity, check_code
 from sim.runner.games import Factory, Rules, game_kind, play_planned
 from sim.runner.parts import PartRecord, part_name, write_recorded
@@ -57,6 +58,8 @@ class ShardTask:
     table_sizes: tuple[int, ...] = ()
     #: The run's identity, written into every row (the ``run_id`` column of every table).
     run_id: str = ""
+    #: How the games watch their strategies (audit, decision time limit).
+    guard: Guard = NO_GUARD
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,7 +152,7 @@ def run_shard(task: ShardTask) -> ShardSummary:
     for game_id in range(task.first_game, task.first_game + task.n_games):
         t0 = clock()
         plan = schedule.plan(game_id)
-        game = play_planned(plan, task.rules, task.factories, boards)
+        game = play_planned(plan, task.rules, task.factories, boards, task.guard)
         result = game.result
         assert result is not None
         t1 = clock()

@@ -104,7 +104,7 @@ def board_from_json(obj: Any, source: str = "<json>") -> Board:
         cell = (m.get("q"), m.get("r"))
         if cell not in island.index:
             raise fail(f"landmarks[{k}]: ({m.get('q')}, {m.get('r')}) is not an island cell")
-        by_kind[m["kind"]].append(island.index[cell])
+        by_kind[m["kind"]].append(island.index[cell])  # type: ignore[index]
         if m["kind"] == STATUE:
             facing = m.get("facing")
             if facing is not None and (not isinstance(facing, int) or not 0 <= facing < 6):

@@ -2,7 +2,10 @@
 
 A :class:`Decision` lists the legal answers: ``actions`` (small tuples such as
 ``("clue", card_id, map)``) and, for cell choices, ``cells`` (a bitmask of island cells; the
-answer is then a cell id). Anything else a strategy returns is illegal.
+answer is then a cell id). Anything else a strategy returns is illegal, and answers are
+compared by exact type: a plain ``int`` cell, or a plain tuple of ``str`` and ``int`` (a
+subclass, a NumPy number or an object with its own ``==`` is illegal). A decision is
+immutable.
 
 Kinds and their answers:
 
@@ -34,8 +37,7 @@ lists ``stop`` first once it is allowed; ``offer`` lists ``pass`` first; ``curse
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 #: A tagged tuple: a name then int arguments, e.g. ``("clue", card, map)`` (heterogeneous,
 #: hence ``Any`` for the elements).
@@ -67,11 +69,10 @@ OFFER_ACTIONS: tuple[Action, ...] = (PASS, TAKE)
 CURSE_ACTIONS: tuple[Action, ...] = (PAY_AMULET, PAY_CARD)
 
 
-@dataclass(slots=True)
-class Decision:
-    """One question to one seat. For ``offer``, ``value`` and ``position`` are the card's coins
-    and the 0-based position of the asking rose from the bottom of R; for ``marker``, ``value``
-    is the map."""
+class Decision(NamedTuple):
+    """One question to one seat, immutable (a strategy cannot widen its own choices). For
+    ``offer``, ``value`` and ``position`` are the card's coins and the 0-based position of the
+    asking rose from the bottom of R; for ``marker``, ``value`` is the map."""
 
     kind: str
     seat: int
@@ -81,10 +82,12 @@ class Decision:
     position: int = -1
 
     def is_legal(self, answer: object) -> bool:
-        """Whether ``answer`` is one of the legal answers."""
+        """Whether ``answer`` is exactly one of the legal answers: a plain ``int`` cell of
+        ``cells``, or a plain tuple of ``str`` and ``int`` among ``actions`` (no subclass, no
+        object with its own ``==``)."""
         if type(answer) is int:
             return answer >= 0 and bool((self.cells >> answer) & 1)
-        return answer in self.actions
+        return plain_action(answer) and answer in self.actions
 
     def fallback(self) -> object:
         """The documented answer used when a strategy fails."""
@@ -92,3 +95,15 @@ class Decision:
             return self.actions[0]
         low = self.cells & -self.cells
         return low.bit_length() - 1
+
+
+def plain_action(answer: object) -> bool:
+    """Whether ``answer`` is a tuple of exact ``str`` and ``int`` values: the only answers the
+    engine compares with its actions (so that no strategy code runs in the comparison)."""
+    if type(answer) is not tuple:
+        return False
+    for x in answer:
+        t = type(x)
+        if t is not int and t is not str:
+            return False
+    return True

@@ -22,6 +22,9 @@ from sim.tobago.island import Island
 from sim.tobago.movelog import CODE
 from sim.tobago.state import CURSE
 
+# Offers are built as their tuples directly (the named tuple's ``__new__`` is a Python call).
+_new = tuple.__new__
+
 if TYPE_CHECKING:
     from sim.tobago.engine import TobagoGame
 
@@ -123,7 +126,7 @@ def raise_treasure(game: TobagoGame, raiser: int, m: int) -> None:
             break
         taker = -1
         for pos, owner in enumerate(roses):
-            if ask(Decision(OFFER, owner, OFFER_ACTIONS, 0, card, pos)) == TAKE:
+            if ask(_new(Decision, (OFFER, owner, OFFER_ACTIONS, 0, card, pos))) == TAKE:
                 taker = owner
                 del roses[pos]
                 s.roses[owner] += 1

@@ -16,16 +16,20 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Protocol
+from typing import Any, Protocol
 
+from sim.guard import NO_GUARD, Audited, Decide, DecisionTimeout, Guard, guarded, ids_of
 from sim.outcome import (
     END_REASONS,
+    STRATEGY_FAILURES,
     GameResult,
     StrategyError,
     Violation,
     build_strategy,
+    describe,
     ranks_and_shares,
 )
+from sim.sealed import is_trusted, sealed_class
 from sim.seeding import Stream, derive_seed, stream
 from sim.tobago import decisions as d
 from sim.tobago.board import Board
@@ -60,6 +64,15 @@ _END_ONLY: tuple[d.Action, ...] = (d.END,)
 _EXCHANGE_ONLY: tuple[d.Action, ...] = (d.EXCHANGE,)
 _STOP_ONLY: tuple[d.Action, ...] = (d.STOP,)
 _KIND_CODE = {k: i for i, k in enumerate(d.KINDS)}
+# Decisions of the hottest kinds are built as their tuples directly (the named tuple's
+# ``__new__`` is a Python call).
+_new = tuple.__new__
+_DECISION = d.Decision
+#: A plug-in's view (see :mod:`sim.sealed`).
+seal_view = sealed_class(PlayerView, "SealedPlayerView")
+#: The game state the audit leaves alone: built at setup from the rules and the board, never
+#: changed by play (their identity is checked instead).
+_STATIC = ("rules", "island", "landmarks", "clue_masks")
 
 
 class TobagoGame:
@@ -72,6 +85,7 @@ class TobagoGame:
         strategies: Sequence[StrategyFactory],
         seed: int,
         strict: bool = False,
+        guard: Guard = NO_GUARD,
     ) -> None:
         n = len(strategies)
         if not 2 <= n <= 4:
@@ -101,9 +115,19 @@ class TobagoGame:
             stream(seed, "distribution"),
         )
         self.strategies = [self._build_strategy(i, f) for i, f in enumerate(strategies)]
-        self.views = [PlayerView(s, i) for i in range(n)]
+        # The built-in players read the game through the direct view; plug-ins get a sealed
+        # one, with no attribute leading to the game (sim.sealed).
+        self.views = [
+            PlayerView(s, i) if is_trusted(self.strategies[i]) else seal_view(PlayerView(s, i))
+            for i in range(n)
+        ]
         # Per seat, what ask calls: the strategy's bound decide and the seat's view.
-        self._deciders = [(self.strategies[i].decide, self.views[i]) for i in range(n)]
+        self._deciders: list[tuple[Decide, Any]] = [
+            (self.strategies[i].decide, self.views[i]) for i in range(n)
+        ]
+        if guard.active:
+            audited = self._audited() if guard.audit else None
+            self._deciders = [(guarded(f, guard, audited), v) for f, v in self._deciders]
         if rules.first_player == "random":
             self.first_player = stream(seed, "first_player").randrange(n)
         else:
@@ -126,18 +150,63 @@ class TobagoGame:
         decide, view = self._deciders[seat]
         try:
             answer = decide(view, decision)
-        except Exception as exc:
+        except STRATEGY_FAILURES as exc:
             if self.strict:
-                raise StrategyError(f"seat {seat} failed on {decision.kind}: {exc!r}") from exc
-            return self._violation(decision, "<raised>", repr(exc))
-        if type(answer) is int:  # inlined Decision.is_legal: this is the hottest call
+                raise StrategyError(
+                    f"seat {seat} failed on {decision.kind}: {describe(exc)}"
+                ) from exc
+            return self._violation(decision, "<raised>", describe(exc))
+        # Inlined Decision.is_legal (this is the hottest call): exact types only, so that no
+        # strategy code runs in the comparison (an object equal to everything is illegal).
+        if type(answer) is int:
             if answer >= 0 and (decision.cells >> answer) & 1:
                 return answer
-        elif answer in decision.actions:
-            return answer
+        elif type(answer) is tuple:
+            for x in answer:
+                if type(x) is not int and type(x) is not str:
+                    break
+            else:
+                if answer in decision.actions:
+                    return answer
         if self.strict:
-            raise StrategyError(f"seat {seat} answered {answer!r} to {decision.kind}: illegal")
-        return self._violation(decision, repr(answer), "illegal answer")
+            raise StrategyError(
+                f"seat {seat} answered {describe(answer)} to {decision.kind}: illegal"
+            )
+        return self._violation(decision, describe(answer), "illegal answer")
+
+    def _audited(self) -> Audited:
+        """What the audit compares around each decision: every changing field of the state,
+        the recorded violations and counts, which strategy and view each seat has, and the
+        identity of the rules and the board."""
+        s = self.state
+        caches = ("located_key", "located_memo")
+        fields = tuple(f for f in type(s).__slots__ if f not in (*_STATIC, *caches, "log"))
+
+        def identity() -> tuple[int, ...]:
+            static = [getattr(s, f) for f in _STATIC]
+            seats = [id(x) for pair in self._deciders for x in pair]
+            logs = (id(s.log), id(s.log.flat), id(self.violations))
+            return (*ids_of(*static[:3]), id(static[3]), *seats, *logs)
+
+        def after_restore() -> None:
+            self._last_plays = None
+            self._last_lists = {}
+
+        def after_decision() -> None:
+            # Caches derived from the state: refilled from the state when next needed, so a
+            # strategy that poisoned one gains nothing.
+            s.drop_caches()
+            after_restore()
+
+        holder = _AuditedGame(s, self)
+        return Audited(
+            holder,
+            (*fields, "g_decisions"),
+            identity,
+            after_restore,
+            copied=("g_log", "g_violations"),
+            after_decision=after_decision,
+        )
 
     def _violation(self, decision: d.Decision, answer: str, error: str) -> object:
         s = self.state
@@ -193,9 +262,21 @@ class TobagoGame:
     # -- the game -----------------------------------------------------------------------------
 
     def play(self) -> GameResult:
-        """Play the game to its end and return the result."""
-        self.setup()
-        return self.play_turns()
+        """Play the game to its end and return the result (a decision past the guard's time
+        limit ends it at once, with the end reason ``timeout``)."""
+        try:
+            self.setup()
+            return self.play_turns()
+        except DecisionTimeout as exc:
+            s = self.state
+            self.violations.append(
+                Violation(s.turn, exc.seat, exc.kind, "<no answer>", str(exc)[:200])
+            )
+            s.log.add(s.turn, exc.seat, _EV["violation"], _KIND_CODE[exc.kind], 1)
+            s.end_reason = "timeout"
+            s.truncated = False
+            self.result = self._finish()
+            return self.result
 
     def play_turns(self) -> GameResult:
         """Play turns from the current position to the end of the game (the turn cap, the
@@ -282,7 +363,7 @@ class TobagoGame:
                 actions += self._raise_actions(seat)
             if s.amulets[seat]:
                 actions += tuple(self._amulet_actions(seat, move_locked))
-            choice = self.ask(d.Decision(d.TURN, seat, actions))
+            choice = self.ask(_new(_DECISION, (d.TURN, seat, actions, 0, -1, -1)))
             assert isinstance(choice, tuple)
             kind = choice[0]
             if kind == "end":
@@ -419,9 +500,9 @@ class TobagoGame:
                     if powers is None:
                         powers = tuple(self._amulet_actions(seat, move_locked=True))
                     actions += powers
-                decision = d.Decision(d.LEG, seat, actions, leg_mask[here])
+                decision = _new(_DECISION, (d.LEG, seat, actions, leg_mask[here], -1, -1))
             else:
-                decision = d.Decision(d.LEG, seat, (), leg_mask[here])
+                decision = _new(_DECISION, (d.LEG, seat, (), leg_mask[here], -1, -1))
             choice = self.ask(decision)
             if type(choice) is int:
                 s.atv[seat] = choice
@@ -506,3 +587,32 @@ class TobagoGame:
             hand.append(card)
         s.hand_short[seat] = len(hand) < s.hand_size
         return k
+
+
+class _AuditedGame:
+    """The audit's window on a game: the state's fields by name, the move log's rows as
+    ``g_log``, and the game's violations and decision count as ``g_violations`` and
+    ``g_decisions``."""
+
+    __slots__ = ("_game", "_state")
+
+    def __init__(self, state: GameState, game: TobagoGame) -> None:
+        self._state = state
+        self._game = game
+
+    def __getattr__(self, name: str) -> object:
+        if name == "g_violations":
+            return self._game.violations
+        if name == "g_log":
+            return self._state.log.flat
+        if name == "g_decisions":
+            return self._game.decisions
+        return getattr(self._state, name)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        if name in self.__slots__:
+            object.__setattr__(self, name, value)
+        elif name == "g_decisions":
+            self._game.decisions = value  # type: ignore[assignment]
+        else:
+            setattr(self._state, name, value)

@@ -10,7 +10,8 @@ the board rules is checked separately (:mod:`sim.tobago.validation`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from types import MappingProxyType
 
 from sim.tobago.hexgrid import DIRECTIONS, Hex, disc_offsets
 from sim.tobago.terrain import TERRAINS
@@ -57,6 +58,7 @@ class Island:
     """
 
     __slots__ = (
+        "_frozen",
         "all_mask",
         "area_mask",
         "area_of",
@@ -85,9 +87,11 @@ class Island:
         self.coords: tuple[Hex, ...] = tuple(c for c, _ in ordered)
         self.terrain: tuple[int, ...] = tuple(t for _, t in ordered)
         self.n = len(self.coords)
-        self.index: dict[Hex, int] = {c: i for i, c in enumerate(self.coords)}
-        if len(self.index) != self.n:
+        index_dict = {c: i for i, c in enumerate(self.coords)}
+        if len(index_dict) != self.n:
             raise ValueError("an island lists the same cell twice")
+        # Read-only: an island is shared by every game on it (and handed to strategies).
+        self.index: Mapping[Hex, int] = MappingProxyType(index_dict)
         self.all_mask = (1 << self.n) - 1
         index = self.index
 
@@ -175,6 +179,20 @@ class Island:
                     other |= 1 << j
             leg.append((area_mask[area_of[i]] & ~(1 << i)) | other)
         self.leg_mask = tuple(leg)
+        self._frozen = True
+
+    def __setattr__(self, name: str, value: object) -> None:
+        # Immutable once built: one island serves every game played on it in a process.
+        if getattr(self, "_frozen", False):
+            raise AttributeError(f"an Island is immutable (cannot set {name!r})")
+        object.__setattr__(self, name, value)
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"an Island is immutable (cannot delete {name!r})")
+
+    def __reduce__(self) -> tuple[object, ...]:
+        """Pickled as what it is built from (the tables are rebuilt)."""
+        return Island, (self.name, list(zip(self.coords, self.terrain, strict=True)), self.origin)
 
     def __repr__(self) -> str:
         return f"Island({self.name!r}, {self.n} cells)"

@@ -153,6 +153,11 @@ class GameState:
             return -1
         return cand.bit_length() - 1
 
+    def drop_caches(self) -> None:
+        """Forget what :meth:`located_cells` memoised (it is recomputed when next asked)."""
+        self.located_key = []
+        self.located_memo = []
+
     def located_cells(self) -> list[int]:
         """:meth:`located` of every map, as a new list.
 

@@ -17,6 +17,9 @@ Kinds and their answers:
 ``bonus``     ``(seat, kind)``: an opponent's pile to take a bonus card from (plunderer)
 ============  ==============================================================================
 
+An answer must be exactly one of ``options``: a plain ``str``, ``int`` or tuple of them (a
+subclass, a NumPy number or an object with its own ``==`` is illegal).
+
 **Fallback** when a strategy raises or answers illegally (the game records a violation and
 goes on): ``options[0]``. The engine lists ``plunder`` first for ``continue`` and ``back``
 first for ``spyglass``; the other lists are in seat then kind order.
@@ -24,7 +27,7 @@ first for ``spyglass``; the other lists are in seat then kind order.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 DRAFT = "draft"
 CONTINUE = "continue"
@@ -45,16 +48,14 @@ CONTINUE_OPTIONS: tuple[str, str] = (PLUNDER, DRAW)
 SPYGLASS_OPTIONS: tuple[str, str] = (BACK, PLACE)
 
 
-class Decision:
-    """One question to one seat: its kind, the legal answers, and what it is about."""
+class Decision(NamedTuple):
+    """One question to one seat: its kind, the legal answers, and what it is about. Immutable
+    (a strategy cannot widen its own choices)."""
 
-    __slots__ = ("kind", "options", "seat", "value")
-
-    def __init__(self, kind: str, seat: int, options: tuple[Any, ...], value: int = -1) -> None:
-        self.kind = kind
-        self.seat = seat
-        self.options = options
-        self.value = value
+    kind: str
+    seat: int
+    options: tuple[Any, ...]
+    value: int = -1
 
     def fallback(self) -> Any:
         """The documented answer used when a strategy fails: the first option."""

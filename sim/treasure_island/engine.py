@@ -39,7 +39,19 @@ from math import floor
 from typing import Any, ClassVar, Protocol
 
 from sim.errors import InputError
-from sim.outcome import GameResult, StrategyError, Violation, build_strategy, ranks_and_shares
+from sim.guard import NO_GUARD, Audited, Decide, DecisionTimeout, Guard, guarded, ids_of
+from sim.outcome import (
+    END_REASONS,
+    STRATEGY_FAILURES,
+    GameResult,
+    StrategyError,
+    Violation,
+    build_strategy,
+    describe,
+    is_plain,
+    ranks_and_shares,
+)
+from sim.sealed import is_trusted, sealed_class
 from sim.seeding import LazyStream, stream
 from sim.treasure_island import decisions as d
 from sim.treasure_island.cards import (
@@ -130,6 +142,23 @@ _PILE_BIT: tuple[int, ...] = tuple(1 << (c % PER_KIND) for c in range(N_KINDS * 
 _DRAW, _PLUNDER, _PLACE = d.DRAW, d.PLUNDER, d.PLACE
 _HELM, _KNIFE, _PISTOL, _CANDLE, _SPYGLASS = d.HELM, d.KNIFE, d.PISTOL, d.CANDLE, d.SPYGLASS
 _Decision = d.Decision
+# The named tuple's ``__new__`` is a Python call: the hot path builds the tuple directly.
+_new = tuple.__new__
+#: A plug-in's view (see :mod:`sim.sealed`).
+seal_view = sealed_class(PlayerView, "SealedPlayerView")
+#: What the audit leaves alone: set when the game is built and never changed by play (or, for
+#: the seats' strategies and views, checked by identity).
+_STATIC = (
+    "rules",
+    "n",
+    "seed",
+    "strict",
+    "strategies",
+    "views",
+    "_continue",
+    "_deciders",
+    "result",
+)
 #: ``_STEPS[size][take]``: the sizes of the Fisher-Yates steps that take ``take`` cards off
 #: a list of ``size`` (the discard never holds more than the 60 cards).
 _STEPS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
@@ -170,6 +199,7 @@ class TreasureIslandGame:
         "_banked",
         "_bonus_cards",
         "_continue",
+        "_deciders",
         "_ended",
         "_key_chest",
         "anchor_at",
@@ -221,6 +251,7 @@ class TreasureIslandGame:
         strategies: Sequence[StrategyFactory],
         seed: int,
         strict: bool = False,
+        guard: Guard = NO_GUARD,
     ) -> None:
         n = len(strategies)
         if not 2 <= n <= 4:
@@ -260,8 +291,22 @@ class TreasureIslandGame:
         self._key_chest = 0
         self._ended = CHOSEN
         self.strategies = [self._build_strategy(i, f) for i, f in enumerate(strategies)]
-        self.views = [PlayerView(self, i) for i in range(n)]
+        # The built-in players read the game through the direct view; plug-ins get a sealed
+        # one, with no attribute leading to the game (sim.sealed).
+        self.views = [
+            PlayerView(self, i)
+            if is_trusted(self.strategies[i])
+            else seal_view(PlayerView(self, i))
+            for i in range(n)
+        ]
         self._continue = [d.Decision(d.CONTINUE, i, d.CONTINUE_OPTIONS) for i in range(n)]
+        # Per seat, what a decision calls: the strategy's bound decide and the seat's view.
+        self._deciders: list[tuple[Decide, Any]] = [
+            (self.strategies[i].decide, self.views[i]) for i in range(n)
+        ]
+        if guard.active:
+            audited = self._audited() if guard.audit else None
+            self._deciders = [(guarded(f, guard, audited), v) for f, v in self._deciders]
 
     def _build_strategy(self, seat: int, factory: StrategyFactory) -> Strategy:
         """The seat's strategy; one that fails to build plays the fallbacks (a violation)."""
@@ -275,27 +320,44 @@ class TreasureIslandGame:
         """The seat's validated answer, or the fallback after recording a violation."""
         seat = decision.seat
         self.decisions += 1
+        decide, view = self._deciders[seat]
         try:
-            answer = self.strategies[seat].decide(self.views[seat], decision)
-        except Exception as exc:
+            answer = decide(view, decision)
+        except STRATEGY_FAILURES as exc:
             return self._raised(decision, exc)
-        if answer in decision.options:
+        if is_plain(answer) and answer in decision.options:
             return answer
         return self._illegal(decision, answer)
 
-    def _raised(self, decision: d.Decision, exc: Exception) -> Any:
+    def _raised(self, decision: d.Decision, exc: BaseException) -> Any:
         """The fallback for a strategy that raised (strict mode: raise)."""
         if self.strict:
-            raise StrategyError(f"seat {decision.seat} failed on {decision.kind}: {exc!r}") from exc
-        return self._violation(decision, "<raised>", repr(exc))
+            raise StrategyError(
+                f"seat {decision.seat} failed on {decision.kind}: {describe(exc)}"
+            ) from exc
+        return self._violation(decision, "<raised>", describe(exc))
 
     def _illegal(self, decision: d.Decision, answer: object) -> Any:
         """The fallback for an illegal answer (strict mode: raise)."""
         if self.strict:
             raise StrategyError(
-                f"seat {decision.seat} answered {answer!r} to {decision.kind}: illegal"
+                f"seat {decision.seat} answered {describe(answer)} to {decision.kind}: illegal"
             )
-        return self._violation(decision, repr(answer), "illegal answer")
+        return self._violation(decision, describe(answer), "illegal answer")
+
+    def _audited(self) -> Audited:
+        """What the audit compares around each decision: every changing field of the game
+        (piles, stashes, the play area, the generator, the logs, the violations), which
+        strategy and view each seat has, and the identity of the rules."""
+        copied = ("log", "turn_rows", "violations")
+        fields = tuple(f for f in self.__slots__ if f not in (*_STATIC, *copied))
+
+        def identity() -> tuple[int, ...]:
+            seats = [id(x) for pair in self._deciders for x in pair]
+            lists = (id(self.log), id(self.turn_rows), id(self.violations))
+            return (*ids_of(self.rules), *seats, *map(id, self._continue), *lists)
+
+        return Audited(self, fields, identity, copied=copied)
 
     def _violation(self, decision: d.Decision, answer: str, error: str) -> Any:
         self.violations.append(
@@ -337,18 +399,27 @@ class TreasureIslandGame:
         seat = self.first_player
         n = self.n
         max_turns = self.rules.max_turns
-        truncated = False
-        while self.pile:
-            if self.turn >= max_turns:
-                truncated = True
-                break
-            self.play_turn(seat)
-            seat = (seat + 1) % n
-            self.turn += 1
-        self.result = self._finish(truncated)
+        reason = "deck_exhausted"
+        try:
+            while self.pile:
+                if self.turn >= max_turns:
+                    reason = "turn_cap"
+                    break
+                self.play_turn(seat)
+                seat = (seat + 1) % n
+                self.turn += 1
+        except DecisionTimeout as exc:
+            # The guard's decision time limit: the game ends here (end reason ``timeout``).
+            self.violations.append(
+                Violation(self.turn, exc.seat, exc.kind, "<no answer>", str(exc)[:200])
+            )
+            self._log(exc.seat, CODE["violation"], d.KIND_CODE[exc.kind], 1)
+            reason = "timeout"
+        self.result = self._finish(reason)
         # Views point back at the game: dropping them breaks the cycle, so a finished game is
         # freed at once instead of by the cycle collector (about 5% of the run's time).
         self.views = []
+        self._deciders = []
         return self.result
 
     def _draft(self) -> None:
@@ -371,11 +442,11 @@ class TreasureIslandGame:
                 self.wrecker = seat
             self._log(seat, CODE["draft"], CHARACTER_NAMES.index(name))
 
-    def _finish(self, truncated: bool) -> GameResult:
+    def _finish(self, reason: str) -> GameResult:
         rules = self.rules
         turn = self.turn
         log = self.log
-        log += (turn, -1, _EV_GAME_END, int(truncated), -1, -1)
+        log += (turn, -1, _EV_GAME_END, END_REASONS.index(reason), -1, -1)
         scores = tuple(self.points)
         cards = self.cards
         by_cards = rules.tie_break_cards
@@ -392,11 +463,11 @@ class TreasureIslandGame:
             ranks,
             shares,
             turn,
-            truncated,
+            reason == "turn_cap",
             self.first_player,
             rules.preset,
             rules.hash,
-            "turn_cap" if truncated else "deck_exhausted",
+            reason,
         )
 
     @property
@@ -450,8 +521,7 @@ class TreasureIslandGame:
         if not self._draw(seat, True):
             pile = self.pile
             decision = self._continue[seat]
-            strategy = self.strategies[seat]
-            view = self.views[seat]
+            decide, view = self._deciders[seat]
             while True:
                 if not pile:  # nothing to draw: the turn ends with a plunder (§9.1)
                     reason = PILE_EMPTY
@@ -464,11 +534,12 @@ class TreasureIslandGame:
                     forced = False
                     self.decisions += 1
                     try:
-                        answer = strategy.decide(view, decision)
-                    except Exception as exc:
+                        answer = decide(view, decision)
+                    except STRATEGY_FAILURES as exc:
                         answer = self._raised(decision, exc)
-                    if answer != _DRAW:
-                        if answer != _PLUNDER:
+                    # Exact strings only: no strategy code runs in the comparison.
+                    if type(answer) is not str or answer != _DRAW:
+                        if type(answer) is not str or answer != _PLUNDER:
                             self._illegal(decision, answer)
                         reason = CHOSEN
                         self._plunder(seat, reason)
@@ -655,13 +726,19 @@ class TreasureIslandGame:
         inlined: powers ask about once per draw)."""
         if len(options) == 1:
             return options[0]
-        decision = _Decision(kind, seat, options, value)
+        decision = _new(_Decision, (kind, seat, options, value))
         self.decisions += 1
+        decide, view = self._deciders[seat]
         try:
-            answer = self.strategies[seat].decide(self.views[seat], decision)
-        except Exception as exc:
+            answer = decide(view, decision)
+        except STRATEGY_FAILURES as exc:
             return self._raised(decision, exc)
-        if answer in options:
+        # is_plain, inlined for the two common shapes: a kind or card, a (seat, kind) pair.
+        t = type(answer)
+        if t is int or t is str:
+            if answer in options:
+                return answer
+        elif t is tuple and is_plain(answer) and answer in options:
             return answer
         return self._illegal(decision, answer)
 
