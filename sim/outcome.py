@@ -7,6 +7,7 @@ Shared by the games so the runner, the reports and the comparisons read one shap
 
 from __future__ import annotations
 
+import re
 import reprlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -79,6 +80,7 @@ class FallbackPlayer:
 #: (Ctrl-C) and the guard's decision timeout are not caught.
 STRATEGY_FAILURES: tuple[type[BaseException], ...] = (Exception, SystemExit)
 
+_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
 _SHOWN = reprlib.Repr()
 _SHOWN.maxstring = 120
 _SHOWN.maxother = 120
@@ -92,7 +94,9 @@ def describe(obj: object) -> str:
         text = _SHOWN.repr(obj)
     except BaseException:
         text = f"<{type(obj).__name__} object whose repr failed>"
-    return text[:200]
+    # A default repr names a memory address, which differs from process to process: the
+    # failures table must be the same on every backend.
+    return _ADDRESS.sub("", text)[:200]
 
 
 def is_plain(answer: object) -> bool:
@@ -118,9 +122,16 @@ def build_strategy(
     """``factory(rng)``; one that raises is recorded in ``violations`` and replaced by a
     :class:`FallbackPlayer` (strict mode: :class:`StrategyError`)."""
     try:
-        return factory(rng)
+        built = factory(rng)
+        decide = getattr(built, "decide", None)
     except STRATEGY_FAILURES as exc:
         if strict:
             raise StrategyError(f"seat {seat} could not be built: {describe(exc)}") from exc
         violations.append(Violation(0, seat, "create", "<raised>", describe(exc)))
         return FallbackPlayer()
+    if not callable(decide):
+        if strict:
+            raise StrategyError(f"seat {seat}: {describe(built)} has no decide method")
+        violations.append(Violation(0, seat, "create", describe(built), "no decide method"))
+        return FallbackPlayer()
+    return built

@@ -217,5 +217,5 @@ def random_setup(
 
 def solver_turn_value(setup: Setup, value: Callable[[PlayerView], float]) -> float:
     """``value`` of seat 0's view at the start of the turn (any world: the view is the same)."""
-    game = build_game(setup, setup.unknown, None)
+    game = build_game(setup, setup.unknown, _Never())
     return value(game.views[0])

@@ -5,13 +5,16 @@ thresholds."""
 from __future__ import annotations
 
 import dataclasses
+import functools
 import itertools
 import random
 from collections.abc import Sequence
+from typing import Any
 
 import pytest
 
 from sim.treasure_island.cards import KEY, KIND, N_KINDS, PER_KIND
+from sim.treasure_island.engine import TreasureIslandGame
 from sim.treasure_island.rules import preset
 from sim.treasure_island.view import PlayerView
 from strategies.treasure_island.optimal import OptimalStopping
@@ -24,7 +27,7 @@ from tests.treasure_island.brute_force import (
     random_setup,
     solver_turn_value,
 )
-from tests.treasure_island.scenario import cards, make_game
+from tests.treasure_island.scenario import Scripted, cards, make_game
 
 
 def exact_value(view: PlayerView) -> float:
@@ -130,15 +133,22 @@ class _DecisionProbe(OptimalStopping):
         return False
 
 
+def _given(player: Any, rng: random.Random) -> Any:
+    """A factory of an already built player."""
+    return player
+
+
 def test_a_hand_computed_stopping_decision() -> None:
     # Play area: a Parrot 5 (banks 5). Pile: Parrot 6 and Key 7. Drawing: half the time a
     # bust (0), half the time the Key (5 + 7 = 12, then the Parrot left busts surely, so
     # stop): 6 > 5, draw. With a Parrot 9 in play (banks 9): 0.5 * 16 = 8 < 9, stop.
     for first, draws in (("parrot 5", True), ("parrot 9", False)):
-        game, _ = make_game(["plunder"], [])
-        game.arrange(cards(first, "parrot 6", "key 7"))
         probe = _DecisionProbe(random.Random(0))
-        game.strategies[0] = probe
+        players: list[Any] = [probe, Scripted([])]
+        game = TreasureIslandGame(
+            preset("standard"), [functools.partial(_given, p) for p in players], 1, strict=True
+        )
+        game.arrange(cards(first, "parrot 6", "key 7"))
         game.play_turn(0)
         assert probe.seen == [draws]
 
