@@ -24,18 +24,19 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-#: Strategy classes (exact types) that get the direct view.
-_TRUSTED: set[type] = set()
+#: Strategy classes (exact types) that get the direct view (engines test membership directly:
+#: it is on the path of every game's construction).
+TRUSTED: set[type] = set()
 
 
 def trust(*classes: type) -> None:
     """Give strategies of exactly these classes the direct view (the built-in players)."""
-    _TRUSTED.update(classes)
+    TRUSTED.update(classes)
 
 
 def is_trusted(strategy: object) -> bool:
     """Whether ``strategy`` is an instance of exactly one of the trusted classes."""
-    return type(strategy) in _TRUSTED
+    return type(strategy) in TRUSTED
 
 
 def _forward_property(name: str, inner: Callable[[Any], Any], doc: str | None) -> property:

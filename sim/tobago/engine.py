@@ -29,7 +29,7 @@ from sim.outcome import (
     describe,
     ranks_and_shares,
 )
-from sim.sealed import is_trusted, sealed_class
+from sim.sealed import TRUSTED, sealed_class
 from sim.seeding import Stream, derive_seed, stream
 from sim.tobago import decisions as d
 from sim.tobago.board import Board
@@ -117,10 +117,11 @@ class TobagoGame:
         self.strategies = [self._build_strategy(i, f) for i, f in enumerate(strategies)]
         # The built-in players read the game through the direct view; plug-ins get a sealed
         # one, with no attribute leading to the game (sim.sealed).
-        self.views = [
-            PlayerView(s, i) if is_trusted(self.strategies[i]) else seal_view(PlayerView(s, i))
-            for i in range(n)
-        ]
+        views: list[Any] = [PlayerView(s, i) for i in range(n)]
+        for i in range(n):
+            if type(self.strategies[i]) not in TRUSTED:
+                views[i] = seal_view(views[i])
+        self.views = views
         # Per seat, what ask calls: the strategy's bound decide and the seat's view.
         self._deciders: list[tuple[Decide, Any]] = [
             (self.strategies[i].decide, self.views[i]) for i in range(n)

@@ -51,7 +51,7 @@ from sim.outcome import (
     is_plain,
     ranks_and_shares,
 )
-from sim.sealed import is_trusted, sealed_class
+from sim.sealed import TRUSTED, sealed_class
 from sim.seeding import LazyStream, stream
 from sim.treasure_island import decisions as d
 from sim.treasure_island.cards import (
@@ -144,6 +144,10 @@ _HELM, _KNIFE, _PISTOL, _CANDLE, _SPYGLASS = d.HELM, d.KNIFE, d.PISTOL, d.CANDLE
 _Decision = d.Decision
 # The named tuple's ``__new__`` is a Python call: the hot path builds the tuple directly.
 _new = tuple.__new__
+#: The draw-or-plunder question of each seat (immutable, so shared by every game).
+_CONTINUE_DECISIONS: tuple[d.Decision, ...] = tuple(
+    d.Decision(d.CONTINUE, i, d.CONTINUE_OPTIONS) for i in range(4)
+)
 #: A plug-in's view (see :mod:`sim.sealed`).
 seal_view = sealed_class(PlayerView, "SealedPlayerView")
 #: What the audit leaves alone: set when the game is built and never changed by play (or, for
@@ -293,16 +297,17 @@ class TreasureIslandGame:
         self.strategies = [self._build_strategy(i, f) for i, f in enumerate(strategies)]
         # The built-in players read the game through the direct view; plug-ins get a sealed
         # one, with no attribute leading to the game (sim.sealed).
-        self.views = [
-            PlayerView(self, i)
-            if is_trusted(self.strategies[i])
-            else seal_view(PlayerView(self, i))
-            for i in range(n)
-        ]
-        self._continue = [d.Decision(d.CONTINUE, i, d.CONTINUE_OPTIONS) for i in range(n)]
+        strategies_built = self.strategies
+        views: list[Any] = [PlayerView(self, i) for i in range(n)]
+        for i in range(n):
+            if type(strategies_built[i]) not in TRUSTED:
+                views[i] = seal_view(views[i])
+        self.views = views
+        # Decisions are immutable: the continue questions are shared by every game.
+        self._continue = _CONTINUE_DECISIONS
         # Per seat, what a decision calls: the strategy's bound decide and the seat's view.
         self._deciders: list[tuple[Decide, Any]] = [
-            (self.strategies[i].decide, self.views[i]) for i in range(n)
+            (st.decide, v) for st, v in zip(strategies_built, views, strict=True)
         ]
         if guard.active:
             audited = self._audited() if guard.audit else None
