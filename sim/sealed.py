@@ -34,11 +34,6 @@ def trust(*classes: type) -> None:
     TRUSTED.update(classes)
 
 
-def is_trusted(strategy: object) -> bool:
-    """Whether ``strategy`` is an instance of exactly one of the trusted classes."""
-    return type(strategy) in TRUSTED
-
-
 def _forward_property(name: str, inner: Callable[[Any], Any], doc: str | None) -> property:
     def get(self: Any) -> Any:
         return getattr(inner(self), name)

@@ -39,6 +39,8 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
+from sim.outcome import is_plain
+
 #: A tagged tuple: a name then int arguments, e.g. ``("clue", card, map)`` (heterogeneous,
 #: hence ``Any`` for the elements).
 Action = tuple[Any, ...]
@@ -87,7 +89,7 @@ class Decision(NamedTuple):
         object with its own ``==``)."""
         if type(answer) is int:
             return answer >= 0 and bool((self.cells >> answer) & 1)
-        return plain_action(answer) and answer in self.actions
+        return type(answer) is tuple and is_plain(answer) and answer in self.actions
 
     def fallback(self) -> object:
         """The documented answer used when a strategy fails."""
@@ -95,15 +97,3 @@ class Decision(NamedTuple):
             return self.actions[0]
         low = self.cells & -self.cells
         return low.bit_length() - 1
-
-
-def plain_action(answer: object) -> bool:
-    """Whether ``answer`` is a tuple of exact ``str`` and ``int`` values: the only answers the
-    engine compares with its actions (so that no strategy code runs in the comparison)."""
-    if type(answer) is not tuple:
-        return False
-    for x in answer:
-        t = type(x)
-        if t is not int and t is not str:
-            return False
-    return True
