@@ -108,10 +108,11 @@ def game_text(played: PlayedGame) -> list[str]:
     result = g.result
     assert result is not None
     winners = [f"P{i} {played.players[i].label}" for i, r in enumerate(result.ranks) if r == 1]
-    tail = [
-        "scores: " + ", ".join(f"P{i} {sc}" for i, sc in enumerate(result.scores)),
-        ("winner: " if len(winners) == 1 else "shared win: ") + ", ".join(winners),
-    ]
+    if result.end_reason == "deck_exhausted":
+        won = ("winner: " if len(winners) == 1 else "shared win: ") + ", ".join(winners)
+    else:  # a game cut short has a leader, not a winner (reports leave it out of win rates)
+        won = f"not finished ({result.end_reason}); leading: " + ", ".join(winners)
+    tail = ["scores: " + ", ".join(f"P{i} {sc}" for i, sc in enumerate(result.scores)), won]
     if g.violations:
         tail.append(f"strategy violations: {len(g.violations)}")
     return head + body + tail

@@ -596,7 +596,10 @@ def summary_section(report: GameReport, data: ReportData) -> Section:
             )
         )
     parts.append(doc.subheading("Findings"))
-    for label, found in grouped_findings(data):
+    grouped = grouped_findings(data)
+    if not grouped:
+        parts.append(doc.paragraph(NO_FINDINGS, "note"))
+    for label, found in grouped:
         parts.append(doc.paragraph(label, "scope"))
         parts.append(doc.bullet_list([f.text for f in found], "findings"))
     if data.look_at:
@@ -629,6 +632,13 @@ def scope_labels(data: ReportData) -> dict[str, str]:
             f"Paired comparison, {p.pairing.title} [{changes}] ({p.pairing.label})"
         )
     return labels
+
+
+#: What the findings say when the games support none (say, no game reached its natural end).
+NO_FINDINGS = (
+    "None: these games support no statement (too few of them reached their natural end, or "
+    "there is nothing to compare)."
+)
 
 
 def grouped_findings(data: ReportData) -> list[tuple[str, list[Finding]]]:
@@ -687,7 +697,10 @@ def markdown(report: GameReport, data: ReportData) -> str:
         ]
         parts.append("")
     parts.append("## Findings\n")
-    for label, items in grouped_findings(data):
+    grouped = grouped_findings(data)
+    if not grouped:
+        parts += [NO_FINDINGS, ""]
+    for label, items in grouped:
         parts.append(f"**{label}**\n")
         parts += [f"- {f.text}" for f in items]
         parts.append("")

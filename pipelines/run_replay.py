@@ -3,7 +3,8 @@
 A game is a pure function of its plan (seed, island, seating) under the run's rules and
 strategies, so it is rebuilt from the run's manifest alone: the rules from their resolved
 values (their hash must match the one recorded, whatever a rules file says today), the board
-the run recorded for an island file, the players from the spec in the game's seat order.
+the run recorded for an island file, the players from the spec in the game's seat order,
+watched by the run's guard (its audit and decision time limit).
 The replayed move log is then compared row by row with the rows the run logged for that
 game, and a difference is an error: a replay that does not match is no replay.
 """
@@ -19,6 +20,7 @@ import duckdb
 from pipelines.metrics.source import RunInfo, duckdb_path, open_run, recorded_board
 from pipelines.play import PlayedGame, log_rows
 from sim.errors import InputError, RunError
+from sim.guard import Guard
 from sim.runner.games import NO_ISLAND, game_kind
 from sim.runner.run import spec_schedule
 from strategies.registry import parse_strategy
@@ -97,7 +99,10 @@ def replay_game(
     rules = run_rules(run)
     strategies = [parse_strategy(label, run.game) for label in labels]
     boards = {plan.island: recorded_board(run, str(island))} if kind.boards else None
-    built = kind.build(plan, rules, [s.factory() for s in strategies], boards)
+    # The run's guard, as the run played: without its audit a tampering plug-in would change
+    # the replay, and without its time limit a game the run ended as `timeout` never ends.
+    guard = Guard.from_dict(spec.get("guard"), f"{run.where}: spec")
+    built = kind.build(plan, rules, [s.factory() for s in strategies], boards, guard)
     if observe is not None:
         observe(built)
     built.play()

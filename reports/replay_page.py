@@ -58,8 +58,10 @@ def _headline(doc: dict[str, Any]) -> tuple[str, str]:
     """The page's title and the line under it (players, result)."""
     where = f", island {doc['island']}" if doc.get("island") else ""
     title = f"{doc['title']} replay: seed {doc['seed']}{where}"
+    # A game cut short has a leader, not a winner.
+    first = " (winner)" if doc["end_reason"] == "deck_exhausted" else " (leading)"
     seats = ", ".join(
-        f"P{i} {label} {score}{' (winner)' if rank == 1 else ''}"
+        f"P{i} {label} {score}{first if rank == 1 else ''}"
         for i, (label, score, rank) in enumerate(
             zip(doc["players"], doc["scores"], doc["ranks"], strict=True)
         )

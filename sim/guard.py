@@ -65,6 +65,25 @@ class Guard:
             out["decision_timeout"] = self.decision_timeout
         return out
 
+    @classmethod
+    def from_dict(cls, values: Any, where: str) -> Guard:
+        """The guard a manifest recorded (:meth:`to_dict`); ``InputError`` naming ``where``
+        for anything else."""
+        if values is None:
+            return NO_GUARD
+        if not isinstance(values, dict) or not set(values) <= {"audit", "decision_timeout"}:
+            raise InputError(
+                f"{where}: guard must be a table of audit and decision_timeout, not "
+                f"{type(values).__name__}"
+            )
+        audit = values.get("audit", False)
+        timeout = values.get("decision_timeout")
+        if not isinstance(audit, bool) or not (
+            timeout is None or (isinstance(timeout, int | float) and not isinstance(timeout, bool))
+        ):
+            raise InputError(f"{where}: guard has an audit or decision_timeout of the wrong type")
+        return cls(audit=audit, decision_timeout=None if timeout is None else float(timeout))
+
 
 NO_GUARD = Guard()
 

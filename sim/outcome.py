@@ -38,6 +38,13 @@ END_REASONS = ("deck_exhausted", "turn_cap", "deadlock", "timeout")
 #: End reasons whose final standing is not a result of the game (reports leave them out of
 #: win rates and count them).
 UNFINISHED = ("turn_cap", "deadlock", "timeout")
+#: Each end reason in words, as the move log renders its ``game_end`` event.
+END_TEXTS = (
+    "the natural end (the deck ran out)",
+    "truncated at the turn cap",
+    "deadlock: no seat can change the position again",
+    "ended: a strategy ran past the decision time limit",
+)
 
 
 class GameResult(NamedTuple):

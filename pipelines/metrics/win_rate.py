@@ -176,8 +176,9 @@ def game_length(con: duckdb.DuckDBPyConnection) -> pa.Table:
     means = {r["n_players"]: r for r in clustered(con, source, ["n_players"], "turns")}
     spread = {
         n: (sd, lo, hi)
+        # The sample sd is undefined for one game: shown empty, not as 0.
         for n, sd, lo, hi in con.sql(
-            """SELECT n_players, coalesce(stddev_samp(turns), 0)::DOUBLE, min(turns), max(turns)
+            """SELECT n_players, stddev_samp(turns)::DOUBLE, min(turns), max(turns)
                FROM games GROUP BY 1"""
         ).fetchall()
     }
@@ -192,7 +193,7 @@ def game_length(con: duckdb.DuckDBPyConnection) -> pa.Table:
     rows = []
     for n, capped, deadlocked, timed_out, total in ends:
         m = means.get(n)
-        sd, lo, hi = spread.get(n, (0.0, None, None))
+        sd, lo, hi = spread.get(n, (None, None, None))
         rows.append(
             {
                 "n_players": n,

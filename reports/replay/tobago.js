@@ -325,7 +325,7 @@ const GAME = (() => {
       box.textContent = "";
       box.classList.toggle("to-play", !f.over && f.current === s);
       const head = el("div", { class: "name" }, seatChip(s), ` ${NAMES[s]}`);
-      if (f.over && step === N) head.append(` — rank ${DATA.ranks[s]}${DATA.ranks[s] === 1 ? " (winner)" : ""}`);
+      if (f.over && step === N) head.append(` — rank ${DATA.ranks[s]}${DATA.ranks[s] === 1 ? (DATA.end_reason === "deck_exhausted" ? " (winner)" : " (leading)") : ""}`);
       box.append(head);
       box.append(el("div", {}, "ATV ", el("b", { class: "atv-cell", text: cellName(f.atv[s]) }),
                     ` · roses ${f.roses[s]} · amulets ${f.amulets[s]}`));

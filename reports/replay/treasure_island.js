@@ -114,7 +114,7 @@ const GAME = (() => {
       const headLine = el("div", { class: "name" }, seatChip(s), ` ${NAMES[s]} · `,
                           el("b", { class: "points", text: String(f.points[s]) }), " points",
                           el("span", { class: "muted", text: ` · ${f.cards[s]} cards` }));
-      if (step === N) headLine.append(` — rank ${DATA.ranks[s]}${DATA.ranks[s] === 1 ? " (winner)" : ""}`);
+      if (step === N) headLine.append(` — rank ${DATA.ranks[s]}${DATA.ranks[s] === 1 ? (DATA.end_reason === "deck_exhausted" ? " (winner)" : " (leading)") : ""}`);
       box.append(headLine);
       if (f.characters[s]) box.append(el("div", { class: "muted", text: `character: ${f.characters[s].replaceAll("_", " ")}` }));
       const grid = el("div", { class: "stash-grid" });

@@ -11,6 +11,7 @@ from __future__ import annotations
 from array import array
 from collections.abc import Callable, Sequence
 
+from sim.outcome import END_TEXTS
 from sim.tobago.island import Island
 
 #: Event names by code, with the meaning of their arguments.
@@ -40,7 +41,7 @@ EVENTS: tuple[tuple[str, str], ...] = (
     ("clue_reshuffle", "a=cards"),
     ("violation", "a=decision kind code b=fallback used (1)"),
     ("end_turn", ""),
-    ("game_end", "a=end reason: 0 deck exhausted, 1 turn cap, 2 deadlock"),
+    ("game_end", "a=end reason: 0 deck exhausted, 1 turn cap, 2 deadlock, 3 timeout"),
     ("score", "a=coins b=rank c=amulets left"),
     ("exchange", "a=cards exchanged (the main action, rules flag exchange_as_main_action)"),
 )
@@ -111,11 +112,7 @@ def describe(
     if name == "violation":
         return f"illegal or failed answer to a {a} decision; fallback used"
     if name == "game_end":
-        return (
-            "the treasure deck ran out",
-            "truncated at the turn cap",
-            "deadlock: no seat can change the position again",
-        )[a]
+        return "the treasure deck ran out" if a == 0 else END_TEXTS[a]
     if name == "score":
         return f"{a} coins, rank {b}, {c} amulets left"
     return ""

@@ -7,6 +7,7 @@ as Tobago's log, so the runner writes both the same way. Card arguments are card
 
 from __future__ import annotations
 
+from sim.outcome import END_TEXTS
 from sim.treasure_island.cards import KIND_NAMES, card_name
 from sim.treasure_island.characters import NAMES as CHARACTER_NAMES
 from sim.treasure_island.decisions import KINDS as DECISION_KINDS
@@ -30,7 +31,7 @@ EVENTS: tuple[tuple[str, str], ...] = (
     ("draft", "a=character code"),
     ("violation", "a=decision kind code b=fallback used (1)"),
     ("end_turn", "a=outcome (0 plunder, 1 bust) b=cards in stash c=score"),
-    ("game_end", "a=end reason: 0 draw pile empty, 1 turn cap"),
+    ("game_end", "a=end reason: 0 draw pile empty, 1 turn cap, 2 deadlock, 3 timeout"),
     ("score", "a=points b=rank c=cards in stash"),
 )
 CODE: dict[str, int] = {name: code for code, (name, _) in enumerate(EVENTS)}
@@ -76,7 +77,7 @@ def describe(kind: int, a: int, b: int, c: int) -> str:
     if name == "end_turn":
         return f"{'busts' if a else 'banks'}: {b} cards in stash, {c} points"
     if name == "game_end":
-        return "game over" + (" (truncated)" if a else "")
+        return "game over" + ("" if a == 0 else f" ({END_TEXTS[a]})")
     if name == "score":
         return f"score {a}, rank {b}, {c} cards in stash"
     raise AssertionError(name)

@@ -293,6 +293,18 @@ def test_time_limits_end_a_stuck_game_or_stop_an_overrunning_shard(tmp_path: Pat
             "GROUP BY 1"
         ).fetchall()
     assert reasons == [("timeout", 4)]
+    # Its report and replays play the games again under the run's time limit: they end.
+    report = _tourney("report", str(out), "--out", str(tmp_path / "report"), timeout=90)
+    assert report.returncode == 0, report.stderr[-500:]
+    summary = (tmp_path / "report" / "summary.md").read_text()
+    assert "4 of 4 games (100.00%)" in summary and "decision time limit" in summary
+    assert "None: these games support no statement" in summary
+    page = next((tmp_path / "report" / "games").glob("timeout-2p-game*.html")).read_text()
+    assert "ended by a decision past the time limit" in page and "(leading)" in page
+    replayed = _tourney("play", "--run", str(out), "--game-id", "1", timeout=60)
+    assert replayed.returncode == 0, replayed.stderr[-500:]
+    assert "a strategy ran past the decision time limit" in replayed.stdout
+    assert "not finished (timeout); leading: " in replayed.stdout
     start = time.monotonic()
     done = _tourney(
         "simulate", "--players", f"{HOSTILE}:Stuck,hunter", "--games", "4", "--shard-size",
