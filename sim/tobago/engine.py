@@ -60,9 +60,17 @@ _LEG = CODE["leg"]
 _END_TURN = CODE["end_turn"]
 _MARKER_ACTIONS: tuple[d.Action, ...] = tuple(("amulet_marker", m) for m in range(N_MAPS))
 _MAP_ACTIONS: tuple[d.Action, ...] = tuple(("map", m) for m in range(N_MAPS))
+_RAISE_ACTIONS: tuple[d.Action, ...] = tuple(("raise", m) for m in range(N_MAPS))
 _END_ONLY: tuple[d.Action, ...] = (d.END,)
 _EXCHANGE_ONLY: tuple[d.Action, ...] = (d.EXCHANGE,)
 _STOP_ONLY: tuple[d.Action, ...] = (d.STOP,)
+#: The amulet powers listed last, by (move open) + 2 * (exchange open).
+_AMULET_TAILS: tuple[tuple[d.Action, ...], ...] = (
+    (),
+    (d.AMULET_MOVE,),
+    (d.AMULET_EXCHANGE,),
+    (d.AMULET_MOVE, d.AMULET_EXCHANGE),
+)
 _KIND_CODE = {k: i for i, k in enumerate(d.KINDS)}
 # Decisions of the hottest kinds are built as their tuples directly (the named tuple's
 # ``__new__`` is a Python call).
@@ -99,7 +107,8 @@ class TobagoGame:
         # maps' candidates, the clue masks): a turn often asks again with nothing changed
         # (after a move, between legs), and the lists are then reused.
         self._last_plays: tuple[int, list[int], list[int], tuple[int, ...]] | None = None
-        self._last_lists: dict[str, list[d.Action]] = {}
+        #: The plays listed for that key, under up to two tags: ``[tag, plays, tag, plays]``.
+        self._last_lists: list[Any] = [None, None, None, None]
         #: Whether the turn just played could be the first of a deadlock (see play_turn).
         self._stuck = False
         island = board.island
@@ -191,7 +200,7 @@ class TobagoGame:
 
         def after_restore() -> None:
             self._last_plays = None
-            self._last_lists = {}
+            self._last_lists = [None, None, None, None]
 
         def after_decision() -> None:
             # Caches derived from the state: refilled from the state when next needed, so a
@@ -363,7 +372,7 @@ class TobagoGame:
             if (1 << s.atv[seat]) in s.map_cand:  # a treasure may be located under the ATV
                 actions += self._raise_actions(seat)
             if s.amulets[seat]:
-                actions += tuple(self._amulet_actions(seat, move_locked))
+                actions += self._amulet_actions(seat, move_locked)
             choice = self.ask(_new(_DECISION, (d.TURN, seat, actions, 0, -1, -1)))
             assert isinstance(choice, tuple)
             kind = choice[0]
@@ -416,27 +425,40 @@ class TobagoGame:
                 and key[2] == cands
                 and key[3] is masks
             ):
-                lists = self._last_lists
-                last = lists.get(tag)
-                if last is None:
-                    last = lists[tag] = [
-                        (tag, card, m) for _, card, m in next(iter(lists.values()))
-                    ]
-                return last
-            maps = list(enumerate(cands))
-        else:
-            maps = [(only_map, cands[only_map])]
+                lists = self._last_lists  # [tag, its plays, another tag, its plays]
+                if lists[0] == tag:
+                    return lists[1]  # type: ignore[no-any-return]
+                if lists[2] != tag:
+                    lists[2] = tag
+                    lists[3] = [(tag, card, m) for _, card, m in lists[1]]
+                return lists[3]  # type: ignore[no-any-return]
         plays: list[d.Action] = []
         append = plays.append
+        if only_map >= 0:
+            cand = cands[only_map]
+            for card in hand:
+                after = cand & masks[card]
+                if after and after != cand:
+                    append((tag, card, only_map))
+            return plays
+        # The four maps unrolled (the hottest loop of the engine): plays by card, then map.
+        c0, c1, c2, c3 = cands
         for card in hand:
             f = masks[card]
-            for m, cand in maps:
-                after = cand & f
-                if after and after != cand:
-                    append((tag, card, m))
-        if only_map < 0:
-            self._last_plays = (seat, hand.copy(), cands.copy(), masks)
-            self._last_lists = {tag: plays}
+            a = c0 & f
+            if a and a != c0:
+                append((tag, card, 0))
+            a = c1 & f
+            if a and a != c1:
+                append((tag, card, 1))
+            a = c2 & f
+            if a and a != c2:
+                append((tag, card, 2))
+            a = c3 & f
+            if a and a != c3:
+                append((tag, card, 3))
+        self._last_plays = (seat, hand.copy(), cands.copy(), masks)
+        self._last_lists = [tag, plays, None, None]
         return plays
 
     def _place_clue(self, seat: int, card: int, m: int) -> None:
@@ -476,7 +498,11 @@ class TobagoGame:
         if not s.roses[seat] and s.rules.raise_needs_rose:
             return ()
         cards = s.map_cards
-        return tuple(("raise", m) for m in range(N_MAPS) if cand[m] == bit and cards[m])
+        out: tuple[d.Action, ...] = ()
+        for m in range(N_MAPS):
+            if cand[m] == bit and cards[m]:
+                out += (_RAISE_ACTIONS[m],)
+        return out
 
     # -- movement -----------------------------------------------------------------------------
 
@@ -499,7 +525,7 @@ class TobagoGame:
                     actions += self._raise_actions(seat)
                 if between and s.amulets[seat]:
                     if powers is None:
-                        powers = tuple(self._amulet_actions(seat, move_locked=True))
+                        powers = self._amulet_actions(seat, move_locked=True)
                     actions += powers
                 decision = _new(_DECISION, (d.LEG, seat, actions, leg_mask[here], -1, -1))
             else:
@@ -530,24 +556,22 @@ class TobagoGame:
 
     # -- amulets ------------------------------------------------------------------------------
 
-    def _amulet_actions(self, seat: int, move_locked: bool) -> list[d.Action]:
+    def _amulet_actions(self, seat: int, move_locked: bool) -> tuple[d.Action, ...]:
         """Amulet powers open to ``seat`` now."""
         s = self.state
         threshold = s.rules.marker_threshold
         cards = s.map_cards
         # A marker may go where markers are shown (GameState.markers_shown), never the last.
-        actions = [
-            _MARKER_ACTIONS[m]
-            for m, cand in enumerate(s.map_cand)
-            if 1 < cand.bit_count() <= threshold and cards[m]
-        ]
+        markers: tuple[d.Action, ...] = ()
+        for m, cand in enumerate(s.map_cand):
+            if 1 < cand.bit_count() <= threshold and cards[m]:
+                markers += (_MARKER_ACTIONS[m],)
         # Right after the main clue plays were listed, this reuses them (see _clue_plays).
-        actions.extend(self._clue_plays(seat, "amulet_clue"))
-        if not move_locked:
-            actions.append(d.AMULET_MOVE)
-        if s.hands[seat] and (s.clue_draw or s.clue_discard):
-            actions.append(d.AMULET_EXCHANGE)
-        return actions
+        clues = self._clue_plays(seat, "amulet_clue")
+        tail = _AMULET_TAILS[
+            (not move_locked) + 2 * bool(s.hands[seat] and (s.clue_draw or s.clue_discard))
+        ]
+        return (*markers, *clues, *tail)
 
     def _use_amulet(self, seat: int, choice: d.Action) -> bool:
         """Apply one amulet power; True if it led to a raise."""

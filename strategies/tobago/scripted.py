@@ -279,7 +279,8 @@ class ScriptedPlayer:
         seat = view.seat
         masks = self.masks
         spread = style.spread_bonus
-        bonus = [spread / (1 + k) for k in view.roses_on_maps(seat)] if spread else None
+        # List comprehensions cost a frame each: this method runs at most turn decisions.
+        roses_on = view.roses_on_maps(seat) if spread else None
         dist: list[int] | None = None
         rivals: list[list[int]] = []
         best: d.Action | None = None
@@ -302,10 +303,12 @@ class ScriptedPlayer:
                     rivals = [self.dist[view.atv(p)] for p in self._rivals]
                 near = dist[cell]
                 score += style.locate_bonus * (1.0 if near <= self.legs_per_move else 0.2)
-                if min([r[cell] for r in rivals]) < near:
-                    score -= style.locate_bonus * 0.8
-            if bonus is not None:
-                score += bonus[m]
+                for r in rivals:
+                    if r[cell] < near:  # a rival is nearer
+                        score -= style.locate_bonus * 0.8
+                        break
+            if roses_on is not None:
+                score += spread / (1 + roses_on[m])
             if score > best_score:
                 best, best_score = action, score
         return best, best_score
