@@ -103,7 +103,7 @@ class GameState:
         self.map_removed: list[int] = [0] * N_MAPS
         # located_cells() remembered for the candidate sets it was computed from.
         self.located_key: list[int] = []
-        self.located_memo: list[int] = []
+        self.located_memo: tuple[int, ...] = ()
         self.t_deck: list[int] = []
         self.t_discard: list[int] = []
         self.t_removed: list[int] = []
@@ -156,26 +156,26 @@ class GameState:
     def drop_caches(self) -> None:
         """Forget what :meth:`located_cells` memoised (it is recomputed when next asked)."""
         self.located_key = []
-        self.located_memo = []
+        self.located_memo = ()
 
-    def located_cells(self) -> list[int]:
-        """:meth:`located` of every map, as a new list.
+    def located_cells(self) -> tuple[int, ...]:
+        """:meth:`located` of every map.
 
         Strategies ask this at nearly every decision and the maps seldom change in between,
         so the answer is kept until the candidate sets change: a map's candidates shrink
         only through its clues and markers and a raise resets them, so equal sets give equal
-        answers."""
+        answers. A tuple, so the kept answer is handed out as it is."""
         cands = self.map_cand
         if cands == self.located_key:
-            return self.located_memo[:]
+            return self.located_memo
         cards = self.map_cards
         out = [-1] * len(cands)
         for m, c in enumerate(cands):
             if c.bit_count() == 1 and cards[m]:
                 out[m] = c.bit_length() - 1
         self.located_key = cands[:]
-        self.located_memo = out
-        return out[:]
+        memo = self.located_memo = tuple(out)
+        return memo
 
     def clue_legal(self, card: int, m: int) -> bool:
         """Whether ``card`` may go on map ``m`` (rules §5.2, with the BGA flag)."""

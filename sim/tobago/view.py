@@ -131,7 +131,7 @@ class PlayerView:
         """How many of ``seat``'s roses lie on each map."""
         return [roses.count(seat) for roses in self._s.map_roses]
 
-    def located_cells(self) -> list[int]:
+    def located_cells(self) -> tuple[int, ...]:
         """For every map, the cell of its treasure when located, else -1."""
         return self._s.located_cells()
 

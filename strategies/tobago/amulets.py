@@ -68,7 +68,7 @@ def choose_power(
     player: ScriptedPlayer,
     view: PlayerView,
     actions: tuple[d.Action, ...],
-    located: list[int],
+    located: tuple[int, ...],
     here: int,
     main_open: bool,
     dead: bool,

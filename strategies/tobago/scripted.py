@@ -239,7 +239,7 @@ class ScriptedPlayer:
 
     # -- turns and legs ---------------------------------------------------------------------
 
-    def _target(self, view: PlayerView, located: list[int], here: int, chase: bool) -> int:
+    def _target(self, view: PlayerView, located: tuple[int, ...], here: int, chase: bool) -> int:
         """The cell to drive to, or -1: the nearest located treasure within ``chase_legs``
         (when ``chase``: one is located and this player may raise it), else the nearest
         amulet within ``amulet_legs``, or at any distance while stuck without a spare amulet
