@@ -84,6 +84,11 @@ class RunLock:
             me = {"pid": os.getpid(), "host": socket.gethostname(), "since": round(time.time())}
             os.ftruncate(fd, 0)
             os.pwrite(fd, json.dumps(me).encode(), 0)
+        except OSError as exc:  # a full disk: one line, like every other write of a run
+            os.close(fd)
+            raise InputError(
+                f"{run_dir / LOCK}: cannot write the run's lock file ({exc.strerror})"
+            ) from None
         except BaseException:
             os.close(fd)
             raise
