@@ -35,6 +35,9 @@ from strategies.tobago.geometry import INF as _INF
 from strategies.tobago.geometry import leg_tables, within_tables
 from strategies.tobago.start import choose_start
 
+# The most frequent decision kinds and answers, looked up once.
+_TURN, _OFFER, _LEG, _MOVE = d.TURN, d.OFFER, d.LEG, d.MOVE
+
 
 @dataclass(frozen=True, slots=True)
 class Style:
@@ -136,22 +139,22 @@ class ScriptedPlayer:
     # -- entry point ------------------------------------------------------------------------
 
     def decide(self, view: PlayerView, decision: d.Decision) -> object:
-        """Answer one decision."""
+        """Answer one decision (the kinds tested most frequent first)."""
         if view is not self._view:
             self._bind(view)
         kind = decision.kind
-        if kind == d.LEG:
-            return self._leg(view, decision)
-        if kind == d.TURN:
+        if kind == _TURN:
             actions = decision.actions
             if len(actions) == 1:
                 only = actions[0]  # nothing to weigh
-                if only == d.MOVE:  # a main action with no clue to play: the hand is dead
+                if only == _MOVE:  # a main action with no clue to play: the hand is dead
                     self._note_stuck(view, True)
                 return only
             return self._turn(view, decision)
-        if kind == d.OFFER:
+        if kind == _OFFER:
             return self._offer(view, decision)
+        if kind == _LEG:
+            return self._leg(view, decision)
         if kind == d.START_CELL:
             return choose_start(self.style, view, decision.cells, self.rng)
         if kind == d.RESTART:
