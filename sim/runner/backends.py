@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import logging
 import multiprocessing
+import os
 import re
 import signal
 import socket
+import threading
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -33,9 +35,23 @@ def run_serial(tasks: Sequence[ShardTask], on_done: OnDone) -> None:
         on_done(run_shard(task))
 
 
-def _ignore_sigint() -> None:
-    """Pool workers leave Ctrl-C to the driver, which stops them all at once."""
+#: Seconds between a pool worker's checks that its driver is still alive.
+WATCH_EVERY = 0.5
+
+
+def _init_worker(driver: int) -> None:
+    """A pool worker leaves Ctrl-C to the driver, which stops them all at once, and ends
+    itself once the driver is gone (killed with -9, say): an orphan would play on, keep the
+    worker pool's resource tracker alive and write parts that no driver records."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    threading.Thread(target=_watch_driver, args=(driver,), daemon=True).start()
+
+
+def _watch_driver(driver: int) -> None:
+    """Exit the worker at once when its parent is no longer ``driver`` (it was re-parented)."""
+    while os.getppid() == driver:
+        time.sleep(WATCH_EVERY)
+    os._exit(1)
 
 
 def _shard_overrun(shard: int, limit: float) -> RunError:
@@ -60,7 +76,9 @@ def run_process(
     shards already reported stay, the rest are dropped (a half-written part never replaces
     a whole one)."""
     context = multiprocessing.get_context("spawn")
-    pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_ignore_sigint)
+    pool = ProcessPoolExecutor(
+        workers, mp_context=context, initializer=_init_worker, initargs=(os.getpid(),)
+    )
     queue = list(tasks)
     started: dict[Future[ShardSummary], tuple[int, float]] = {}
     try:

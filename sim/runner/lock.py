@@ -72,6 +72,7 @@ class RunLock:
         run_dir = self.run_dir
         if run_dir.exists() and not run_dir.is_dir():
             raise InputError(f"{run_dir}: exists and is not a directory; use another --out")
+        created = not run_dir.exists()
         try:
             run_dir.mkdir(parents=True, exist_ok=True)
             fd = os.open(run_dir / LOCK, os.O_RDWR | os.O_CREAT, 0o644)
@@ -86,6 +87,10 @@ class RunLock:
             os.pwrite(fd, json.dumps(me).encode(), 0)
         except OSError as exc:  # a full disk: one line, like every other write of a run
             os.close(fd)
+            if created:  # leave nothing behind: the directory was made for this run
+                with contextlib.suppress(OSError):
+                    (run_dir / LOCK).unlink()
+                    run_dir.rmdir()
             raise InputError(
                 f"{run_dir / LOCK}: cannot write the run's lock file ({exc.strerror})"
             ) from None

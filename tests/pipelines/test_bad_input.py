@@ -164,13 +164,15 @@ def test_simulate_on_a_read_only_or_full_disk(tmp_path: Path, options: str, why:
 def test_simulate_on_a_disk_already_full(tmp_path: Path) -> None:
     """No room even for the run's lock file: still one line (the disk is filled first)."""
     disk = tmp_path / "disk"
-    fill = 'head -c 1048576 /dev/zero > "$0/fill" 2>/dev/null; exec "$@"'
+    # Fill the disk, run the command, then list what the disk holds.
+    fill = 'head -c 1048576 /dev/zero > "$0/fill" 2>/dev/null; "$@"; rc=$?; ls -A "$0"; exit $rc'
     command = ["sh", "-c", fill, str(disk), TOURNEY, *BASE, "--out", str(disk / "run")]
     done = mounted("size=16k", disk, *command)
     assert done.returncode == 2, done.stderr[-2000:]
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and "No space left on device" in lines[0], done.stderr
     assert "lock file" in lines[0] or "run directory" in lines[0], lines[0]
+    assert done.stdout.split() == ["fill"]  # nothing half-written: no run directory, no lock
 
 
 def test_report_to_a_path_under_a_file(a_run: Path, tmp_path: Path) -> None:

@@ -349,3 +349,30 @@ def test_ctrl_c_to_the_driver_stops_the_process_backend_mid_shard(tmp_path: Path
     while time.monotonic() < deadline and any(Path(f"/proc/{c}").exists() for c in children):
         time.sleep(0.1)
     assert [c for c in children if Path(f"/proc/{c}/status").exists()] == []
+
+
+def test_workers_end_soon_after_their_driver_is_killed(tmp_path: Path) -> None:
+    """kill -9 of the driver mid-shard: its workers notice and exit, so no orphan plays on
+    (or keeps multiprocessing's resource tracker alive, or writes parts nobody records)."""
+    out = tmp_path / "killed"
+    proc = subprocess.Popen(
+        [TOURNEY, "simulate", "--players", "hunter,cautious", "--games", "200000",
+         "--shard-size", "100000", "--backend", "process", "--workers", "2",
+         "--out", str(out)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+    )  # fmt: skip
+    deadline = time.monotonic() + 60
+    while not (out / "manifest.json").exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(3)  # the workers are in the middle of their shards
+    children = Path(f"/proc/{proc.pid}/task/{proc.pid}/children").read_text().split()
+    assert len(children) >= 2  # the workers and the resource tracker
+    proc.kill()
+    proc.wait(timeout=10)
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and any(Path(f"/proc/{c}/status").exists() for c in children):
+        time.sleep(0.1)
+    alive = [c for c in children if Path(f"/proc/{c}/status").exists()]
+    for c in alive:  # never leave them behind, even when the test fails
+        subprocess.run(["kill", "-9", c], check=False)
+    assert alive == []
