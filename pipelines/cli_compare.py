@@ -149,6 +149,7 @@ def regress_cmd(
 ) -> None:
     """Run a fixed suite against a baseline: exit 0 unchanged, 1 regression, 2 error."""
     from pipelines.regress import (
+        check_cases_in_baseline,
         compare_to_baseline,
         junit_xml,
         read_baseline,
@@ -161,6 +162,8 @@ def regress_cmd(
     cases = read_suite(suite)
     # The baseline is checked before any game is played: a damaged one fails in a second.
     stored = None if update_baseline else read_baseline(baseline)
+    if stored is not None:
+        check_cases_in_baseline(cases, stored)
     current = {case.name: run_case(case, workers) for case in cases}
     if stored is None:
         write_baseline(baseline, current)

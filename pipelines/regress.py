@@ -65,6 +65,33 @@ class Case:
             "golden_games": self.golden_games,
         }
 
+    def stat_names(self) -> list[str]:
+        """The statistics the case measures (players sharing a label share one)."""
+        wins = dict.fromkeys(f"win:{label}" for label in self.labels)
+        return [*wins, "first_seat", "turns"]
+
+
+def check_cases_in_baseline(cases: list[Case], baseline: dict[str, Any]) -> None:
+    """``InputError`` unless the baseline holds every case of the suite, defined as the suite
+    defines it now, with every statistic the case measures: checked before any game is
+    played, so a baseline that cannot answer fails in a second, not after the suite."""
+    stored = baseline.get("cases", {})
+    for case in cases:
+        base = stored.get(case.name)
+        if base is None:
+            raise InputError(f"baseline has no case {case.name!r}: run with --update-baseline")
+        if base["spec"] != case.spec():
+            raise InputError(
+                f"case {case.name!r} differs from the baseline's definition: run with "
+                "--update-baseline"
+            )
+        for stat in case.stat_names():
+            if stat not in base["stats"]:
+                raise InputError(
+                    f"baseline case {case.name!r} has no statistic {stat!r}: run with "
+                    "--update-baseline"
+                )
+
 
 def read_suite(path: Path) -> list[Case]:
     """The cases of a suite file, validated."""
@@ -156,6 +183,7 @@ def run_case(case: Case, workers: int) -> dict[str, Any]:
     rows = [row for part, _ in parts for row in part]
     golden = hashlib.sha256("".join(h for _, h in parts).encode()).hexdigest()
     names = [f"win:{label}" for label in case.labels] + ["first_seat", "turns"]
+    assert set(names) == set(case.stat_names())
     stats = {}
     for k, name in enumerate(names):
         values = [r[k] for r in rows]

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -143,3 +145,33 @@ def test_a_damaged_baseline_is_one_line_exit_2(tmp_path: Path) -> None:
         assert code == 2, (path.name, out, err)
         assert message in err, (path.name, err)
         assert len(err.strip().splitlines()) == 1
+
+
+def test_a_baseline_missing_a_case_or_statistic_fails_before_any_game(tmp_path: Path) -> None:
+    """The suite is a billion games: only a check made before playing can answer at all."""
+    suite = tmp_path / "suite.toml"
+    suite.write_text(
+        '[[case]]\nname = "huge"\nplayers = ["hunter", "cautious"]\ngames = 1000000000\n'
+        'islands = "abc-1"\ngolden_games = 1\n'
+    )
+    spec = {"game": "tobago", "players": ["hunter", "cautious"], "games": 1000000000, "seed": 1,
+            "islands": ["abc-1"], "rules": "rulebook", "golden_games": 1}  # fmt: skip
+    stat = {"mean": 0.5, "sd": 0.5, "n": 10}
+    some = {"win:hunter": stat, "win:cautious": stat, "first_seat": stat}  # no "turns"
+    for name, cases, message in [
+        ("no-stat", {"huge": {"spec": spec, "golden": "ab", "stats": some}},
+         "baseline case 'huge' has no statistic 'turns'"),
+        ("no-case", {"other": {"spec": spec, "golden": "ab", "stats": some}},
+         "baseline has no case 'huge'"),
+        ("other-spec", {"huge": {"spec": {**spec, "seed": 2}, "golden": "ab", "stats": some}},
+         "case 'huge' differs from the baseline's definition"),
+    ]:  # fmt: skip
+        path = tmp_path / f"{name}.json"
+        path.write_text(json.dumps({"version": 1, "cases": cases}))
+        # A subprocess with a time limit: played, the suite would run for days.
+        done = subprocess.run(
+            [str(Path(sys.executable).parent / "tourney"), "regress", str(suite), "--baseline",
+             str(path), "--out", str(tmp_path / "o"), "--workers", "1"],
+            capture_output=True, text=True, timeout=60, check=False,
+        )  # fmt: skip
+        assert done.returncode == 2 and message in done.stderr, (name, done.stderr)
