@@ -743,8 +743,14 @@ class TreasureIslandGame:
         if t is int or t is str:
             if answer in options:
                 return answer
-        elif t is tuple and is_plain(answer) and answer in options:
-            return answer
+        elif t is tuple:
+            # A (seat, kind) pair, checked inline; any other tuple by is_plain.
+            pair: tuple[Any, ...] = answer  # type: ignore[assignment]
+            if len(pair) == 2 and type(pair[0]) is int and type(pair[1]) is int:
+                if answer in options:
+                    return answer
+            elif is_plain(answer) and answer in options:
+                return answer
         return self._illegal(decision, answer)
 
     def _pop_top(self, seat: int, kind: int) -> int:
@@ -766,8 +772,10 @@ class TreasureIslandGame:
             allowed = ~kinds[seat]
             if self.rules.knife_checks_play_area:
                 allowed &= ~self.area_kinds
-        out: tuple[tuple[int, int], ...] = ()
-        for o in _OPPONENTS[self.n][seat]:
+        opponents = _OPPONENTS[self.n][seat]
+        first = opponents[0]
+        out = _PAIRS_OF[first][kinds[first] & allowed]
+        for o in opponents[1:]:
             out += _PAIRS_OF[o][kinds[o] & allowed]
         return out
 
