@@ -318,25 +318,29 @@ def test_time_limits_end_a_stuck_game_or_stop_an_overrunning_shard(tmp_path: Pat
     assert refused.returncode == 2 and "needs --backend process or ray" in refused.stderr
 
 
-def test_ctrl_c_to_the_driver_stops_the_process_backend_mid_shard(tmp_path: Path) -> None:
-    """One shard per worker, each far longer than the test: only killing the workers at once
-    ends the run within seconds."""
-    out = tmp_path / "long"
+def _mid_shard(out: Path, launch: list[str]) -> tuple[subprocess.Popen[str], list[str]]:
+    """A process-backend run of two shards far longer than a test, started through
+    ``launch``, once its workers are in the middle of their shards; it and its children."""
     proc = subprocess.Popen(
-        # Through a launcher that restores Ctrl-C's default (a background job may ignore it).
-        [sys.executable, "-c", _DEFAULT_SIGINT, TOURNEY, "simulate",
-         "--players", "hunter,cautious", "--games", "200000", "--shard-size", "100000",
-         "--backend", "process", "--workers", "2", "--out", str(out)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,
+        [*launch, "simulate", "--players", "hunter,cautious", "--games", "200000",
+         "--shard-size", "100000", "--backend", "process", "--workers", "2",
+         "--out", str(out)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True,
     )  # fmt: skip
     deadline = time.monotonic() + 60
     while not (out / "manifest.json").exists() and time.monotonic() < deadline:
         time.sleep(0.05)
-    time.sleep(3)  # the workers are in the middle of their shards
+    time.sleep(3)
     children = Path(f"/proc/{proc.pid}/task/{proc.pid}/children").read_text().split()
+    return proc, children
+
+
+def test_ctrl_c_to_the_driver_stops_the_process_backend_mid_shard(tmp_path: Path) -> None:
+    """One shard per worker, each far longer than the test: only killing the workers at once
+    ends the run within seconds."""
+    out = tmp_path / "long"
+    # Through a launcher that restores Ctrl-C's default (a background job may ignore it).
+    proc, children = _mid_shard(out, [sys.executable, "-c", _DEFAULT_SIGINT, TOURNEY])
     assert children  # the worker processes
     start = time.monotonic()
     proc.send_signal(signal.SIGINT)  # the driver only: it must stop the workers itself
@@ -355,17 +359,7 @@ def test_workers_end_soon_after_their_driver_is_killed(tmp_path: Path) -> None:
     """kill -9 of the driver mid-shard: its workers notice and exit, so no orphan plays on
     (or keeps multiprocessing's resource tracker alive, or writes parts nobody records)."""
     out = tmp_path / "killed"
-    proc = subprocess.Popen(
-        [TOURNEY, "simulate", "--players", "hunter,cautious", "--games", "200000",
-         "--shard-size", "100000", "--backend", "process", "--workers", "2",
-         "--out", str(out)],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
-    )  # fmt: skip
-    deadline = time.monotonic() + 60
-    while not (out / "manifest.json").exists() and time.monotonic() < deadline:
-        time.sleep(0.05)
-    time.sleep(3)  # the workers are in the middle of their shards
-    children = Path(f"/proc/{proc.pid}/task/{proc.pid}/children").read_text().split()
+    proc, children = _mid_shard(out, [TOURNEY])
     assert len(children) >= 2  # the workers and the resource tracker
     proc.kill()
     proc.wait(timeout=10)
