@@ -273,7 +273,7 @@ class TreasureIslandGame:
         self.pile = pile
         self.pile_piles = [_FULL_PILE - 1] * N_KINDS  # all but the lowest card of each kind
         self.discard = list(STARTING_DISCARD)
-        self.discard_rng = cards_rng
+        self.discard_rng: random.Random = cards_rng
         self.stash: list[list[int]] = [[0] * N_KINDS for _ in range(n)]
         self.points = [0] * n  # each stash's score, kept up to date card by card
         self.cards = [0] * n  # each stash's card count
@@ -401,7 +401,12 @@ class TreasureIslandGame:
         """Play the game to its end and return the result."""
         if self.rules.characters:
             self._draft()
-        seat = self.first_player
+        return self.play_from(self.first_player)
+
+    def play_from(self, seat: int) -> GameResult:
+        """Play turns from ``seat``'s on to the end of the game and return the result
+        (:meth:`play` after the draft; search plays a rebuilt position on with it, see
+        :mod:`sim.treasure_island.position`)."""
         n = self.n
         max_turns = self.rules.max_turns
         reason = "deck_exhausted"
@@ -815,6 +820,10 @@ class TreasureIslandGame:
         if not options:
             return self._no_effect(seat, PISTOL)
         victim, kind = self._choose(_PISTOL, seat, options)
+        return self._shoot(seat, victim, kind)
+
+    def _shoot(self, seat: int, victim: int, kind: int) -> bool:
+        """The Pistol's shot at ``victim``'s pile of ``kind`` (never ends the turn)."""
         character = self.characters[seat]
         if character not in _SHOOTERS:  # one card to the discard
             hit = self._pop_top(victim, kind)
