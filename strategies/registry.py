@@ -1,7 +1,8 @@
 """Strategy names -> classes, and parsing of strategy specs from specs and the command line.
 
 A spec is ``name``, ``name(key=value, ...)`` or ``package.module:ClassName(key=value, ...)``.
-Values are ints, floats, ``true``/``false``. A class is built as ``Class(rng, **params)`` and
+Values are ints, floats, ``true``/``false`` or names (``rollout=expected-value``); each class
+checks its own. A class is built as ``Class(rng, **params)`` and
 must have ``decide(view, decision)``; classes pickle by reference, so they travel to workers.
 """
 
@@ -11,6 +12,7 @@ import functools
 import importlib
 import os
 import random
+import re
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -21,6 +23,7 @@ from sim.outcome import STRATEGY_FAILURES, describe
 from sim.sealed import trust
 from strategies.tobago.random_player import RandomPlayer
 from strategies.tobago.styles import Cartographer, Cautious, Collector, Hunter
+from strategies.treasure_island.ismcts import Ismcts
 from strategies.treasure_island.optimal import OptimalStopping
 from strategies.treasure_island.random_player import RandomPlayer as TreasureIslandRandom
 from strategies.treasure_island.stopping import BustThreshold, ExpectedValue, StopAt
@@ -40,6 +43,7 @@ TREASURE_ISLAND: dict[str, type] = {
     "bust-threshold": BustThreshold,
     "expected-value": ExpectedValue,
     "optimal": OptimalStopping,
+    "ismcts": Ismcts,
 }
 # The built-in players read games through the direct view; every other class (a plug-in, or a
 # subclass of a built-in) gets a sealed one (sim.sealed).
@@ -54,27 +58,39 @@ DEFAULT_PLAYERS: dict[str, tuple[str, ...]] = {
 }
 
 
+#: A parameter's value in a spec.
+Param = float | int | bool | str
+#: A name-valued parameter: lower-case letters, digits and dashes, starting with a letter.
+_NAME = re.compile(r"[a-z][a-z0-9-]*")
+
+
 @dataclass(frozen=True, slots=True)
 class StrategySpec:
     """A parsed strategy: its label (as written), class and parameters."""
 
     label: str
     cls: type
-    params: tuple[tuple[str, float | int | bool], ...]
+    params: tuple[tuple[str, Param], ...]
 
     def factory(self) -> Callable[[random.Random], Any]:
         """``rng -> strategy``: builds the strategy with its parameters."""
         return functools.partial(self.cls, **dict(self.params))
 
 
-def _value(text: str) -> float | int | bool:
+def _value(text: str) -> Param:
     low = text.strip().lower()
     if low in ("true", "false"):
         return low == "true"
     try:
         return int(low)
     except ValueError:
+        pass
+    try:
         return float(low)
+    except ValueError:
+        if _NAME.fullmatch(low):
+            return low
+        raise
 
 
 def split_specs(text: str) -> list[str]:
@@ -158,7 +174,7 @@ def parse_strategy(text: str, game: str = "tobago") -> StrategySpec:
         raise InputError(
             f"unknown strategy {name!r} (allowed: {allowed}, or package.module:ClassName)"
         )
-    params: list[tuple[str, float | int | bool]] = []
+    params: list[tuple[str, Param]] = []
     for part in split_specs(params_text):
         key, eq, raw = part.partition("=")
         if not eq or not key.strip():
@@ -167,7 +183,8 @@ def parse_strategy(text: str, game: str = "tobago") -> StrategySpec:
             params.append((key.strip(), _value(raw)))
         except ValueError:
             raise InputError(
-                f"strategy {label!r}: {key.strip()} = {raw.strip()!r} is not a number or true/false"
+                f"strategy {label!r}: {key.strip()} = {raw.strip()!r} is not a number, "
+                "true/false or a name"
             ) from None
     try:
         cls(random.Random(0), **dict(params))

@@ -70,8 +70,22 @@ class Style:
     start_apart: float = 0.0
 
 
-Params = tuple[tuple[str, float | int | bool], ...]
+Params = tuple[tuple[str, float | int | bool | str], ...]
 _styles: dict[tuple[type, Params], Style] = {}
+
+
+def _check_type(cls: type[ScriptedPlayer], name: str, value: object, default: object) -> None:
+    """A parameter must be of its default's type: a bool for a switch, an integer for a
+    count (never a bool), any number for a weight (``ValueError`` says what is allowed)."""
+    if isinstance(default, bool):
+        ok, allowed = isinstance(value, bool), "true or false"
+    elif isinstance(default, int):
+        ok, allowed = isinstance(value, int) and not isinstance(value, bool), "an integer"
+    else:
+        ok = isinstance(value, int | float) and not isinstance(value, bool)
+        allowed = "a number"
+    if not ok:
+        raise ValueError(f"{name} = {value!r} is not allowed for {cls.name} ({allowed})")
 
 
 def _style_for(cls: type[ScriptedPlayer], params: Params) -> Style:
@@ -83,6 +97,8 @@ def _style_for(cls: type[ScriptedPlayer], params: Params) -> Style:
         if unknown:
             raise ValueError(f"unknown parameter {unknown[0]!r} for {cls.name}")
         overrides: dict[str, Any] = dict(params)
+        for name, value in params:
+            _check_type(cls, name, value, getattr(cls.default_style, name))
         style = _styles[key] = dataclasses.replace(cls.default_style, **overrides)
     return style
 
@@ -93,7 +109,7 @@ class ScriptedPlayer:
     name = "scripted"
     default_style = Style()
 
-    def __init__(self, rng: random.Random, **params: float | int | bool) -> None:
+    def __init__(self, rng: random.Random, **params: float | int | bool | str) -> None:
         self.rng = rng
         self.style = _style_for(type(self), tuple(sorted(params.items())) if params else ())
         # Facts fixed for a game, bound from the view of its first decision (a view belongs

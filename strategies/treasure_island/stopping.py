@@ -19,6 +19,11 @@ from sim.treasure_island.view import PlayerView
 from strategies.treasure_island.powers import PowerChoices
 
 
+def _is_number(x: object) -> bool:
+    """An int or a float, never a bool (a spec's ``true`` is not a number)."""
+    return isinstance(x, int | float) and not isinstance(x, bool)
+
+
 class StopAt(PowerChoices):
     """Plunders once the play area holds ``n`` cards (``n`` >= 1)."""
 
@@ -41,7 +46,7 @@ class BustThreshold(PowerChoices):
     name = "bust-threshold"
 
     def __init__(self, rng: random.Random, threshold: float = 0.25) -> None:
-        if isinstance(threshold, bool) or not 0.0 <= threshold <= 1.0:
+        if not _is_number(threshold) or not 0.0 <= threshold <= 1.0:
             raise ValueError(f"threshold = {threshold!r} is not allowed (a number from 0 to 1)")
         self.rng = rng
         self.threshold = float(threshold)
@@ -57,9 +62,9 @@ class ExpectedValue(PowerChoices):
     name = "expected-value"
 
     def __init__(self, rng: random.Random, k: float = 1.0, tie_weight: float = 0.5) -> None:
-        if isinstance(k, bool) or not k > 0:
+        if not _is_number(k) or not k > 0:
             raise ValueError(f"k = {k!r} is not allowed (a positive number)")
-        if isinstance(tie_weight, bool) or tie_weight < 0:
+        if not _is_number(tie_weight) or not tie_weight >= 0:
             raise ValueError(f"tie_weight = {tie_weight!r} is not allowed (a number >= 0)")
         self.rng = rng
         self.k = float(k)
