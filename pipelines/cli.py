@@ -6,10 +6,10 @@ importing them registers them on :data:`pipelines.cli_app.app`.
 
 from __future__ import annotations
 
-from pipelines import cli_board, cli_compare, cli_games
+from pipelines import cli_board, cli_compare, cli_games, cli_tune
 from pipelines.cli_app import app
 
-__all__ = ["app", "cli_board", "cli_compare", "cli_games", "main"]
+__all__ = ["app", "cli_board", "cli_compare", "cli_games", "cli_tune", "main"]
 
 
 def main() -> None:

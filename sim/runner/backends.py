@@ -193,6 +193,34 @@ def _one_line_cause(exc: BaseException, code: CodeIdentity) -> BaseException | N
     return None
 
 
+def ray_start(workers: int, address: str | None) -> bool:
+    """Start a local Ray instance (no dashboard) with ``workers`` CPUs, or join the cluster
+    at ``address``, unless Ray is already running in this process; True when it started
+    here (the caller then shuts it down)."""
+    import ray
+
+    if ray.is_initialized():
+        return False
+    if address:
+        try:
+            ray.init(address=address, log_to_driver=False, logging_level=logging.ERROR)
+        except (ConnectionError, RuntimeError, ValueError) as exc:
+            first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+            raise InputError(f"--address {address}: cannot join a Ray cluster ({first})") from None
+    else:
+        # "local": a private instance even on a machine where a `ray start` cluster runs
+        # or RAY_ADDRESS is set (Ray would join those, and refuse num_cpus there);
+        # --address is the one way a run joins a cluster.
+        ray.init(
+            address="local",
+            num_cpus=workers,
+            include_dashboard=False,
+            log_to_driver=False,
+            logging_level=logging.ERROR,
+        )
+    return True
+
+
 def run_ray(
     tasks: Sequence[ShardTask],
     on_done: OnDone,
@@ -209,27 +237,7 @@ def run_ray(
     import ray
 
     start = time.perf_counter()
-    started = not ray.is_initialized()
-    if started:
-        if address:
-            try:
-                ray.init(address=address, log_to_driver=False, logging_level=logging.ERROR)
-            except (ConnectionError, RuntimeError, ValueError) as exc:
-                first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
-                raise InputError(
-                    f"--address {address}: cannot join a Ray cluster ({first})"
-                ) from None
-        else:
-            # "local": a private instance even on a machine where a `ray start` cluster runs
-            # or RAY_ADDRESS is set (Ray would join those, and refuse num_cpus there);
-            # --address is the one way a run joins a cluster.
-            ray.init(
-                address="local",
-                num_cpus=workers,
-                include_dashboard=False,
-                log_to_driver=False,
-                logging_level=logging.ERROR,
-            )
+    started = ray_start(workers, address)
     startup = time.perf_counter() - start
     remote = ray.remote(num_cpus=1, max_retries=2)(run_packed)
     queue = list(tasks)
