@@ -21,6 +21,7 @@ from typing import Any
 from sim.errors import InputError, RunError
 from sim.outcome import STRATEGY_FAILURES, describe
 from sim.sealed import trust
+from strategies.tobago.ismcts import Ismcts as TobagoIsmcts
 from strategies.tobago.random_player import RandomPlayer
 from strategies.tobago.styles import Cartographer, Cautious, Collector, Hunter
 from strategies.treasure_island.ismcts import Ismcts
@@ -34,6 +35,7 @@ TOBAGO: dict[str, type] = {
     "cartographer": Cartographer,
     "collector": Collector,
     "cautious": Cautious,
+    "ismcts": TobagoIsmcts,
 }
 #: The four scripted styles of the demo tournament.
 SCRIPTED = ("hunter", "cartographer", "collector", "cautious")

@@ -311,6 +311,22 @@ class TobagoGame:
         self.result = self._finish()
         return self.result
 
+    def play_on(self) -> GameResult:
+        """Play the current seat's turn and the game on to its end: the turn from its start,
+        or from its first decision (its opening steps, the refill and the amulet pick-up,
+        have nothing left to do by then). Search plays rebuilt positions on with it
+        (:mod:`sim.tobago.position`); the end of the turn is :meth:`play_turns`'s."""
+        s = self.state
+        self.play_turn(s.current)
+        s.log.flat.extend((s.turn, s.current, _END_TURN, -1, -1, -1))
+        s.current = (s.current + 1) % s.n
+        s.turn += 1
+        if self._stuck and not s.over and deadlocked(s):
+            s.end_reason = "deadlock"
+            self.result = self._finish()
+            return self.result
+        return self.play_turns()
+
     def _finish(self) -> GameResult:
         s = self.state
         s.over = True

@@ -145,6 +145,16 @@ class PlayerView:
         return self._s.clue_legal(card, m)
 
     @property
+    def clue_pile_size(self) -> int:
+        """Clue cards left in the draw pile (face down: its order and cards are hidden)."""
+        return len(self._s.clue_draw)
+
+    @property
+    def clue_discard_size(self) -> int:
+        """Clue cards in the discard pile."""
+        return len(self._s.clue_discard)
+
+    @property
     def treasure_deck_size(self) -> int:
         """Cards left in the treasure deck."""
         return len(self._s.t_deck)

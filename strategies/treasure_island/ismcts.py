@@ -11,15 +11,20 @@ says are in the pile, and the real engine plays the game on from the position to
   are compared on the same pile orders, so their difference is measured with far less
   noise than with separate samples), and the answer with the best mean reward is played;
   on a tie, the rollout policy's own answer.
-- **The tree**: the seat's later decisions of the same turn are chosen by UCB1 (with
-  availability counts, as in single-observer ISMCTS) over nodes keyed by what the seat has
-  seen when it decides (the decision, the play area, the public top cards): its information
-  set. One new node is tried per playout; beyond it the rollout policy answers.
+- **The tree** (``tree=true``; off by default): the seat's later decisions of the same turn
+  are chosen by UCB1 (with availability counts, as in single-observer ISMCTS) over nodes
+  keyed by what the seat has seen when it decides (the decision, the play area, the public
+  top cards): its information set. One new node is tried per playout; beyond it the rollout
+  policy answers. Measured against expected-value in 2-player games, the tree's exploration
+  cost more than its lookahead gained (``docs/strategies.md``), hence the default.
 - **Rollouts**: every other decision, of every seat and every later turn, is answered by the
   ``rollout`` policy (a scripted strategy by name).
 - **Reward**: the seat's win share at the end plus ``margin_weight`` times its final score
   margin over the best other seat (points); the margin term tells apart answers that rarely
   change the winner in a few hundred playouts.
+- ``z`` (default 1): the player leaves its rollout policy's answer only when the best
+  answer's paired gain over it is ``z`` standard errors above zero (``z=0``: the best mean
+  always); a small, noisy gain is more often luck of the deals than a better answer.
 
 ``iterations`` is the number of playouts per decision (spread over the root's answers: a
 draw-or-plunder decision gets ``iterations / 2`` deals). Decisions that cannot be resumed from
@@ -131,10 +136,12 @@ class Ismcts:
     def __init__(
         self,
         rng: random.Random,
-        iterations: int = 200,
+        iterations: int = 100,
         c: float = 0.7,
         rollout: str = "expected-value",
         margin_weight: float = 0.02,
+        z: float = 1.0,
+        tree: bool = False,
     ) -> None:
         if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1:
             raise ValueError(f"iterations = {iterations!r} is not allowed (an integer >= 1)")
@@ -147,7 +154,13 @@ class Ismcts:
             raise ValueError(f"margin_weight = {margin_weight!r} is not allowed (a number)")
         if not margin_weight >= 0:
             raise ValueError(f"margin_weight = {margin_weight!r} is not allowed (a number >= 0)")
+        if isinstance(z, bool) or not isinstance(z, int | float) or not z >= 0:
+            raise ValueError(f"z = {z!r} is not allowed (a number >= 0)")
+        if not isinstance(tree, bool):
+            raise ValueError(f"tree = {tree!r} is not allowed (true or false)")
         self.rng = rng
+        self.tree = tree
+        self.z = float(z)
         self.iterations = iterations
         self.c = float(c)
         self.rollout = ROLLOUTS[rollout]
@@ -164,28 +177,40 @@ class Ismcts:
         if decision.kind not in RESUMABLE or len(options) < 2:
             return default
         position = position_of(view, decision)
-        means = self._search(position, options)
+        rewards = self._search(position, options)
+        means = self.last_means
         best = max(means.values())
-        if means.get(default, -math.inf) >= best:
+        if means[default] >= best:
             return default
-        for a in options:
-            if means[a] >= best:
-                return a
-        return default  # not reached: some answer has the best mean
+        choice = next(a for a in options if means[a] >= best)
+        if self.z > 0:
+            # Leave the policy's answer only when the paired gain is ``z`` standard errors
+            # clear of zero: a small, noisy gain is more often luck of the deals than skill.
+            gains = [x - y for x, y in zip(rewards[choice], rewards[default], strict=True)]
+            k = len(gains)
+            if k < 2:
+                return default
+            mean = sum(gains) / k
+            var = sum((g - mean) ** 2 for g in gains) / (k - 1)
+            if mean <= self.z * math.sqrt(var / k):
+                return default
+        return choice
 
-    def _search(self, position: Position, options: tuple[Any, ...]) -> dict[Any, float]:
+    def _search(self, position: Position, options: tuple[Any, ...]) -> dict[Any, list[float]]:
+        """Every root answer's reward on each sampled deal (deal by deal, so paired)."""
         rng = self.rng
         seat = position.decision.seat
         n = position.n
         deals = max(1, -(-self.iterations // len(options)))
         hidden = list(position.hidden)
         tree: dict[_Key, _Node] = {}
-        sums = dict.fromkeys(options, 0.0)
+        rewards: dict[Any, list[float]] = {a: [] for a in options}
         rollout, c, weight = self.rollout, self.c, self.margin_weight
         for _ in range(deals):
             rng.shuffle(hidden)
             for answer in options:
                 walk = _Walk(seat, position.turn)
+                walk.expanded = not self.tree  # no tree: the policy answers after the root
                 players: list[Any] = [rollout(rng) for _ in range(n)]
                 players[seat] = _TreeSeat(tree, walk, players[seat], c, rng)
                 game = game_at(position, hidden, players, rng)
@@ -193,10 +218,10 @@ class Ismcts:
                 scores = result.scores
                 rival = max(s for i, s in enumerate(scores) if i != seat)
                 reward = result.win_shares[seat] + weight * (scores[seat] - rival)
-                sums[answer] += reward
+                rewards[answer].append(reward)
                 for node, a in walk.path:
                     node.visits[a] += 1
                     node.total[a] += reward
         self.last_deals = deals
-        self.last_means = {a: sums[a] / deals for a in options}
-        return self.last_means
+        self.last_means = {a: sum(rewards[a]) / deals for a in options}
+        return rewards

@@ -1,0 +1,177 @@
+"""A Tobago game rebuilt from one seat's view, with the hidden facts sampled: a determinization.
+
+At the start of a turn the hidden facts of a Tobago game are the other hands, the order (and
+split between draw pile and discard) of the clue cards the seat has not seen, and the order
+of the treasure deck. :func:`determinize` reads everything else from the view alone and
+deals the unseen cards at random, consistently with what the view says:
+
+- the clue cards neither in the seat's hand nor on a map go, shuffled, into the other hands
+  (each at its public size), then the draw pile and the discard (at their public sizes);
+- the treasure cards not yet turned face up (the initial deck less every card taken,
+  unclaimed or revealed as a curse, per :attr:`PlayerView.revealed`) go into the deck at its
+  public size, its curse-free top kept curse-free while the deck still holds part of it; the
+  rest (the left-overs nobody saw) into the discard;
+- every treasure pile is what the face-up events put there (the seat's own, as it knows it).
+
+It uses less than a player with perfect memory could know (which clue cards a raise put in
+the discard), never more. :func:`game_at` builds a game on such a state whose strategies are
+the given objects and whose random numbers come from the given generator; its
+:meth:`~sim.tobago.engine.TobagoGame.play_on` plays the turn and the rest of the game.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from sim.tobago.engine import TobagoGame
+from sim.tobago.movelog import MoveLog
+from sim.tobago.state import CURSE, N_MAPS, GameState
+from sim.tobago.view import PlayerView
+
+
+def _without(pool: list[int], taken: Sequence[int]) -> list[int]:
+    """``pool`` less one copy of each of ``taken`` (those not in it are ignored)."""
+    out = list(pool)
+    for x in taken:
+        with contextlib.suppress(ValueError):
+            out.remove(x)
+    return out
+
+
+def determinize(view: PlayerView, rng: random.Random) -> GameState:
+    """A full game state consistent with ``view``, the hidden facts drawn from ``rng``
+    (the position must be between decisions of a turn, not inside a distribution)."""
+    rules = view.rules
+    n = view.n_players
+    me = view.seat
+    s: GameState = object.__new__(GameState)
+    s.rules = rules
+    s.island = view.island
+    s.landmarks = view.landmarks
+    s.n = n
+    s.clue_masks = view.clue_masks
+    s.shuffle_rng = rng
+    s.distribution_rng = rng
+    s.log = MoveLog()
+    s.hand_size = rules.hand_size_for(n)
+    # The maps, as shown.
+    s.map_cards = []
+    s.map_roses = []
+    on_maps: list[int] = []
+    for m in range(N_MAPS):
+        clues = view.map_clues(m)
+        s.map_cards.append([c for c, _ in clues])
+        s.map_roses.append([r for _, r in clues])
+        on_maps.extend(c for c, _ in clues)
+    s.map_cand = view.candidate_masks()
+    s.map_removed = [0] * N_MAPS
+    s.located_key = []
+    s.located_memo = ()
+    # Clue cards: the seat's own hand, then the unseen ones dealt at random.
+    hand = view.hand
+    unseen = sorted(set(range(len(rules.deck.cards))) - set(hand) - set(on_maps))
+    rng.shuffle(unseen)
+    s.hands = []
+    for p in range(n):
+        if p == me:
+            s.hands.append(list(hand))
+            continue
+        k = view.hand_size(p)
+        s.hands.append(unseen[:k])
+        del unseen[:k]
+    pile = view.clue_pile_size
+    s.clue_draw = unseen[:pile]
+    s.clue_discard = unseen[pile:]
+    s.hand_short = [len(h) < s.hand_size for h in s.hands]
+    # Treasure cards: piles from the face-up events, the rest of the deck at random.
+    events = view.revealed
+    s.treasures = [[] for _ in range(n)]
+    seen: list[int] = []
+    for what, seat, value in events:
+        if what == "take":
+            s.treasures[seat].append(value)
+            seen.append(value)
+        elif what == "unclaimed":
+            seen.append(value)
+        elif what == "curse":
+            seen.append(CURSE)
+        elif what == "lost_card":
+            s.treasures[seat].remove(value)
+    s.treasures[me] = view.my_treasures
+    initial = [*rules.treasure_values, *([CURSE] * rules.curse_count)]
+    left = _without(initial, seen)
+    rng.shuffle(left)
+    size = view.treasure_deck_size
+    drawn = len(initial) - size
+    top = max(0, min(size, rules.curse_free_top - drawn))  # still curse-free on top
+    gold = [v for v in left if v != CURSE]
+    top = min(top, len(gold))
+    safe_top = gold[:top]
+    rest = _without(left, safe_top)
+    below = rest[: size - top]
+    s.t_deck = below + safe_top  # drawn from the end: the curse-free cards come first
+    s.t_discard = rest[size - top :]
+    s.t_removed = []
+    s.drawn = [[] for _ in range(n)]
+    s.public_events = events
+    s.dist_roses = []
+    s.dist_left = 0
+    s.dist_pool = []
+    # The open board.
+    s.amulets_spent = 0
+    s.amulet_stack = view.amulet_stack
+    s.amulet_board = view.amulet_board
+    s.amulets = [view.amulets(p) for p in range(n)]
+    s.facings = list(view.facings)
+    s.atv = [view.atv(p) for p in range(n)]
+    s.roses = [view.roses(p) for p in range(n)]
+    s.turn = view.turn
+    s.current = view.current
+    s.deck_exhausted = False
+    s.over = False
+    s.setup_done = True
+    s.truncated = False
+    s.end_reason = "deck_exhausted"
+    s.treasures_raised = [0] * n
+    s.clues_played = [0] * n
+    s.amulets_collected = [0] * n
+    s.amulets_used = [0] * n
+    s.curse_hits = [0] * n
+    s.coins_lost = [0] * n
+    return s
+
+
+def game_at(state: GameState, strategies: Sequence[Any]) -> TobagoGame:
+    """A game on ``state`` played by ``strategies`` (built objects, one per seat: trusted
+    players, read through the direct view), ready for :meth:`TobagoGame.play_on`."""
+    g: TobagoGame = object.__new__(TobagoGame)
+    g.seed = 0
+    g.strict = False
+    g.violations = []
+    g.decisions = 0
+    g.result = None
+    g._last_plays = None
+    g._last_lists = [None, None, None, None]
+    g._stuck = False
+    g.state = state
+    g.strategies = list(strategies)
+    g.views = [PlayerView(state, i) for i in range(state.n)]
+    g._deciders = [(st.decide, v) for st, v in zip(g.strategies, g.views, strict=True)]
+    g.first_player = 0
+    return g
+
+
+def copy_state(state: GameState) -> GameState:
+    """A copy of ``state`` that a game can play on without touching the original: every
+    list copied (lists of lists one level down), a fresh move log, the generators shared."""
+    s: GameState = object.__new__(GameState)
+    for name in GameState.__slots__:
+        value = getattr(state, name)
+        if type(value) is list:
+            value = [x[:] for x in value] if value and type(value[0]) is list else value[:]
+        setattr(s, name, value)
+    s.log = MoveLog()
+    return s
