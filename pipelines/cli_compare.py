@@ -42,6 +42,14 @@ def compare_cmd(
     b_strategy: Annotated[
         str | None, typer.Option("--b-strategy", help="Candidate B against the field.")
     ] = None,
+    b_players: Annotated[
+        str | None,
+        typer.Option(
+            "--b-players",
+            help="B = the same seats played by these strategies (as many as --players): "
+            "does first-seat advantage or length change with the players?",
+        ),
+    ] = None,
     game: GameOpt = "tobago",
     players: PlayersOpt = None,
     metric: Annotated[
@@ -109,6 +117,7 @@ def compare_cmd(
         ablate=ablate,
         a_strategy=a_strategy,
         b_strategy=b_strategy,
+        b_players=b_players,
         game=game,
         players=players,
         metric=metric,

@@ -57,6 +57,8 @@ class CompareSpec:
     rules_b_name: str = ""
     #: The candidates' labels in a strategy comparison (A, B); the field is ``labels[1:]``.
     candidates: tuple[str, str] | None = None
+    #: B's players when B is a whole other lineup (``--b-players``), seat for seat.
+    lineup_b: tuple[str, ...] | None = None
 
 
 def check_metric(metric: str, labels: tuple[str, ...], strategies: bool = False) -> None:
@@ -137,6 +139,9 @@ def field(spec: CompareSpec) -> dict[str, Any]:
         out["opponents"] = list(spec.labels[1:])
     else:
         out["players"] = list(spec.labels)
+        if spec.lineup_b is not None:
+            out["players_a"] = list(spec.labels)
+            out["players_b"] = list(spec.lineup_b)
     out["seating"] = "every seat rotation of each deal"
     out["rules_a"] = {"name": spec.rules_a_name, "hash": spec.rules_a.hash}
     out["rules_b"] = {

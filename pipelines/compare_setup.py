@@ -28,6 +28,7 @@ def compare_spec(
     ablate: str | None = None,
     a_strategy: str | None = None,
     b_strategy: str | None = None,
+    b_players: str | None = None,
     game: str = "tobago",
     players: str | None = None,
     metric: str | None = None,
@@ -45,11 +46,11 @@ def compare_spec(
     check_game(game)
     kind = game_kind(game)
     strategy_mode = a_strategy is not None or b_strategy is not None
-    modes = sum((b_rules is not None, ablate is not None, strategy_mode))
+    modes = sum((b_rules is not None, ablate is not None, strategy_mode, b_players is not None))
     if modes != 1:
         raise InputError(
             "compare needs exactly one B: --b-rules FILE, --ablate curses|amulets, "
-            "or --a-strategy X --b-strategy Y"
+            "--a-strategy X --b-strategy Y, or --b-players (a whole other lineup)"
         )
     a_source = a_rules or DEFAULT_RULES[game]
     rules_a = kind.load_rules(a_source)
@@ -57,6 +58,7 @@ def compare_spec(
     b_name = _rules_name(a_source)
     factories_b = None
     candidates = None
+    lineup_b: tuple[str, ...] | None = None
     if strategy_mode:
         if a_strategy is None or b_strategy is None:
             raise InputError("a strategy comparison needs both --a-strategy and --b-strategy")
@@ -69,6 +71,25 @@ def compare_spec(
         factories_b = (cand_b.factory(), *(p.factory() for p in field))
         candidates = (cand_a.label, cand_b.label)
         metric = metric or "candidate"
+    elif b_players is not None:
+        # The same seats under the same rules, every seat played by B's lineup instead: a
+        # question about the game (first-seat advantage, length) asked of other players.
+        specs = parse_players(players, game)
+        asked = split_specs(b_players)
+        if len(asked) != len(specs):
+            raise InputError(
+                f"--b-players: {len(asked)} strategies for a table of {len(specs)} "
+                "(give as many as --players)"
+            )
+        specs_b = parse_players(b_players, game)
+        metric = metric or "first-seat"
+        if metric not in ("first-seat", "turns"):
+            raise InputError(
+                f"--metric {metric!r} is not allowed with --b-players (first-seat or turns: "
+                "the two lineups have different players)"
+            )
+        factories_b = tuple(p.factory() for p in specs_b)
+        lineup_b = tuple(p.label for p in specs_b)
     else:
         specs = parse_players(players, game)
         metric = metric or "first-seat"
@@ -123,5 +144,6 @@ def compare_spec(
         rules_a_name=_rules_name(a_source),
         rules_b_name=b_name,
         candidates=candidates,
+        lineup_b=lineup_b,
     )
     return spec

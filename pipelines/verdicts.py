@@ -267,6 +267,13 @@ def _field_lines(f: dict[str, Any]) -> list[str]:
             "seat rotation of each deal",
             f"  rules: {a['name']}" + ("" if a["hash"] == b["hash"] else f"; B: {b_text}"),
         ]
+    elif "players_b" in f:
+        out = [
+            f"  A: {', '.join(f['players_a'])}",
+            f"  B: {', '.join(f['players_b'])} (seat for seat), in every seat rotation of "
+            "each deal",
+            f"  rules: {a['name']}",
+        ]
     else:
         out = [
             f"  A: {a['name']}",

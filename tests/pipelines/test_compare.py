@@ -242,3 +242,50 @@ def test_treasure_island_rules_in_units() -> None:
     assert out["game"] == "treasure-island" and "islands" not in out["field"]
     assert out["field"]["rules_b"]["changes"] == {"characters": [False, True]}
     assert out["decision"] in ("H0", "H1+", "H1-", "undecided")
+
+
+def test_another_lineup_on_the_same_seats() -> None:
+    # The same lineup as B differs by exactly nothing; a lineup that only plunders at once
+    # (stop-at n=1) plays far longer games than expected-value.
+    same = run_json(
+        [
+            "--game",
+            "treasure-island",
+            "--players",
+            "expected-value,stop-at",
+            "--b-players",
+            "expected-value,stop-at",
+            "--max-games",
+            "80",
+            "--workers",
+            "1",
+        ]
+    )
+    assert same["estimate"] == 0.0 and same["sd_per_block"] == 0.0
+    assert same["field"]["players_b"] == ["expected-value", "stop-at"]
+    longer = run_json(
+        [
+            "--game",
+            "treasure-island",
+            "--players",
+            "expected-value,expected-value",
+            "--b-players",
+            "stop-at(n=1),stop-at(n=1)",
+            "--metric",
+            "turns",
+            "--max-games",
+            "400",
+            "--workers",
+            "1",
+        ]
+    )
+    assert longer["decision"] == "H1" and longer["estimate"] > 5
+    for args, message in [
+        (["--b-players", "hunter"], "1 strategies for a table of 4"),
+        (
+            ["--b-players", "hunter,hunter,hunter,hunter", "--metric", "win:hunter"],
+            "first-seat or turns",
+        ),
+    ]:
+        result = runner.invoke(app, [*BASE, *args])
+        assert result.exit_code == 2 and message in result.output, result.output
