@@ -161,11 +161,7 @@ class TobagoGame:
         try:
             answer = decide(view, decision)
         except STRATEGY_FAILURES as exc:
-            if self.strict:
-                raise StrategyError(
-                    f"seat {seat} failed on {decision.kind}: {describe(exc)}"
-                ) from exc
-            return self._violation(decision, "<raised>", describe(exc))
+            return self.raised(decision, exc)
         # Inlined Decision.is_legal (this is the hottest call): exact types only, so that no
         # strategy code runs in the comparison (an object equal to everything is illegal).
         if type(answer) is int:
@@ -178,9 +174,38 @@ class TobagoGame:
             else:
                 if answer in decision.actions:
                     return answer
+        return self.illegal(decision, answer)
+
+    # The hottest decisions (turn, leg, offer) run ask's steps inline, with these for the
+    # rare outcomes: a strategy that raised, and an answer the inline check did not accept.
+
+    def raised(self, decision: d.Decision, exc: BaseException) -> object:
+        """The fallback for a strategy that raised (strict mode: :class:`StrategyError`)."""
         if self.strict:
             raise StrategyError(
-                f"seat {seat} answered {describe(answer)} to {decision.kind}: illegal"
+                f"seat {decision.seat} failed on {decision.kind}: {describe(exc)}"
+            ) from exc
+        return self._violation(decision, "<raised>", describe(exc))
+
+    def checked(self, decision: d.Decision, answer: object) -> object:
+        """``answer`` if it is legal (ask's check), else :meth:`illegal`."""
+        if type(answer) is int:
+            if answer >= 0 and (decision.cells >> answer) & 1:
+                return answer
+        elif type(answer) is tuple:
+            for x in answer:
+                if type(x) is not int and type(x) is not str:
+                    break
+            else:
+                if answer in decision.actions:
+                    return answer
+        return self.illegal(decision, answer)
+
+    def illegal(self, decision: d.Decision, answer: object) -> object:
+        """The fallback for an illegal answer (strict mode: :class:`StrategyError`)."""
+        if self.strict:
+            raise StrategyError(
+                f"seat {decision.seat} answered {describe(answer)} to {decision.kind}: illegal"
             )
         return self._violation(decision, describe(answer), "illegal answer")
 
@@ -352,6 +377,7 @@ class TobagoGame:
         main_done = False
         move_locked = False
         exchange_main = s.rules.exchange_as_main_action
+        decide, view = self._deciders[seat]
         while not s.over:
             # Fallback order (see decisions): ``end`` first when no main action is possible,
             # then the clue plays, ``move``, ``exchange`` (C7 flag), raises, amulet powers.
@@ -373,7 +399,24 @@ class TobagoGame:
                 actions += self._raise_actions(seat)
             if s.amulets[seat]:
                 actions += self._amulet_actions(seat, move_locked)
-            choice = self.ask(_new(_DECISION, (d.TURN, seat, actions, 0, -1, -1)))
+            # self.ask, inline: a turn's legal answers are its actions, never a cell.
+            decision = _new(_DECISION, (d.TURN, seat, actions, 0, -1, -1))
+            self.decisions += 1
+            try:
+                choice = decide(view, decision)
+            except STRATEGY_FAILURES as exc:
+                choice = self.raised(decision, exc)
+            else:
+                if type(choice) is tuple:
+                    for x in choice:
+                        if type(x) is not int and type(x) is not str:
+                            choice = self.illegal(decision, choice)
+                            break
+                    else:
+                        if choice not in actions:
+                            choice = self.illegal(decision, choice)
+                else:
+                    choice = self.illegal(decision, choice)
             assert isinstance(choice, tuple)
             kind = choice[0]
             if kind == "end":
@@ -483,7 +526,7 @@ class TobagoGame:
         plays = self._clue_plays(seat, "clue", m)
         if not plays:
             return
-        choice = self.ask(d.Decision(d.RESTART, seat, actions=tuple(plays)))
+        choice = self.ask(_new(_DECISION, (d.RESTART, seat, tuple(plays), 0, -1, -1)))
         assert isinstance(choice, tuple)
         self._play_clue(seat, choice[1], m, "restart")
 
@@ -517,6 +560,7 @@ class TobagoGame:
         # does), so they are listed once per move and after each use.
         powers: tuple[d.Action, ...] | None = None
         legs = 0
+        decide, view = self._deciders[seat]
         while legs < rules.legs_per_move and not s.over:
             here = s.atv[seat]
             if legs:
@@ -530,7 +574,15 @@ class TobagoGame:
                 decision = _new(_DECISION, (d.LEG, seat, actions, leg_mask[here], -1, -1))
             else:
                 decision = _new(_DECISION, (d.LEG, seat, (), leg_mask[here], -1, -1))
-            choice = self.ask(decision)
+            # self.ask, inline: a leg of ``cells``, else the full check (the rarer actions).
+            self.decisions += 1
+            try:
+                choice = decide(view, decision)
+            except STRATEGY_FAILURES as exc:
+                choice = self.raised(decision, exc)
+            else:
+                if type(choice) is not int or choice < 0 or not (decision.cells >> choice) & 1:
+                    choice = self.checked(decision, choice)
             if type(choice) is int:
                 s.atv[seat] = choice
                 legs += 1
@@ -583,7 +635,7 @@ class TobagoGame:
         kind = choice[0]
         if kind == "amulet_marker":
             m = choice[1]
-            cell = self.ask(d.Decision(d.MARKER, seat, cells=s.map_cand[m], value=m))
+            cell = self.ask(_new(_DECISION, (d.MARKER, seat, (), s.map_cand[m], m, -1)))
             assert isinstance(cell, int)
             s.map_removed[m] |= 1 << cell
             s.map_cand[m] &= ~(1 << cell)
