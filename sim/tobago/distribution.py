@@ -26,6 +26,10 @@ from sim.tobago.state import CURSE
 # Offers are built as their tuples directly (the named tuple's ``__new__`` is a Python call).
 _new = tuple.__new__
 
+#: Offers by (seat, card, rose position): decisions are immutable and value-keyed here, so
+#: every game shares them (a lookup costs less than building the tuple subclass).
+_OFFERS: dict[tuple[int, int, int], Decision] = {}
+
 if TYPE_CHECKING:
     from sim.tobago.engine import TobagoGame
 
@@ -135,7 +139,12 @@ def raise_treasure(game: TobagoGame, raiser: int, m: int) -> None:
         for pos, owner in enumerate(roses):
             # game.ask, inline: the engine's own answers are accepted by identity, anything
             # else gets the full check.
-            offer = _new(Decision, (OFFER, owner, OFFER_ACTIONS, 0, card, pos))
+            offer = _OFFERS.get((owner, card, pos))
+            if offer is None:
+                if len(_OFFERS) > 1 << 16:
+                    _OFFERS.clear()
+                offer = _new(Decision, (OFFER, owner, OFFER_ACTIONS, 0, card, pos))
+                _OFFERS[owner, card, pos] = offer
             decide, view = deciders[owner]
             game.decisions += 1
             try:

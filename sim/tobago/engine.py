@@ -62,6 +62,7 @@ _MARKER_ACTIONS: tuple[d.Action, ...] = tuple(("amulet_marker", m) for m in rang
 _MAP_ACTIONS: tuple[d.Action, ...] = tuple(("map", m) for m in range(N_MAPS))
 _RAISE_ACTIONS: tuple[d.Action, ...] = tuple(("raise", m) for m in range(N_MAPS))
 _END_ONLY: tuple[d.Action, ...] = (d.END,)
+_MOVE_ONLY: tuple[d.Action, ...] = (d.MOVE,)
 _EXCHANGE_ONLY: tuple[d.Action, ...] = (d.EXCHANGE,)
 _STOP_ONLY: tuple[d.Action, ...] = (d.STOP,)
 #: The amulet powers listed last, by (move open) + 2 * (exchange open).
@@ -76,6 +77,16 @@ _KIND_CODE = {k: i for i, k in enumerate(d.KINDS)}
 # ``__new__`` is a Python call).
 _new = tuple.__new__
 _DECISION = d.Decision
+#: Leg decisions by (seat, cells): a move's first leg (no actions) and the later ones with
+#: ``stop`` as the only action. Decisions are immutable and value-keyed here, so every game
+#: shares them: a lookup costs less than building the tuple subclass (at most _SHARED kept).
+_FIRST_LEGS: dict[tuple[int, int], d.Decision] = {}
+_STOP_LEGS: dict[tuple[int, int], d.Decision] = {}
+_SHARED = 1 << 16
+#: The turn decisions of the two commonest lists, ``end`` only and ``move`` only, by seat
+#: (shared like the legs: decisions are immutable).
+_END_TURNS = tuple(_new(_DECISION, (d.TURN, seat, _END_ONLY, 0, -1, -1)) for seat in range(4))
+_MOVE_TURNS = tuple(_new(_DECISION, (d.TURN, seat, _MOVE_ONLY, 0, -1, -1)) for seat in range(4))
 #: A plug-in's view (see :mod:`sim.sealed`).
 seal_view = sealed_class(PlayerView, "SealedPlayerView")
 #: The game state the audit leaves alone: built at setup from the rules and the board, never
@@ -389,7 +400,7 @@ class TobagoGame:
                 if clue_plays:
                     self._stuck = False
                 if not move_locked:
-                    actions = (*clue_plays, d.MOVE)
+                    actions = (*clue_plays, d.MOVE) if clue_plays else _MOVE_ONLY
                 else:
                     actions = tuple(clue_plays) if clue_plays else _END_ONLY
                 if exchange_main and s.hands[seat] and (s.clue_draw or s.clue_discard):
@@ -400,7 +411,13 @@ class TobagoGame:
             if s.amulets[seat]:
                 actions += self._amulet_actions(seat, move_locked)
             # self.ask, inline: a turn's legal answers are its actions, never a cell.
-            decision = _new(_DECISION, (d.TURN, seat, actions, 0, -1, -1))
+            # Nothing added to a list leaves the very tuple (a tuple plus () is itself).
+            if actions is _END_ONLY:
+                decision = _END_TURNS[seat]
+            elif actions is _MOVE_ONLY:
+                decision = _MOVE_TURNS[seat]
+            else:
+                decision = _new(_DECISION, (d.TURN, seat, actions, 0, -1, -1))
             self.decisions += 1
             try:
                 choice = decide(view, decision)
@@ -563,6 +580,7 @@ class TobagoGame:
         decide, view = self._deciders[seat]
         while legs < rules.legs_per_move and not s.over:
             here = s.atv[seat]
+            cells = leg_mask[here]
             if legs:
                 actions = _STOP_ONLY
                 if (1 << here) in s.map_cand:  # a treasure may be located under the ATV
@@ -571,9 +589,22 @@ class TobagoGame:
                     if powers is None:
                         powers = self._amulet_actions(seat, move_locked=True)
                     actions += powers
-                decision = _new(_DECISION, (d.LEG, seat, actions, leg_mask[here], -1, -1))
+                if actions is _STOP_ONLY:  # nothing was added (a tuple plus () is itself)
+                    decision = _STOP_LEGS.get((seat, cells))
+                    if decision is None:
+                        if len(_STOP_LEGS) > _SHARED:
+                            _STOP_LEGS.clear()
+                        decision = _new(_DECISION, (d.LEG, seat, actions, cells, -1, -1))
+                        _STOP_LEGS[seat, cells] = decision
+                else:
+                    decision = _new(_DECISION, (d.LEG, seat, actions, cells, -1, -1))
             else:
-                decision = _new(_DECISION, (d.LEG, seat, (), leg_mask[here], -1, -1))
+                decision = _FIRST_LEGS.get((seat, cells))
+                if decision is None:
+                    if len(_FIRST_LEGS) > _SHARED:
+                        _FIRST_LEGS.clear()
+                    decision = _new(_DECISION, (d.LEG, seat, (), cells, -1, -1))
+                    _FIRST_LEGS[seat, cells] = decision
             # self.ask, inline: a leg of ``cells``, else the full check (the rarer actions).
             self.decisions += 1
             try:
