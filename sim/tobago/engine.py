@@ -352,7 +352,7 @@ class TobagoGame:
         s.over = True
         reason = "turn_cap" if s.truncated else s.end_reason
         s.log.add(s.turn, -1, _EV["game_end"], END_REASONS.index(reason))
-        scores = tuple(s.score(p) for p in range(s.n))
+        scores = tuple(map(sum, s.treasures))  # GameState.score of each seat
         keys = [
             (scores[p], s.amulets[p] if s.rules.tie_break == "amulets" else 0) for p in range(s.n)
         ]
@@ -645,10 +645,17 @@ class TobagoGame:
         threshold = s.rules.marker_threshold
         cards = s.map_cards
         # A marker may go where markers are shown (GameState.markers_shown), never the last.
+        # The four maps unrolled.
         markers: tuple[d.Action, ...] = ()
-        for m, cand in enumerate(s.map_cand):
-            if 1 < cand.bit_count() <= threshold and cards[m]:
-                markers += (_MARKER_ACTIONS[m],)
+        c0, c1, c2, c3 = s.map_cand
+        if 1 < c0.bit_count() <= threshold and cards[0]:
+            markers += (_MARKER_ACTIONS[0],)
+        if 1 < c1.bit_count() <= threshold and cards[1]:
+            markers += (_MARKER_ACTIONS[1],)
+        if 1 < c2.bit_count() <= threshold and cards[2]:
+            markers += (_MARKER_ACTIONS[2],)
+        if 1 < c3.bit_count() <= threshold and cards[3]:
+            markers += (_MARKER_ACTIONS[3],)
         # Right after the main clue plays were listed, this reuses them (see _clue_plays).
         clues = self._clue_plays(seat, "amulet_clue")
         tail = _AMULET_TAILS[

@@ -863,7 +863,8 @@ class TreasureIslandGame:
             seen = min(3, len(pile))
             for c in reversed(pile[len(pile) - seen : -1]):
                 self.log += (self.turn, seat, _EV_REVEAL, c, 5, -1)
-        self.known = max(self.known, seen)
+        known = self.known
+        self.known = seen if seen > known else known  # the builtin max is slow on two ints
         if self.rum:  # an open Rum requirement leaves no choice (§6.6)
             return self._draw(seat, True)
         if self._choose(_SPYGLASS, seat, d.SPYGLASS_OPTIONS, top) == _PLACE:
