@@ -121,6 +121,11 @@ _PAIRS_OF: tuple[tuple[tuple[tuple[int, int], ...], ...], ...] = tuple(
 _OPPONENTS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
     tuple(tuple(o for o in range(n) if o != s) for s in range(n)) for n in range(5)
 )
+#: The other seats of each seat, by number of players, each with its ``_PAIRS_OF`` row.
+_PairsRow = tuple[tuple[tuple[int, int], ...], ...]
+_OPPONENT_ROWS: tuple[tuple[tuple[tuple[int, _PairsRow], ...], ...], ...] = tuple(
+    tuple(tuple((o, _PAIRS_OF[o]) for o in others) for others in by_seat) for by_seat in _OPPONENTS
+)
 #: An empty pile's entry in ``_POP_TOP``: unpacking it raises, as taking from it must.
 _NO_TOP: Any = ()
 #: ``_POP_TOP[kind][pile]``: the pile without its top card, that card, and the points lost.
@@ -772,11 +777,13 @@ class TreasureIslandGame:
             allowed = ~kinds[seat]
             if self.rules.knife_checks_play_area:
                 allowed &= ~self.area_kinds
-        opponents = _OPPONENTS[self.n][seat]
-        first = opponents[0]
-        out = _PAIRS_OF[first][kinds[first] & allowed]
-        for o in opponents[1:]:
-            out += _PAIRS_OF[o][kinds[o] & allowed]
+        rows = _OPPONENT_ROWS[self.n][seat]
+        if len(rows) == 3:  # four players, unrolled
+            (o1, p1), (o2, p2), (o3, p3) = rows
+            return p1[kinds[o1] & allowed] + p2[kinds[o2] & allowed] + p3[kinds[o3] & allowed]
+        out: tuple[tuple[int, int], ...] = ()
+        for o, pairs in rows:
+            out += pairs[kinds[o] & allowed]
         return out
 
     def _no_effect(self, seat: int, kind: int) -> bool:
