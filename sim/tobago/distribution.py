@@ -43,8 +43,6 @@ _RAISE = CODE["raise"]
 _EXTRA = CODE["extra_card"]
 _APPEARS = CODE["amulet_appears"]
 _STATUES_TURN = CODE["statues_turn"]
-#: A statue's facing after it turns, by facing.
-_TURNED = (1, 2, 3, 4, 5, 0)
 
 
 def _draw_treasure(game: TobagoGame) -> int | None:
@@ -256,6 +254,5 @@ def _amulets_appear(game: TobagoGame) -> None:
         s.amulet_board |= bit
         s.amulet_stack -= 1
         row((turn, -1, _APPEARS, cell, idx, -1))
-    # The turned facings read from a table: no comprehension frame.
-    s.facings = list(map(_TURNED.__getitem__, facings))
+    s.facings = [(f + 1) % 6 for f in facings]
     row((turn, -1, _STATUES_TURN, -1, -1, -1))

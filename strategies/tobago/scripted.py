@@ -76,6 +76,9 @@ class Style:
     start_apart: float = 0.0
 
 
+#: The island the last bound player played on, and its leg and within tables.
+_last_tables: list[Any] = [None, None, None]
+
 Params = tuple[tuple[str, float | int | bool], ...]
 _styles: dict[tuple[type, Params], Style] = {}
 
@@ -128,10 +131,13 @@ class ScriptedPlayer:
         self._view = view
         island = view.island
         if island is not self._island:
-            # Every cell's legs: choosing a start cell needs them all anyway.
+            # Every cell's legs: choosing a start cell needs them all anyway. The seats of a
+            # game share the island: the last island's tables are at hand without a lookup.
             self._island = island
-            self.dist, self.layers = leg_tables(island)
-            self.within = within_tables(island)
+            if _last_tables[0] is not island:
+                _last_tables[:] = (island, leg_tables(island), within_tables(island))
+            self.dist, self.layers = _last_tables[1]
+            self.within = _last_tables[2]
         self.masks = view.clue_masks
         seat = view.seat
         self._rivals = (*range(seat), *range(seat + 1, view.n_players))
