@@ -153,6 +153,13 @@ _new = tuple.__new__
 _CONTINUE_DECISIONS: tuple[d.Decision, ...] = tuple(
     d.Decision(d.CONTINUE, i, d.CONTINUE_OPTIONS) for i in range(4)
 )
+#: The Spyglass question of each seat and revealed card (immutable, so shared by every game).
+_SPYGLASS_DECISIONS: tuple[tuple[d.Decision, ...], ...] = tuple(
+    tuple(
+        _new(_Decision, (d.SPYGLASS, i, d.SPYGLASS_OPTIONS, c)) for c in range(N_KINDS * PER_KIND)
+    )
+    for i in range(4)
+)
 #: A plug-in's view (see :mod:`sim.sealed`).
 seal_view = sealed_class(PlayerView, "SealedPlayerView")
 #: What the audit leaves alone: set when the game is built and never changed by play (or, for
@@ -168,10 +175,13 @@ _STATIC = (
     "_deciders",
     "result",
 )
-#: ``_STEPS[size][take]``: the sizes of the Fisher-Yates steps that take ``take`` cards off
-#: a list of ``size`` (the discard never holds more than the 60 cards).
-_STEPS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
-    tuple(tuple(range(size, size - take, -1)) for take in range(size + 1)) for size in range(61)
+#: ``_STEPS[size][take]``: the Fisher-Yates steps that take ``take`` cards off a list of
+#: ``size`` (the discard never holds more than the 60 cards), each as (the position it fills,
+#: how many positions it picks from); the step pairs are shared.
+_STEP_PAIRS: tuple[tuple[int, int], ...] = tuple((i - 1, i) for i in range(61))
+_STEPS: tuple[tuple[tuple[tuple[int, int], ...], ...], ...] = tuple(
+    tuple(tuple(_STEP_PAIRS[i] for i in range(size, size - take, -1)) for take in range(size + 1))
+    for size in range(61)
 )
 #: Characters whose Pistol does more than send one card to the discard.
 _SHOOTERS = frozenset((MASTER_GUNNER, SCAVENGER))
@@ -672,9 +682,9 @@ class TreasureIslandGame:
         if take <= 0:
             return []
         rnd = self.discard_rng.random
-        for i in _STEPS[size][take]:  # i - 1 is the position the step fills
+        for pos, i in _STEPS[size][take]:
             j = floor(rnd() * i)
-            discard[i - 1], discard[j] = discard[j], discard[i - 1]
+            discard[pos], discard[j] = discard[j], discard[pos]
         cards = discard[size - take :]
         del discard[size - take :]
         return cards
@@ -736,7 +746,10 @@ class TreasureIslandGame:
         inlined: powers ask about once per draw)."""
         if len(options) == 1:
             return options[0]
-        decision = _new(_Decision, (kind, seat, options, value))
+        if options is d.SPYGLASS_OPTIONS:  # by seat and card, built once
+            decision = _SPYGLASS_DECISIONS[seat][value]
+        else:
+            decision = _new(_Decision, (kind, seat, options, value))
         self.decisions += 1
         decide, view = self._deciders[seat]
         try:
