@@ -204,7 +204,7 @@ def _curse(game: TobagoGame, raiser: int, roses: list[int]) -> None:
             # BGA (S3) and S4: "sacrifice an amulet, or lose their most valuable treasure
             # card". The choice stands even without a card: giving up "the best card" then
             # costs nothing, and the amulet is kept.
-            answer = game.ask(d.Decision(d.CURSE, seat, actions=d.CURSE_ACTIONS))
+            answer = game.ask(_new(Decision, (d.CURSE, seat, d.CURSE_ACTIONS, 0, -1, -1)))
             pay_amulet = answer == d.PAY_AMULET
         if pay_amulet:
             s.amulets[seat] -= 1

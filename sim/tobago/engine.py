@@ -280,7 +280,7 @@ class TobagoGame:
         n = s.n
         order = [(self.first_player + k) % n for k in range(n)]
         for seat in order:
-            cell = self.ask(d.Decision(d.START_CELL, seat, cells=s.island.all_mask))
+            cell = self.ask(_new(_DECISION, (d.START_CELL, seat, (), s.island.all_mask, -1, -1)))
             assert isinstance(cell, int)
             s.atv[seat] = cell
             s.log.add(s.turn, seat, _EV["start_cell"], cell)
@@ -295,7 +295,7 @@ class TobagoGame:
             empty = tuple([_MAP_ACTIONS[m] for m in range(N_MAPS) if not s.map_cards[m]])
             if pos < 0 or not empty or s.roses[seat] == 0:
                 continue
-            choice = self.ask(d.Decision(d.START_MAP, seat, actions=empty))
+            choice = self.ask(_new(_DECISION, (d.START_MAP, seat, empty, 0, -1, -1)))
             m = choice[1]  # type: ignore[index]
             card = s.clue_draw.pop(pos)
             self._place_clue(seat, card, m)
