@@ -68,10 +68,10 @@ def ranks_and_shares(keys: Sequence[tuple[int, ...]]) -> tuple[tuple[int, ...], 
     the players ranked first share one win equally."""
     # A key's rank is one more than the keys above it: its first place in descending order.
     descending = sorted(keys, reverse=True)
-    ranks = [descending.index(key) + 1 for key in keys]
-    winners = ranks.count(1)
-    share = 1.0 / winners
-    return tuple(ranks), tuple(share if r == 1 else 0.0 for r in ranks)
+    ranks = tuple([descending.index(key) + 1 for key in keys])
+    share = 1.0 / ranks.count(1)
+    # A list comprehension into tuple(): cheaper than a generator expression.
+    return ranks, tuple([share if r == 1 else 0.0 for r in ranks])
 
 
 class FallbackPlayer:

@@ -16,14 +16,19 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from sim.outcome import STRATEGY_FAILURES
 from sim.tobago import decisions as d
-from sim.tobago.decisions import OFFER, OFFER_ACTIONS, TAKE, Decision
+from sim.tobago.decisions import OFFER, OFFER_ACTIONS, PASS, TAKE, Decision
 from sim.tobago.island import Island
 from sim.tobago.movelog import CODE
 from sim.tobago.state import CURSE
 
 # Offers are built as their tuples directly (the named tuple's ``__new__`` is a Python call).
 _new = tuple.__new__
+
+#: Offers by (seat, card, rose position): decisions are immutable and value-keyed here, so
+#: every game shares them (a lookup costs less than building the tuple subclass).
+_OFFERS: dict[tuple[int, int, int], Decision] = {}
 
 if TYPE_CHECKING:
     from sim.tobago.engine import TobagoGame
@@ -34,6 +39,10 @@ _DRAW = CODE["draw"]
 _REVEAL = CODE["reveal"]
 _TAKE = CODE["take"]
 _PASS = CODE["pass"]
+_RAISE = CODE["raise"]
+_EXTRA = CODE["extra_card"]
+_APPEARS = CODE["amulet_appears"]
+_STATUES_TURN = CODE["statues_turn"]
 
 
 def _draw_treasure(game: TobagoGame) -> int | None:
@@ -76,7 +85,11 @@ def raise_treasure(game: TobagoGame, raiser: int, m: int) -> None:
         s.roses[raiser] -= 1
         roses.insert(0, raiser)
     s.dist_roses = roses
-    s.log.add(s.turn, raiser, _EV["raise"], m, cell, len(roses))
+    turn = s.turn
+    log = s.log
+    # MoveLog.add without a Python call for the rows of every card (six ints a row).
+    row = log.flat.extend
+    row((turn, raiser, _RAISE, m, cell, len(roses)))
     s.treasures_raised[raiser] += 1
     # The map's clues are done with; its roses now live in R until they go home.
     s.clue_discard.extend(s.map_cards[m])
@@ -86,10 +99,6 @@ def raise_treasure(game: TobagoGame, raiser: int, m: int) -> None:
     s.map_removed[m] = 0
 
     pool = s.dist_pool
-    log = s.log
-    # MoveLog.add without a Python call for the rows of every card (six ints a row).
-    row = log.flat.extend
-    turn = s.turn
     for k in range(n):
         seat = (raiser + k) % n
         drawn = s.drawn[seat]
@@ -105,13 +114,13 @@ def raise_treasure(game: TobagoGame, raiser: int, m: int) -> None:
     extra = _draw_treasure(game)
     if extra is not None:
         pool.append(extra)
-        log.add(turn, -1, _EV["extra_card"], extra)
+        row((turn, -1, _EXTRA, extra, -1, -1))
     s.distribution_rng.shuffle(pool)
 
     last_taker = -1
     number = 0
     cursed = False
-    ask = game.ask
+    deciders = game._deciders
     events = s.public_events
     while pool and roses:
         card = pool[-1]  # the top card; it stays in the pool until it has gone somewhere
@@ -126,7 +135,24 @@ def raise_treasure(game: TobagoGame, raiser: int, m: int) -> None:
             break
         taker = -1
         for pos, owner in enumerate(roses):
-            if ask(_new(Decision, (OFFER, owner, OFFER_ACTIONS, 0, card, pos))) == TAKE:
+            # game.ask, inline: the engine's own answers are accepted by identity, anything
+            # else gets the full check.
+            offer = _OFFERS.get((owner, card, pos))
+            if offer is None:
+                if len(_OFFERS) > 1 << 16:
+                    _OFFERS.clear()
+                offer = _new(Decision, (OFFER, owner, OFFER_ACTIONS, 0, card, pos))
+                _OFFERS[owner, card, pos] = offer
+            decide, view = deciders[owner]
+            game.decisions += 1
+            try:
+                answer = decide(view, offer)
+            except STRATEGY_FAILURES as exc:
+                answer = game.raised(offer, exc)
+            else:
+                if answer is not TAKE and answer is not PASS:
+                    answer = game.checked(offer, answer)
+            if answer == TAKE:
                 taker = owner
                 del roses[pos]
                 s.roses[owner] += 1
@@ -178,7 +204,7 @@ def _curse(game: TobagoGame, raiser: int, roses: list[int]) -> None:
             # BGA (S3) and S4: "sacrifice an amulet, or lose their most valuable treasure
             # card". The choice stands even without a card: giving up "the best card" then
             # costs nothing, and the amulet is kept.
-            answer = game.ask(d.Decision(d.CURSE, seat, actions=d.CURSE_ACTIONS))
+            answer = game.ask(_new(Decision, (d.CURSE, seat, d.CURSE_ACTIONS, 0, -1, -1)))
             pay_amulet = answer == d.PAY_AMULET
         if pay_amulet:
             s.amulets[seat] -= 1
@@ -215,6 +241,8 @@ def _amulets_appear(game: TobagoGame) -> None:
     s = game.state
     gazes = _gaze_table(s.island)
     facings = s.facings
+    row = s.log.flat.extend  # MoveLog.add without a Python call (six ints a row)
+    turn = s.turn
     for idx, statue in enumerate(s.landmarks.statues):
         key = 6 * statue + facings[idx]
         cell = gazes.get(key, -1)
@@ -225,6 +253,6 @@ def _amulets_appear(game: TobagoGame) -> None:
             continue
         s.amulet_board |= bit
         s.amulet_stack -= 1
-        s.log.add(s.turn, -1, _EV["amulet_appears"], cell, idx)
-    s.facings = [(f + 1) % 6 for f in s.facings]
-    s.log.add(s.turn, -1, _EV["statues_turn"])
+        row((turn, -1, _APPEARS, cell, idx, -1))
+    s.facings = [(f + 1) % 6 for f in facings]
+    row((turn, -1, _STATUES_TURN, -1, -1, -1))

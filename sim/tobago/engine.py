@@ -62,6 +62,7 @@ _MARKER_ACTIONS: tuple[d.Action, ...] = tuple(("amulet_marker", m) for m in rang
 _MAP_ACTIONS: tuple[d.Action, ...] = tuple(("map", m) for m in range(N_MAPS))
 _RAISE_ACTIONS: tuple[d.Action, ...] = tuple(("raise", m) for m in range(N_MAPS))
 _END_ONLY: tuple[d.Action, ...] = (d.END,)
+_MOVE_ONLY: tuple[d.Action, ...] = (d.MOVE,)
 _EXCHANGE_ONLY: tuple[d.Action, ...] = (d.EXCHANGE,)
 _STOP_ONLY: tuple[d.Action, ...] = (d.STOP,)
 #: The amulet powers listed last, by (move open) + 2 * (exchange open).
@@ -76,6 +77,16 @@ _KIND_CODE = {k: i for i, k in enumerate(d.KINDS)}
 # ``__new__`` is a Python call).
 _new = tuple.__new__
 _DECISION = d.Decision
+#: Leg decisions by (seat, cells): a move's first leg (no actions) and the later ones with
+#: ``stop`` as the only action. Decisions are immutable and value-keyed here, so every game
+#: shares them: a lookup costs less than building the tuple subclass (at most _SHARED kept).
+_FIRST_LEGS: dict[tuple[int, int], d.Decision] = {}
+_STOP_LEGS: dict[tuple[int, int], d.Decision] = {}
+_SHARED = 1 << 16
+#: The turn decisions of the two commonest lists, ``end`` only and ``move`` only, by seat
+#: (shared like the legs: decisions are immutable).
+_END_TURNS = tuple(_new(_DECISION, (d.TURN, seat, _END_ONLY, 0, -1, -1)) for seat in range(4))
+_MOVE_TURNS = tuple(_new(_DECISION, (d.TURN, seat, _MOVE_ONLY, 0, -1, -1)) for seat in range(4))
 #: A plug-in's view (see :mod:`sim.sealed`).
 seal_view = sealed_class(PlayerView, "SealedPlayerView")
 #: The game state the audit leaves alone: built at setup from the rules and the board, never
@@ -161,11 +172,7 @@ class TobagoGame:
         try:
             answer = decide(view, decision)
         except STRATEGY_FAILURES as exc:
-            if self.strict:
-                raise StrategyError(
-                    f"seat {seat} failed on {decision.kind}: {describe(exc)}"
-                ) from exc
-            return self._violation(decision, "<raised>", describe(exc))
+            return self.raised(decision, exc)
         # Inlined Decision.is_legal (this is the hottest call): exact types only, so that no
         # strategy code runs in the comparison (an object equal to everything is illegal).
         if type(answer) is int:
@@ -178,9 +185,38 @@ class TobagoGame:
             else:
                 if answer in decision.actions:
                     return answer
+        return self.illegal(decision, answer)
+
+    # The hottest decisions (turn, leg, offer) run ask's steps inline, with these for the
+    # rare outcomes: a strategy that raised, and an answer the inline check did not accept.
+
+    def raised(self, decision: d.Decision, exc: BaseException) -> object:
+        """The fallback for a strategy that raised (strict mode: :class:`StrategyError`)."""
         if self.strict:
             raise StrategyError(
-                f"seat {seat} answered {describe(answer)} to {decision.kind}: illegal"
+                f"seat {decision.seat} failed on {decision.kind}: {describe(exc)}"
+            ) from exc
+        return self._violation(decision, "<raised>", describe(exc))
+
+    def checked(self, decision: d.Decision, answer: object) -> object:
+        """``answer`` if it is legal (ask's check), else :meth:`illegal`."""
+        if type(answer) is int:
+            if answer >= 0 and (decision.cells >> answer) & 1:
+                return answer
+        elif type(answer) is tuple:
+            for x in answer:
+                if type(x) is not int and type(x) is not str:
+                    break
+            else:
+                if answer in decision.actions:
+                    return answer
+        return self.illegal(decision, answer)
+
+    def illegal(self, decision: d.Decision, answer: object) -> object:
+        """The fallback for an illegal answer (strict mode: :class:`StrategyError`)."""
+        if self.strict:
+            raise StrategyError(
+                f"seat {decision.seat} answered {describe(answer)} to {decision.kind}: illegal"
             )
         return self._violation(decision, describe(answer), "illegal answer")
 
@@ -244,7 +280,7 @@ class TobagoGame:
         n = s.n
         order = [(self.first_player + k) % n for k in range(n)]
         for seat in order:
-            cell = self.ask(d.Decision(d.START_CELL, seat, cells=s.island.all_mask))
+            cell = self.ask(_new(_DECISION, (d.START_CELL, seat, (), s.island.all_mask, -1, -1)))
             assert isinstance(cell, int)
             s.atv[seat] = cell
             s.log.add(s.turn, seat, _EV["start_cell"], cell)
@@ -259,7 +295,7 @@ class TobagoGame:
             empty = tuple([_MAP_ACTIONS[m] for m in range(N_MAPS) if not s.map_cards[m]])
             if pos < 0 or not empty or s.roses[seat] == 0:
                 continue
-            choice = self.ask(d.Decision(d.START_MAP, seat, actions=empty))
+            choice = self.ask(_new(_DECISION, (d.START_MAP, seat, empty, 0, -1, -1)))
             m = choice[1]  # type: ignore[index]
             card = s.clue_draw.pop(pos)
             self._place_clue(seat, card, m)
@@ -332,7 +368,7 @@ class TobagoGame:
         s.over = True
         reason = "turn_cap" if s.truncated else s.end_reason
         s.log.add(s.turn, -1, _EV["game_end"], END_REASONS.index(reason))
-        scores = tuple(s.score(p) for p in range(s.n))
+        scores = tuple(map(sum, s.treasures))  # GameState.score of each seat
         keys = [
             (scores[p], s.amulets[p] if s.rules.tie_break == "amulets" else 0) for p in range(s.n)
         ]
@@ -368,6 +404,7 @@ class TobagoGame:
         main_done = False
         move_locked = False
         exchange_main = s.rules.exchange_as_main_action
+        decide, view = self._deciders[seat]
         while not s.over:
             # Fallback order (see decisions): ``end`` first when no main action is possible,
             # then the clue plays, ``move``, ``exchange`` (C7 flag), raises, amulet powers.
@@ -379,7 +416,7 @@ class TobagoGame:
                 if clue_plays:
                     self._stuck = False
                 if not move_locked:
-                    actions = (*clue_plays, d.MOVE)
+                    actions = (*clue_plays, d.MOVE) if clue_plays else _MOVE_ONLY
                 else:
                     actions = tuple(clue_plays) if clue_plays else _END_ONLY
                 if exchange_main and s.hands[seat] and (s.clue_draw or s.clue_discard):
@@ -389,7 +426,30 @@ class TobagoGame:
                 actions += self._raise_actions(seat)
             if s.amulets[seat]:
                 actions += self._amulet_actions(seat, move_locked)
-            choice = self.ask(_new(_DECISION, (d.TURN, seat, actions, 0, -1, -1)))
+            # self.ask, inline: a turn's legal answers are its actions, never a cell.
+            # Nothing added to a list leaves the very tuple (a tuple plus () is itself).
+            if actions is _END_ONLY:
+                decision = _END_TURNS[seat]
+            elif actions is _MOVE_ONLY:
+                decision = _MOVE_TURNS[seat]
+            else:
+                decision = _new(_DECISION, (d.TURN, seat, actions, 0, -1, -1))
+            self.decisions += 1
+            try:
+                choice = decide(view, decision)
+            except STRATEGY_FAILURES as exc:
+                choice = self.raised(decision, exc)
+            else:
+                if type(choice) is tuple:
+                    for x in choice:
+                        if type(x) is not int and type(x) is not str:
+                            choice = self.illegal(decision, choice)
+                            break
+                    else:
+                        if choice not in actions:
+                            choice = self.illegal(decision, choice)
+                else:
+                    choice = self.illegal(decision, choice)
             assert isinstance(choice, tuple)
             kind = choice[0]
             if kind == "end":
@@ -499,7 +559,7 @@ class TobagoGame:
         plays = self._clue_plays(seat, "clue", m)
         if not plays:
             return
-        choice = self.ask(d.Decision(d.RESTART, seat, actions=tuple(plays)))
+        choice = self.ask(_new(_DECISION, (d.RESTART, seat, tuple(plays), 0, -1, -1)))
         assert isinstance(choice, tuple)
         self._play_clue(seat, choice[1], m, "restart")
 
@@ -533,8 +593,10 @@ class TobagoGame:
         # does), so they are listed once per move and after each use.
         powers: tuple[d.Action, ...] | None = None
         legs = 0
+        decide, view = self._deciders[seat]
         while legs < rules.legs_per_move and not s.over:
             here = s.atv[seat]
+            cells = leg_mask[here]
             if legs:
                 actions = _STOP_ONLY
                 if (1 << here) in s.map_cand:  # a treasure may be located under the ATV
@@ -543,10 +605,31 @@ class TobagoGame:
                     if powers is None:
                         powers = self._amulet_actions(seat, move_locked=True)
                     actions += powers
-                decision = _new(_DECISION, (d.LEG, seat, actions, leg_mask[here], -1, -1))
+                if actions is _STOP_ONLY:  # nothing was added (a tuple plus () is itself)
+                    decision = _STOP_LEGS.get((seat, cells))
+                    if decision is None:
+                        if len(_STOP_LEGS) > _SHARED:
+                            _STOP_LEGS.clear()
+                        decision = _new(_DECISION, (d.LEG, seat, actions, cells, -1, -1))
+                        _STOP_LEGS[seat, cells] = decision
+                else:
+                    decision = _new(_DECISION, (d.LEG, seat, actions, cells, -1, -1))
             else:
-                decision = _new(_DECISION, (d.LEG, seat, (), leg_mask[here], -1, -1))
-            choice = self.ask(decision)
+                decision = _FIRST_LEGS.get((seat, cells))
+                if decision is None:
+                    if len(_FIRST_LEGS) > _SHARED:
+                        _FIRST_LEGS.clear()
+                    decision = _new(_DECISION, (d.LEG, seat, (), cells, -1, -1))
+                    _FIRST_LEGS[seat, cells] = decision
+            # self.ask, inline: a leg of ``cells``, else the full check (the rarer actions).
+            self.decisions += 1
+            try:
+                choice = decide(view, decision)
+            except STRATEGY_FAILURES as exc:
+                choice = self.raised(decision, exc)
+            else:
+                if type(choice) is not int or choice < 0 or not (decision.cells >> choice) & 1:
+                    choice = self.checked(decision, choice)
             if type(choice) is int:
                 s.atv[seat] = choice
                 legs += 1
@@ -578,10 +661,17 @@ class TobagoGame:
         threshold = s.rules.marker_threshold
         cards = s.map_cards
         # A marker may go where markers are shown (GameState.markers_shown), never the last.
+        # The four maps unrolled.
         markers: tuple[d.Action, ...] = ()
-        for m, cand in enumerate(s.map_cand):
-            if 1 < cand.bit_count() <= threshold and cards[m]:
-                markers += (_MARKER_ACTIONS[m],)
+        c0, c1, c2, c3 = s.map_cand
+        if 1 < c0.bit_count() <= threshold and cards[0]:
+            markers += (_MARKER_ACTIONS[0],)
+        if 1 < c1.bit_count() <= threshold and cards[1]:
+            markers += (_MARKER_ACTIONS[1],)
+        if 1 < c2.bit_count() <= threshold and cards[2]:
+            markers += (_MARKER_ACTIONS[2],)
+        if 1 < c3.bit_count() <= threshold and cards[3]:
+            markers += (_MARKER_ACTIONS[3],)
         # Right after the main clue plays were listed, this reuses them (see _clue_plays).
         clues = self._clue_plays(seat, "amulet_clue")
         tail = _AMULET_TAILS[
@@ -599,7 +689,7 @@ class TobagoGame:
         kind = choice[0]
         if kind == "amulet_marker":
             m = choice[1]
-            cell = self.ask(d.Decision(d.MARKER, seat, cells=s.map_cand[m], value=m))
+            cell = self.ask(_new(_DECISION, (d.MARKER, seat, (), s.map_cand[m], m, -1)))
             assert isinstance(cell, int)
             s.map_removed[m] |= 1 << cell
             s.map_cand[m] &= ~(1 << cell)

@@ -169,20 +169,26 @@ def place_landmarks(
     for kind in order:
         if len(pools[kind]) < counts[kind] and counts[kind] > 0:
             raise ValueError(f"island {island.name} has no room for {counts[kind]} {kind}s")
-    # Per kind in drawing order: its pool, the pool's size and how many to draw.
-    plan = [(pools[kind], len(pools[kind]), counts[kind]) for kind in order]
+    # Per kind in drawing order: its pool, the pool's size, how many to draw, and the draws
+    # after an attempt's first.
+    plan = [(pools[k], len(pools[k]), counts[k], range(counts[k] - 1)) for k in order]
     rnd = rng.random
     draws = 0
     while draws < _MAX_REJECTION_DRAWS:
         picked: list[tuple[int, ...]] = []
-        for pool, size, k in plan:
+        for pool, size, k, rest in plan:
             # Attempts of k pool cells pairwise far apart, each given up at its first clash,
             # until one succeeds (the hot loop of a game's setup: tens of attempts).
             while True:
                 draws += 1
-                chosen: list[int] = []
-                blocked = 0
-                for _ in range(k):
+                if k <= 0:
+                    chosen: list[int] = []
+                else:
+                    # The first cell of an attempt cannot clash: taken without the test.
+                    c = pool[floor(rnd() * size)]
+                    chosen = [c]
+                    blocked = conflict[c]
+                for _ in rest:
                     c = pool[floor(rnd() * size)]
                     if (blocked >> c) & 1:
                         break

@@ -168,13 +168,16 @@ class GameState:
         cands = self.map_cand
         if cands == self.located_key:
             return self.located_memo
-        cards = self.map_cards
-        out = [-1] * len(cands)
-        for m, c in enumerate(cands):
-            if c.bit_count() == 1 and cards[m]:
-                out[m] = c.bit_length() - 1
+        # The four maps unrolled.
+        k0, k1, k2, k3 = self.map_cards
+        c0, c1, c2, c3 = cands
+        memo = self.located_memo = (
+            c0.bit_length() - 1 if k0 and c0.bit_count() == 1 else -1,
+            c1.bit_length() - 1 if k1 and c1.bit_count() == 1 else -1,
+            c2.bit_length() - 1 if k2 and c2.bit_count() == 1 else -1,
+            c3.bit_length() - 1 if k3 and c3.bit_count() == 1 else -1,
+        )
         self.located_key = cands[:]
-        memo = self.located_memo = tuple(out)
         return memo
 
     def clue_legal(self, card: int, m: int) -> bool:

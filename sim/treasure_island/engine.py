@@ -121,6 +121,11 @@ _PAIRS_OF: tuple[tuple[tuple[tuple[int, int], ...], ...], ...] = tuple(
 _OPPONENTS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
     tuple(tuple(o for o in range(n) if o != s) for s in range(n)) for n in range(5)
 )
+#: The other seats of each seat, by number of players, each with its ``_PAIRS_OF`` row.
+_PairsRow = tuple[tuple[tuple[int, int], ...], ...]
+_OPPONENT_ROWS: tuple[tuple[tuple[tuple[int, _PairsRow], ...], ...], ...] = tuple(
+    tuple(tuple((o, _PAIRS_OF[o]) for o in others) for others in by_seat) for by_seat in _OPPONENTS
+)
 #: An empty pile's entry in ``_POP_TOP``: unpacking it raises, as taking from it must.
 _NO_TOP: Any = ()
 #: ``_POP_TOP[kind][pile]``: the pile without its top card, that card, and the points lost.
@@ -148,6 +153,13 @@ _new = tuple.__new__
 _CONTINUE_DECISIONS: tuple[d.Decision, ...] = tuple(
     d.Decision(d.CONTINUE, i, d.CONTINUE_OPTIONS) for i in range(4)
 )
+#: The Spyglass question of each seat and revealed card (immutable, so shared by every game).
+_SPYGLASS_DECISIONS: tuple[tuple[d.Decision, ...], ...] = tuple(
+    tuple(
+        _new(_Decision, (d.SPYGLASS, i, d.SPYGLASS_OPTIONS, c)) for c in range(N_KINDS * PER_KIND)
+    )
+    for i in range(4)
+)
 #: A plug-in's view (see :mod:`sim.sealed`).
 seal_view = sealed_class(PlayerView, "SealedPlayerView")
 #: What the audit leaves alone: set when the game is built and never changed by play (or, for
@@ -163,10 +175,13 @@ _STATIC = (
     "_deciders",
     "result",
 )
-#: ``_STEPS[size][take]``: the sizes of the Fisher-Yates steps that take ``take`` cards off
-#: a list of ``size`` (the discard never holds more than the 60 cards).
-_STEPS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
-    tuple(tuple(range(size, size - take, -1)) for take in range(size + 1)) for size in range(61)
+#: ``_STEPS[size][take]``: the Fisher-Yates steps that take ``take`` cards off a list of
+#: ``size`` (the discard never holds more than the 60 cards), each as (the position it fills,
+#: how many positions it picks from); the step pairs are shared.
+_STEP_PAIRS: tuple[tuple[int, int], ...] = tuple((i - 1, i) for i in range(61))
+_STEPS: tuple[tuple[tuple[tuple[int, int], ...], ...], ...] = tuple(
+    tuple(tuple(_STEP_PAIRS[i] for i in range(size, size - take, -1)) for take in range(size + 1))
+    for size in range(61)
 )
 #: Characters whose Pistol does more than send one card to the discard.
 _SHOOTERS = frozenset((MASTER_GUNNER, SCAVENGER))
@@ -672,9 +687,9 @@ class TreasureIslandGame:
         if take <= 0:
             return []
         rnd = self.discard_rng.random
-        for i in _STEPS[size][take]:  # i - 1 is the position the step fills
+        for pos, i in _STEPS[size][take]:
             j = floor(rnd() * i)
-            discard[i - 1], discard[j] = discard[j], discard[i - 1]
+            discard[pos], discard[j] = discard[j], discard[pos]
         cards = discard[size - take :]
         del discard[size - take :]
         return cards
@@ -736,7 +751,10 @@ class TreasureIslandGame:
         inlined: powers ask about once per draw)."""
         if len(options) == 1:
             return options[0]
-        decision = _new(_Decision, (kind, seat, options, value))
+        if options is d.SPYGLASS_OPTIONS:  # by seat and card, built once
+            decision = _SPYGLASS_DECISIONS[seat][value]
+        else:
+            decision = _new(_Decision, (kind, seat, options, value))
         self.decisions += 1
         decide, view = self._deciders[seat]
         try:
@@ -777,11 +795,13 @@ class TreasureIslandGame:
             allowed = ~kinds[seat]
             if self.rules.knife_checks_play_area:
                 allowed &= ~self.area_kinds
-        opponents = _OPPONENTS[self.n][seat]
-        first = opponents[0]
-        out = _PAIRS_OF[first][kinds[first] & allowed]
-        for o in opponents[1:]:
-            out += _PAIRS_OF[o][kinds[o] & allowed]
+        rows = _OPPONENT_ROWS[self.n][seat]
+        if len(rows) == 3:  # four players, unrolled
+            (o1, p1), (o2, p2), (o3, p3) = rows
+            return p1[kinds[o1] & allowed] + p2[kinds[o2] & allowed] + p3[kinds[o3] & allowed]
+        out: tuple[tuple[int, int], ...] = ()
+        for o, pairs in rows:
+            out += pairs[kinds[o] & allowed]
         return out
 
     def _no_effect(self, seat: int, kind: int) -> bool:
@@ -872,7 +892,8 @@ class TreasureIslandGame:
             seen = min(3, len(pile))
             for c in reversed(pile[len(pile) - seen : -1]):
                 self.log += (self.turn, seat, _EV_REVEAL, c, 5, -1)
-        self.known = max(self.known, seen)
+        known = self.known
+        self.known = seen if seen > known else known  # the builtin max is slow on two ints
         if self.rum:  # an open Rum requirement leaves no choice (§6.6)
             return self._draw(seat, True)
         if self._choose(_SPYGLASS, seat, d.SPYGLASS_OPTIONS, top) == _PLACE:

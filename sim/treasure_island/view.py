@@ -136,7 +136,11 @@ class PlayerView:
 
     def stashes(self) -> tuple[tuple[int, ...], ...]:
         """Every seat's stash (see :meth:`stash`)."""
-        return tuple(map(tuple, self._g.stash))
+        stash = self._g.stash
+        if len(stash) == 4:  # four players, unrolled: several times cheaper than map(tuple)
+            a, b, c, d = stash
+            return (tuple(a), tuple(b), tuple(c), tuple(d))
+        return tuple(map(tuple, stash))
 
     @property
     def my_stash(self) -> tuple[int, ...]:

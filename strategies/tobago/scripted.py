@@ -29,6 +29,7 @@ from typing import Any
 
 from sim.tobago import decisions as d
 from sim.tobago.island import Island, bits_of
+from sim.tobago.state import N_MAPS
 from sim.tobago.view import PlayerView
 from strategies.tobago.amulets import choose_power, marker_to_remove
 from strategies.tobago.geometry import INF as _INF
@@ -37,6 +38,11 @@ from strategies.tobago.start import choose_start
 
 # The most frequent decision kinds and answers, looked up once.
 _TURN, _OFFER, _LEG, _MOVE = d.TURN, d.OFFER, d.LEG, d.MOVE
+_TAKE, _PASS = d.TAKE, d.PASS
+#: What ``located_cells`` answers when no treasure is located: comparing with it is several
+#: times cheaper than ``max(located) >= 0`` (the builtin ``min`` and ``max`` are slow on a few
+#: numbers, hence the conditional expressions instead in the hot paths).
+_UNLOCATED = (-1,) * N_MAPS
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +75,9 @@ class Style:
     start_gaze: float = 0.0
     start_apart: float = 0.0
 
+
+#: The island the last bound player played on, and its leg and within tables.
+_last_tables: list[Any] = [None, None, None]
 
 Params = tuple[tuple[str, float | int | bool | str], ...]
 _styles: dict[tuple[type, Params], Style] = {}
@@ -138,10 +147,13 @@ class ScriptedPlayer:
         self._view = view
         island = view.island
         if island is not self._island:
-            # Every cell's legs: choosing a start cell needs them all anyway.
+            # Every cell's legs: choosing a start cell needs them all anyway. The seats of a
+            # game share the island: the last island's tables are at hand without a lookup.
             self._island = island
-            self.dist, self.layers = leg_tables(island)
-            self.within = within_tables(island)
+            if _last_tables[0] is not island:
+                _last_tables[:] = (island, leg_tables(island), within_tables(island))
+            self.dist, self.layers = _last_tables[1]
+            self.within = _last_tables[2]
         self.masks = view.clue_masks
         seat = view.seat
         self._rivals = (*range(seat), *range(seat + 1, view.n_players))
@@ -168,6 +180,12 @@ class ScriptedPlayer:
                 return only
             return self._turn(view, decision)
         if kind == _OFFER:
+            # The first answers of _offer, inline: most offers end here.
+            value = decision.value
+            if value <= 0:
+                return _PASS
+            if value >= self.style.take_at and not self.style.curse_memory:
+                return _TAKE
             return self._offer(view, decision)
         if kind == _LEG:
             return self._leg(view, decision)
@@ -282,7 +300,10 @@ class ScriptedPlayer:
             # nearest: scan the leg layers around the ATV outward (the last layer holds the
             # unreachable cells, if any: its distance is checked).
             layers = self.layers[here]
-            for legs in range(1, min(amulet_legs + 1, len(layers))):
+            stop = len(layers)
+            if amulet_legs < stop:
+                stop = amulet_legs + 1
+            for legs in range(1, stop):
                 hit = board & layers[legs]
                 if hit:
                     cell = (hit & -hit).bit_length() - 1
@@ -337,7 +358,7 @@ class ScriptedPlayer:
         cells = decision.cells
         located = view.located_cells()
         target = -1
-        any_located = max(located) >= 0
+        any_located = located != _UNLOCATED
         stuck = self._stuck_turn
         if any_located or self.style.amulet_legs or (stuck >= 0 and stuck == view.turn):
             seat = view.seat
@@ -372,7 +393,7 @@ class ScriptedPlayer:
         located = view.located_cells()
         chase = False
         here = -1  # the ATV's cell, read when needed
-        if max(located) >= 0:
+        if located != _UNLOCATED:
             here = view.atv(seat)
             chase = view.roses(seat) > 0 or not self._raise_needs_rose
             if chase and here in located:
