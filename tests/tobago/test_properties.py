@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import random
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -62,7 +63,9 @@ def check_invariants(s: GameState) -> None:
 class Checked:
     """Plays like an inner strategy, checking invariants and raise legality at each decision."""
 
-    def __init__(self, rng: random.Random, inner: type, holder: dict[str, Any]) -> None:
+    def __init__(
+        self, rng: random.Random, inner: Callable[[random.Random], Any], holder: dict[str, Any]
+    ) -> None:
         self.inner = inner(rng)
         self.holder = holder
 
@@ -148,7 +151,9 @@ rule_sets = st.builds(
     st.integers(0, 25),
     st.integers(0, 20),
 )
-seatings = st.lists(st.sampled_from(sorted(TOBAGO)), min_size=2, max_size=4)
+#: The search player is checked on fewer games (below): it plays each game on many times.
+FAST = sorted(set(TOBAGO) - {"ismcts"})
+seatings = st.lists(st.sampled_from(FAST), min_size=2, max_size=4)
 
 
 @settings(max_examples=400, deadline=None)
@@ -170,6 +175,29 @@ def test_random_games_keep_every_invariant(
     assert abs(sum(result.win_shares) - 1.0) < 1e-9
     if result.end_reason == "deadlock":
         check_nothing_changes(game)
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    islands,
+    rule_sets,
+    st.lists(st.sampled_from(FAST), min_size=1, max_size=3),
+    st.integers(0, 2**32),
+)
+def test_games_with_the_search_player_keep_every_invariant(
+    board: Board, rules: Any, names: list[str], seed: int
+) -> None:
+    # Its deals are built from the view under every rules variant; a deal that broke a rule
+    # would surface as a strict-mode error or a broken invariant in its playouts' results.
+    holder: dict[str, Any] = {}
+    search = functools.partial(TOBAGO["ismcts"], iterations=4)
+    inner: list[Callable[[random.Random], Any]] = [search, *(TOBAGO[n] for n in names)]
+    factories = [functools.partial(Checked, inner=f, holder=holder) for f in inner]
+    game = TobagoGame(rules, board, factories, seed, strict=True)
+    holder["game"] = game
+    result = game.play()
+    check_invariants(game.state)
+    check_end(game, result)
 
 
 @settings(max_examples=1500, deadline=None)
