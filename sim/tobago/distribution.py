@@ -14,14 +14,15 @@ the discard pile is shuffled in to finish them, and the game ends after this dis
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
+from sim.guard import Decide
 from sim.outcome import STRATEGY_FAILURES
 from sim.tobago import decisions as d
 from sim.tobago.decisions import OFFER, OFFER_ACTIONS, PASS, TAKE, Decision
 from sim.tobago.island import Island
 from sim.tobago.movelog import CODE
-from sim.tobago.state import CURSE
+from sim.tobago.state import CURSE, GameState
 
 # Offers are built as their tuples directly (the named tuple's ``__new__`` is a Python call).
 _new = tuple.__new__
@@ -30,8 +31,23 @@ _new = tuple.__new__
 #: every game shares them (a lookup costs less than building the tuple subclass).
 _OFFERS: dict[tuple[int, int, int], Decision] = {}
 
-if TYPE_CHECKING:
-    from sim.tobago.engine import TobagoGame
+
+class TobagoGame(Protocol):
+    """What a distribution needs of its game (the engine's :class:`TobagoGame`; named here so
+    that this module does not import the engine that imports it)."""
+
+    state: GameState
+    decisions: int
+    _deciders: list[tuple[Decide, Any]]
+
+    def ask(self, decision: Decision) -> object: ...
+
+    def raised(self, decision: Decision, exc: BaseException) -> object: ...
+
+    def checked(self, decision: Decision, answer: object) -> object: ...
+
+    def restart_map(self, seat: int, m: int) -> None: ...
+
 
 _EV = CODE
 # Codes of the most frequent events, looked up once.

@@ -8,9 +8,10 @@ masks and counts are ints, sequences are copied into tuples.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from sim.treasure_island.cards import CARD_GAIN, GAIN, KIND, KIND_BIT, N_KINDS, TOP_INDEX
+from sim.treasure_island.rules import TreasureIslandRules
 
 #: ``_GAIN_ROWS[kind][pile]``: the row of ``GAIN`` for a stash pile (its top card looked up once).
 _GAIN_ROWS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
@@ -21,9 +22,32 @@ _KIND_ROWS_OF: tuple[tuple[tuple[int, tuple[tuple[int, ...], ...]], ...], ...] =
     tuple((k, _GAIN_ROWS[k]) for k in range(N_KINDS) if m >> k & 1) for m in range(1 << N_KINDS)
 )
 
-if TYPE_CHECKING:
-    from sim.treasure_island.engine import TreasureIslandGame
-    from sim.treasure_island.rules import TreasureIslandRules
+
+class TreasureIslandGame(Protocol):
+    """What a view reads of its game (the engine's :class:`TreasureIslandGame`; named here so
+    that this module does not import the engine that imports it)."""
+
+    rules: TreasureIslandRules
+    n: int
+    turn: int
+    pile: list[int]
+    pile_piles: list[int]
+    discard: list[int]
+    stash: list[list[int]]
+    points: list[int]
+    characters: list[str]
+    area: list[int]
+    area_kinds: int
+    anchor_at: int
+    rum: int
+    busting: int
+    known: int
+
+    @property
+    def pile_mask(self) -> int: ...
+
+    @property
+    def discard_mask(self) -> int: ...
 
 
 class PlayerView:

@@ -32,14 +32,34 @@ the amulet unless it has no treasure card to lose.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from sim.tobago import decisions as d
 from sim.tobago.state import N_MAPS
 from sim.tobago.view import PlayerView
+from strategies.tobago.style import Style
 
-if TYPE_CHECKING:
-    from strategies.tobago.scripted import ScriptedPlayer
+
+class ScriptedPlayer(Protocol):
+    """What the amulet choices read of the scripted player they serve
+    (:class:`strategies.tobago.scripted.ScriptedPlayer`, which imports this module)."""
+
+    style: Style
+    dist: tuple[list[int], ...]
+    within: tuple[tuple[int, ...], ...]
+    masks: tuple[int, ...]
+    marker_threshold: int
+    legs_per_move: int
+
+    def may_raise(self, view: PlayerView) -> bool: ...
+
+    def rival_within(self, cell: int, legs: int) -> bool: ...
+
+    def stalled(self, view: PlayerView) -> bool: ...
+
+    def best_clue_score(self, view: PlayerView, actions: tuple[d.Action, ...]) -> float: ...
+
+    def best_share(self, view: PlayerView, actions: tuple[d.Action, ...]) -> float: ...
 
 
 #: ``located`` with no treasure located (a comparison is cheaper than ``max``).

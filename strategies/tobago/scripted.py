@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from dataclasses import dataclass
 from math import floor
 from typing import Any
 
@@ -35,6 +34,7 @@ from strategies.tobago.amulets import choose_power, marker_to_remove
 from strategies.tobago.geometry import INF as _INF
 from strategies.tobago.geometry import leg_tables, within_tables
 from strategies.tobago.start import choose_start
+from strategies.tobago.style import Style
 
 # The most frequent decision kinds and answers, looked up once.
 _TURN, _OFFER, _LEG, _MOVE = d.TURN, d.OFFER, d.LEG, d.MOVE
@@ -43,37 +43,6 @@ _TAKE, _PASS = d.TAKE, d.PASS
 #: times cheaper than ``max(located) >= 0`` (the builtin ``min`` and ``max`` are slow on a few
 #: numbers, hence the conditional expressions instead in the hot paths).
 _UNLOCATED = (-1,) * N_MAPS
-
-
-@dataclass(frozen=True, slots=True)
-class Style:
-    """The weights of one scripted style (all documented in ``docs/strategies.md``)."""
-
-    # Offers.
-    take_at: int = 4
-    curse_take_at: int = 2
-    curse_memory: bool = False
-    # Clue plays.
-    locate_bonus: float = 6.0
-    spread_bonus: float = 0.0
-    clue_weight: float = 1.0
-    # Driving.
-    chase_legs: int = 3
-    amulet_legs: int = 0
-    # Amulet powers (see strategies.tobago.amulets).
-    reserve: int = 1
-    exchange_stuck: bool = True
-    exchange_poor: float = 0.0
-    extra_clue_legs: int = 0
-    amulet_move_legs: int = 0
-    move_race_only: bool = False
-    marker_legs: int = -1
-    stall_turns: int = 8
-    # Start cell (see strategies.tobago.start).
-    start_reach: float = 1.0
-    start_terrains: float = 0.0
-    start_gaze: float = 0.0
-    start_apart: float = 0.0
 
 
 #: The island the last bound player played on, and its leg and within tables.

@@ -19,14 +19,11 @@ choice costs a few microseconds. Ties go to the seat's own random generator.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
 
 from sim.tobago.island import Island
 from sim.tobago.view import PlayerView
 from strategies.tobago.geometry import cell_features, leg_tables, per_island
-
-if TYPE_CHECKING:
-    from strategies.tobago.scripted import Style
+from strategies.tobago.style import Style
 
 #: Cells kept from the static ranking.
 SHORTLIST = 6

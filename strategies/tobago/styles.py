@@ -1,12 +1,13 @@
 """The four scripted Tobago styles: the same machinery (:mod:`.scripted`), different weights.
 
-Every :class:`~strategies.tobago.scripted.Style` field is a tunable parameter of each of them,
+Every :class:`~strategies.tobago.style.Style` field is a tunable parameter of each of them,
 for example ``hunter(take_at=3, chase_legs=6)`` or ``cautious(reserve=1, marker_legs=3)``.
 """
 
 from __future__ import annotations
 
-from strategies.tobago.scripted import ScriptedPlayer, Style
+from strategies.tobago.scripted import ScriptedPlayer
+from strategies.tobago.style import Style
 
 
 class Hunter(ScriptedPlayer):

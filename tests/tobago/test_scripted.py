@@ -208,7 +208,7 @@ def test_the_parameter_table_in_the_docs_matches_the_styles() -> None:
     from dataclasses import fields
     from pathlib import Path
 
-    from strategies.tobago.scripted import Style
+    from strategies.tobago.style import Style
 
     doc = (Path(__file__).parents[2] / "docs" / "strategies.md").read_text()
     rows = {}
