@@ -116,6 +116,14 @@ def tune_cmd(
         confirm_games=-1 if confirm_games is None else confirm_games,
     )
 
+    from pipelines.simulate import MAX_GAMES
+    from pipelines.tune import check_budget, check_writable, settings_of, write_text
+
+    target = write or where / "tuned.toml"
+    check_writable(where, "--out", directory=True)
+    check_writable(target, "--write", directory=False)
+    check_budget(spec, len(settings_of(spec)), MAX_GAMES)
+
     def say(line: str) -> None:  # progress on stderr, the answer on stdout
         typer.echo(line, err=True)
 
@@ -127,10 +135,9 @@ def tune_cmd(
             import ray
 
             ray.shutdown()
-    target = write or where / "tuned.toml"
     write_spec(target, result, games)
     result["spec_written"] = str(target)
-    (where / "tune.json").write_text(json.dumps(result, indent=1) + "\n")
+    write_text(where / "tune.json", json.dumps(result, indent=1) + "\n", "--out")
     if as_json:
         echo_json(result)
         return

@@ -26,6 +26,7 @@ and counted, as the reports do.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import re
 from collections.abc import Callable
@@ -100,10 +101,14 @@ def parse_param(text: str, points: int, defaults: dict[str, Any] | None = None) 
             low_part = part.lower()
             if low_part in ("true", "false"):
                 options.append(low_part == "true")
-            elif re.fullmatch(r"[a-z][a-z0-9-]*", low_part):
-                options.append(low_part)
-            else:
-                options.append(_number(part, text))
+                continue
+            try:
+                float(low_part)
+            except ValueError:
+                if re.fullmatch(r"[a-z][a-z0-9-]*", low_part):
+                    options.append(low_part)
+                    continue
+            options.append(_number(part, text))  # a number, or one line saying why not
         return ParamGrid(name, tuple(dict.fromkeys(options)))
     raise InputError(
         f"--param {text!r} is not allowed (NAME=LOW..HIGH, e.g. k=0.5..2, or NAME=V1,V2,...)"
@@ -223,7 +228,16 @@ class Estimate:
     blocks: int
 
     def as_dict(self) -> dict[str, Any]:
-        return {"mean": self.mean, "interval": [self.low, self.high], "blocks": self.blocks}
+        """As JSON wants it: no interval (``null``) from fewer than two blocks."""
+
+        def plain(x: float) -> float | None:
+            return None if math.isnan(x) else x
+
+        return {
+            "mean": plain(self.mean),
+            "interval": [plain(self.low), plain(self.high)],
+            "blocks": self.blocks,
+        }
 
 
 def estimate(values: list[float], z: float = _Z_TWO) -> Estimate:
@@ -246,6 +260,32 @@ def paired(a: Setting, b: Setting, z: float = _Z_TWO) -> Estimate:
 
 
 Runner = Callable[[list[str], int, int, Path], tuple[dict[int, float], int]]
+
+
+def rounds_planned(settings: int, eta: int = 2) -> int:
+    """How many rounds successive halving plays for ``settings`` settings."""
+    rounds = 1
+    alive = settings
+    while True:
+        alive = max(1, math.ceil(alive / eta))
+        if alive == 1:
+            return rounds
+        rounds += 1
+
+
+def check_budget(spec: TuneSpec, settings: int, most: int) -> None:
+    """``InputError`` before any game when a round or the confirmation would play more than
+    ``most`` games a setting (found at once, not after the rounds before it)."""
+    rounds = rounds_planned(settings, spec.eta)
+    last = _round_games(spec, rounds - 1)
+    confirm = spec.confirm_games if spec.confirm_games >= 0 else last
+    if last > most or confirm > most:
+        biggest = max(last, confirm)
+        raise InputError(
+            f"--games {spec.games:,}: {settings} settings take {rounds} rounds, the biggest "
+            f"playing {biggest:,} games a setting (at most {most:,} allowed: fewer --games, "
+            "settings or --confirm-games)"
+        )
 
 
 def _round_games(spec: TuneSpec, r: int) -> int:
@@ -372,6 +412,7 @@ def tune(
         "strategy": spec.strategy,
         "field": list(spec.field),
         "rules": spec.rules,
+        "islands": spec.islands,
         "method": f"successive halving (eta {spec.eta}) on paired seed blocks; plausible set: "
         "not significantly worse than the best (paired, one-sided 5%)",
         "settings": len(settings),
@@ -404,10 +445,39 @@ def write_spec(path: Path, result: dict[str, Any], games: int) -> None:
     ]
     if result["rules"]:
         lines.append(f"rules = {_toml_str(str(result['rules']))}")
-    path.parent.mkdir(parents=True, exist_ok=True)
+    if result.get("islands"):
+        lines.append(f"islands = {_toml_str(str(result['islands']))}")
+    write_text(path, "\n".join(lines) + "\n", "--write")
+
+
+def write_text(path: Path, text: str, what: str) -> None:
+    """Write ``text`` to ``path`` whole or not at all (a temporary file, then a rename);
+    ``InputError`` names ``what`` and the path when it cannot be written."""
     tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text("\n".join(lines) + "\n")
-    tmp.replace(path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp.write_text(text)
+        tmp.replace(path)
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            tmp.unlink(missing_ok=True)
+        raise InputError(f"{what} {path}: cannot write it ({exc.strerror or exc})") from None
+
+
+def check_writable(path: Path, what: str, directory: bool) -> None:
+    """``InputError`` unless ``path`` is (or can become) a directory, or a file, as asked:
+    checked before any game is played."""
+    if directory:
+        if path.exists() and not path.is_dir():
+            raise InputError(f"{what} {path}: not a directory")
+        return
+    if path.is_dir():
+        raise InputError(f"{what} {path}: a directory (give the spec file's path)")
+    parent = path.parent
+    while not parent.exists():
+        parent = parent.parent
+    if not parent.is_dir():
+        raise InputError(f"{what} {path}: {parent} is not a directory")
 
 
 def _toml_str(text: str) -> str:
@@ -484,14 +554,18 @@ def read_blocks(run_dir: Path) -> tuple[dict[int, float], int]:
 
 def _pct(e: dict[str, Any]) -> str:
     low, high = e["interval"]
-    if math.isnan(low):
+    if e["mean"] is None:
+        return "no games"
+    if low is None:
         return f"{100 * e['mean']:.1f}% (one block: no interval)"
     return f"{100 * e['mean']:.1f}% [{100 * low:.1f}, {100 * high:.1f}]"
 
 
 def _points(e: dict[str, Any]) -> str:
     low, high = e["interval"]
-    if math.isnan(low):
+    if e["mean"] is None:
+        return "no common blocks"
+    if low is None:
         return f"{100 * e['mean']:+.1f} points (one block: no interval)"
     return f"{100 * e['mean']:+.1f} points [{100 * low:+.1f}, {100 * high:+.1f}]"
 

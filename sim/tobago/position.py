@@ -9,8 +9,11 @@ deals the unseen cards at random, consistently with what the view says:
   (each at its public size), then the draw pile and the discard (at their public sizes);
 - the treasure cards not yet turned face up (the initial deck less every card taken,
   unclaimed or revealed as a curse, per :attr:`PlayerView.revealed`) go into the deck at its
-  public size, its curse-free top kept curse-free while the deck still holds part of it; the
-  rest (the left-overs nobody saw) into the discard;
+  public size and into the left-overs nobody saw (the cards drawn but never turned up);
+  since the first cards drawn were the curse-free top, the left-overs hold no more curses
+  than the draws past it allow, and while the deck still holds part of that top, that part
+  lies on top, curse-free; the discard holds the cards turned up into it (unclaimed, lost
+  to a curse) and the left-overs;
 - every treasure pile is what the face-up events put there (the seat's own, as it knows it).
 
 It uses less than a player with perfect memory could know (which clue cards a raise put in
@@ -86,35 +89,50 @@ def determinize(view: PlayerView, rng: random.Random) -> GameState:
     s.clue_draw = unseen[:pile]
     s.clue_discard = unseen[pile:]
     s.hand_short = [len(h) < s.hand_size for h in s.hands]
-    # Treasure cards: piles from the face-up events, the rest of the deck at random.
+    # Treasure cards: piles and the discard from the face-up events, the rest at random.
     events = view.revealed
     s.treasures = [[] for _ in range(n)]
-    seen: list[int] = []
+    seen: list[int] = []  # every card turned face up
+    public_discard: list[int] = []  # unclaimed cards and cards lost to curses, face up
     for what, seat, value in events:
         if what == "take":
             s.treasures[seat].append(value)
             seen.append(value)
         elif what == "unclaimed":
             seen.append(value)
+            public_discard.append(value)
         elif what == "curse":
             seen.append(CURSE)
         elif what == "lost_card":
             s.treasures[seat].remove(value)
+            public_discard.append(value)
     s.treasures[me] = view.my_treasures
     initial = [*rules.treasure_values, *([CURSE] * rules.curse_count)]
-    left = _without(initial, seen)
-    rng.shuffle(left)
     size = view.treasure_deck_size
     drawn = len(initial) - size
-    top = max(0, min(size, rules.curse_free_top - drawn))  # still curse-free on top
-    gold = [v for v in left if v != CURSE]
-    top = min(top, len(gold))
-    safe_top = gold[:top]
-    rest = _without(left, safe_top)
-    below = rest[: size - top]
-    s.t_deck = below + safe_top  # drawn from the end: the curse-free cards come first
-    s.t_discard = rest[size - top :]
-    s.t_removed = []
+    # The cards drawn so far came first from the curse-free top: only those drawn past it
+    # can have been curses, so the left-overs nobody saw hold at most that many, less the
+    # curses seen.
+    curses_allowed = max(0, drawn - rules.curse_free_top) - seen.count(CURSE)
+    pool = _without(initial, seen)  # the deck and the unseen left-overs
+    rng.shuffle(pool)
+    n_leftovers = drawn - len(seen)
+    leftovers: list[int] = []
+    deck: list[int] = []
+    for card in pool:
+        if len(leftovers) < n_leftovers and (card != CURSE or curses_allowed > 0):
+            leftovers.append(card)
+            if card == CURSE:
+                curses_allowed -= 1
+        else:
+            deck.append(card)
+    # While the deck still holds part of the curse-free top, that part is on top.
+    top = max(0, min(size, rules.curse_free_top - drawn))
+    gold = [v for v in deck if v != CURSE][:top]
+    below = _without(deck, gold)
+    s.t_deck = below + gold  # drawn from the end: the curse-free cards come first
+    s.t_discard = public_discard + [v for v in leftovers if v != CURSE]
+    s.t_removed = [v for v in leftovers if v == CURSE]
     s.drawn = [[] for _ in range(n)]
     s.public_events = events
     s.dist_roses = []

@@ -144,6 +144,58 @@ def test_tune_runs_on_ray(tmp_path: Path) -> None:
     assert [e["backend"] for e in manifest["executions"]] == ["ray"]
 
 
+def test_late_or_unwritable_failures_are_found_before_any_game(tmp_path: Path) -> None:
+    repo = Path(__file__).resolve().parents[2]
+    (tmp_path / "afile").write_text("")
+    base = ["tune", "stop-at", "--game", "treasure-island", "--field", "expected-value"]
+    cases = [
+        # Round 5 of 32 settings would play 160,000,000 games a setting.
+        (["--param", "n=1..32", "--points", "32", "--games", "10000000"], "5 rounds"),
+        (["--param", "n=2,4", "--write", str(tmp_path)], "a directory"),
+        (["--param", "n=2,4", "--write", str(tmp_path / "afile" / "x.toml")], "not a directory"),
+        (["--param", "k=inf,2"], "not a finite number"),
+    ]
+    for args, message in cases:
+        out = tmp_path / "o"
+        done = _tourney(*base, *args, "--backend", "serial", "--out", str(out), cwd=repo)
+        lines = done.stderr.strip().splitlines()
+        assert done.returncode == 2 and len(lines) == 1 and message in lines[0], lines
+        assert not out.exists()
+    done = _tourney(*base, "--param", "n=2,4", "--out", str(tmp_path / "afile"), cwd=repo)
+    assert done.returncode == 2 and "not a directory" in done.stderr and not done.stdout
+
+
+def test_the_written_spec_keeps_the_islands_and_json_is_strict(tmp_path: Path) -> None:
+    repo = Path(__file__).resolve().parents[2]
+    out = tmp_path / "t"
+    done = _tourney(
+        "tune",
+        "hunter",
+        "--param",
+        "take_at=3,5",
+        "--field",
+        "cautious",
+        "--games",
+        "2",
+        "--islands",
+        "generated:7",
+        "--backend",
+        "serial",
+        "--out",
+        str(out),
+        cwd=repo,
+    )
+    assert done.returncode == 0, done.stderr
+    assert tomllib.loads((out / "tuned.toml").read_text())["islands"] == "generated:7"
+
+    def refuse(constant: str) -> None:
+        raise ValueError(constant)
+
+    result = json.loads((out / "tune.json").read_text(), parse_constant=refuse)
+    assert result["islands"] == "generated:7"
+    assert result["best"]["interval"] == [None, None]  # one block: no interval, not NaN
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [

@@ -90,7 +90,7 @@ def _treasure_piles(s: GameState) -> list[list[int]]:
 
 
 @pytest.mark.parametrize("rules_name", ["rulebook", "bga"])
-@pytest.mark.parametrize("seed", range(8))
+@pytest.mark.parametrize("seed", range(16))
 def test_a_determinization_agrees_with_every_public_fact(rules_name: str, seed: int) -> None:
     seen: list[GameState] = []
 
@@ -115,6 +115,15 @@ def test_a_determinization_agrees_with_every_public_fact(rules_name: str, seed: 
             top = real.rules.curse_free_top - drawn
             if top > 0:
                 assert CURSE not in s.t_deck[len(s.t_deck) - top :]
+            if drawn <= real.rules.curse_free_top:  # only curse-free cards have been drawn
+                assert s.t_deck.count(CURSE) == real.t_deck.count(CURSE)
+            public = Counter(
+                v for what, _, v in real.public_events if what in ("unclaimed", "lost_card")
+            )
+            assert not public - Counter(s.t_discard)  # what went face up into the discard
+            curses_seen = sum(what == "curse" for what, _, _ in real.public_events)
+            out_real = len(real.t_discard) + len(real.t_removed) - curses_seen
+            assert len(s.t_discard) + len(s.t_removed) == out_real
             pool = Counter(real.t_deck) + Counter(real.t_discard) + Counter(real.t_removed)
             assert not Counter(s.t_deck) - pool - Counter(real.drawn[0])  # never an unknown card
             seen.append(s)
