@@ -93,6 +93,15 @@ def test_layers_import_one_way() -> None:
     assert not wrong
 
 
+def test_the_runner_imports_no_game() -> None:
+    games = ("sim.tobago", "sim.treasure_island")
+    graph = _graph()
+    generic = [m for m in graph if m.startswith("sim.runner") or m == "sim.game"]
+    assert len(generic) > 10
+    wrong = [(m, t) for m in generic for t in graph[m] if t.startswith(games)]
+    assert not wrong
+
+
 def test_no_import_cycles() -> None:
     assert _cycles(_graph()) == KNOWN_CYCLES
 

@@ -29,12 +29,12 @@ import duckdb
 
 from sim.errors import InputError
 from sim.outcome import UNFINISHED
-from sim.runner.boards import board_from_record
 from sim.runner.games import GAMES
 from sim.runner.parts import PartRecord, PartsSummary, check_parts, records_from_manifest
 from sim.runner.run import MANIFEST, check_schema, read_manifest
 from sim.runner.store import LocalStore, RunStore, open_store
 from sim.tobago.board import Board
+from sim.tobago.boards import board_from_record
 from sim.tobago.catalog import resolve_board
 
 

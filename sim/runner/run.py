@@ -33,7 +33,6 @@ from typing import Any
 from sim.errors import InputError
 from sim.guard import NO_GUARD, Guard
 from sim.runner.backends import check_address, run_process, run_ray, run_serial
-from sim.runner.boards import boards_manifest, check_boards, read_boards
 from sim.runner.code_identity import code_identity, plugin_modules
 from sim.runner.compaction import compact
 from sim.runner.games import Factory, Rules, game_kind
@@ -47,7 +46,6 @@ from sim.runner.schedule import Schedule
 from sim.runner.shard import ShardSummary, ShardTask
 from sim.runner.store import MANIFEST, LocalStore, RunStore, open_store
 from sim.runner.tables import SCHEMA_VERSION
-from sim.tobago.board import Board
 
 __all__ = ["MANIFEST", "RunConfig", "RunReport", "check_schema", "read_manifest", "run"]
 #: While shards finish, the manifest is rewritten at most this often (and never taking more
@@ -299,7 +297,7 @@ def _spans(extents: list[int], shard_size: int, compacted: int, play: set[int]) 
     return spans
 
 
-def prepare(config: RunConfig, boards: dict[str, tuple[str, Board]]) -> Prepared:
+def prepare(config: RunConfig, boards: dict[str, tuple[str, Any]]) -> Prepared:
     """Create or reopen the run directory (held by the caller's :class:`RunLock`); refuse one
     that holds a different spec, a changed island file or a part that is not sound, and plan
     the shards to play.
@@ -310,8 +308,9 @@ def prepare(config: RunConfig, boards: dict[str, tuple[str, Board]]) -> Prepared
     Fewer games is refused: a run never shrinks."""
     store = config.run_dir
     spec = config.spec()
-    tables = game_kind(config.game).tables
-    recorded_boards = boards_manifest(boards)
+    kind = game_kind(config.game)
+    tables = kind.tables
+    recorded_boards = kind.boards.manifest(boards) if kind.boards else {}
     existing = read_manifest(store)
     if existing is not None:
         if isinstance(store, LocalStore):
@@ -345,7 +344,8 @@ def prepare(config: RunConfig, boards: dict[str, tuple[str, Board]]) -> Prepared
             existing["spec"] = spec
             existing["status"] = "running"
         ranges = shard_ranges(extents, config.shard_size)
-        check_boards(existing.get("boards") or {}, recorded_boards)
+        if kind.boards:
+            kind.boards.check(existing.get("boards") or {}, recorded_boards)
         recorded = records_from_manifest(existing, tables, store.show(MANIFEST))
         plan = plan_resume(store, recorded, len(ranges))
         store.delete_many(plan.delete)
@@ -446,7 +446,8 @@ def run(
     games to play and what a resume repaired, once the directory is held and checked."""
     if config.backend == "ray" and config.address:
         check_address(config.address)  # before anything is written: a wrong address is input
-    boards = read_boards(config.islands) if game_kind(config.game).boards else {}
+    hooks = game_kind(config.game).boards
+    boards = hooks.read(config.islands) if hooks else {}
     config.run_dir.check_reachable()
     with config.run_dir.lock() as lock:
         prepared = prepare(config, boards)
@@ -456,7 +457,7 @@ def run(
 def _play(
     config: RunConfig,
     prepared: Prepared,
-    boards: dict[str, tuple[str, Board]],
+    boards: dict[str, tuple[str, Any]],
     on_done: Callable[[ShardSummary], None] | None,
     on_start: Callable[[int, list[str]], None] | None,
     lock: Any = None,

@@ -33,7 +33,6 @@ from sim.runner.games import Factory, Rules, game_kind, play_planned
 from sim.runner.parts import PartRecord, part_name, write_recorded
 from sim.runner.schedule import Schedule
 from sim.runner.store import MANIFEST, RunStore, open_store
-from sim.tobago.board import Board
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,7 +52,7 @@ class ShardTask:
     rules: Rules
     game: str = "tobago"
     #: The boards of the spec's island files, by island argument (read by the driver).
-    boards: tuple[tuple[str, Board], ...] = ()
+    boards: tuple[tuple[str, Any], ...] = ()
     #: A pool's table sizes (empty: a fixed lineup of all ``labels``).
     table_sizes: tuple[int, ...] = ()
     #: The run's identity, written into every row (the ``run_id`` column of every table).

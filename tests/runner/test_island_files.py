@@ -15,9 +15,9 @@ from pipelines.cli import app
 from pipelines.metrics.source import island_file_argument, open_run, recorded_board
 from pipelines.simulate import resolve
 from sim.paths import data_dir
-from sim.runner.boards import board_from_record, board_record, read_island_file
 from sim.runner.run import read_manifest, run
 from sim.runner.shard import ShardSummary
+from sim.tobago.boards import board_from_record, board_record, read_island_file
 from sim.tobago.catalog import resolve_board
 
 runner = CliRunner()

@@ -1,0 +1,153 @@
+"""What a game is to the runner and the pipelines: one :class:`GameKind` per game, found by
+name through the ``tourney.games`` entry-point group, so a game can live in its own package.
+
+A game package registers its kind in its ``pyproject.toml``::
+
+    [project.entry-points."tourney.games"]
+    tobago = "sim.tobago.kind:KIND"
+
+and everything the runner needs of it goes through the kind: its rules (loading, overrides,
+keys), building and playing a scheduled game, its tables and their builder, and what a replay
+page reads of a game. This module imports no game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from importlib.metadata import entry_points
+from typing import TYPE_CHECKING, Any, Protocol
+
+from sim.errors import InputError
+from sim.guard import NO_GUARD, Guard
+from sim.outcome import GameResult, Violation
+from sim.runner.schedule import GamePlan
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+
+#: The entry-point group games register their :class:`GameKind` under, by game name.
+GROUP = "tourney.games"
+#: A game's rules object (what its ``load_rules`` returns; it names its game in ``.game``).
+Rules = Any
+#: ``rng -> strategy`` for any game.
+Factory = Callable[..., Any]
+#: What a game without boards puts in the ``island`` column.
+NO_ISLAND = "-"
+
+
+class PlayedGame(Protocol):
+    """What the runner reads of a finished game of any kind."""
+
+    result: GameResult | None
+    violations: list[Violation]
+    decisions: int
+
+
+class PlayGame(Protocol):
+    """Plays one scheduled game; ``boards`` maps island arguments to the boards a run
+    recorded for its island files (any other island is resolved by name)."""
+
+    def __call__(
+        self,
+        plan: GamePlan,
+        rules: Any,
+        factories: Sequence[Factory],
+        boards: Mapping[str, Any] | None = None,
+        guard: Guard = NO_GUARD,
+    ) -> Any: ...
+
+
+class BuildGame(Protocol):
+    """Builds one scheduled game, ready to play (``game.play()`` plays it)."""
+
+    def __call__(
+        self,
+        plan: GamePlan,
+        rules: Any,
+        factories: Sequence[Factory],
+        boards: Mapping[str, Any] | None = None,
+        guard: Guard = NO_GUARD,
+    ) -> Any: ...
+
+
+@dataclass(frozen=True)
+class ReplayHooks:
+    """What a replay page reads of a game, as plain data (see ``sim.tobago.snapshot``)."""
+
+    #: What never changes in the game (built, not yet played).
+    scene: Callable[[Any], dict[str, Any]]
+    #: The state now.
+    snapshot: Callable[[Any], dict[str, Any]]
+    #: ``watch(game, on_row)``: call ``on_row(row index)`` after every row the game logs.
+    watch: Callable[[Any, Callable[[int], None]], None]
+    #: ``describer(game)(row)``: a logged row in words.
+    describer: Callable[[Any], Callable[[tuple[int, ...]], dict[str, Any]]]
+    #: The game's move log, flat (six ints a row).
+    log: Callable[[Any], list[int]]
+
+
+class Builder(Protocol):
+    """Collects finished games and builds a shard's tables."""
+
+    def add(self, plan: GamePlan, game: Any) -> None: ...
+
+    def build(self) -> dict[str, pa.Table]: ...
+
+
+@dataclass(frozen=True)
+class BoardHooks:
+    """A game played on boards chosen by name or read from files (Tobago's islands): what
+    the runner does with them, without knowing what a board is."""
+
+    #: ``read(islands)``: the boards of a spec's board files, by argument, each with what it
+    #: was read from (built-in names are left to the game, which builds them by name).
+    read: Callable[[tuple[str, ...]], dict[str, tuple[str, Any]]]
+    #: ``manifest(boards)``: their records for the run's manifest (the run plays those).
+    manifest: Callable[[dict[str, tuple[str, Any]]], dict[str, dict[str, Any]]]
+    #: ``check(recorded, now)``: refuse (``InputError``) a resume whose board files changed.
+    check: Callable[[dict[str, dict[str, Any]], dict[str, dict[str, Any]]], None]
+
+
+@dataclass(frozen=True)
+class GameKind:
+    """One game as the runner and the pipelines see it."""
+
+    name: str
+    title: str
+    #: The run's tables, ``games`` last (its part file marks a shard complete).
+    tables: tuple[str, ...]
+    #: How games are played on boards (Tobago's islands); None for a game that needs none.
+    boards: BoardHooks | None
+    load_rules: Callable[[str], Any]
+    with_overrides: Callable[[Any, dict[str, Any], str], Any]
+    rules_keys: tuple[str, ...]
+    play: PlayGame
+    builder: Callable[[str, list[str]], Builder]
+    build: BuildGame
+    replay: ReplayHooks
+
+
+def discover() -> tuple[dict[str, GameKind], dict[str, str]]:
+    """Every registered game by name, and why any that failed to load did (by name)."""
+    games: dict[str, GameKind] = {}
+    broken: dict[str, str] = {}
+    for point in sorted(entry_points(group=GROUP), key=lambda p: p.name):
+        try:
+            kind = point.load()
+        except Exception as exc:  # a broken plug-in: its game is refused by name, not all
+            broken[point.name] = f"{point.value} cannot be loaded ({type(exc).__name__}: {exc})"
+            continue
+        if not isinstance(kind, GameKind) or kind.name != point.name:
+            broken[point.name] = f"{point.value} is not the GameKind of a game {point.name!r}"
+            continue
+        if point.name in games:
+            broken[point.name] = f"two packages register a game {point.name!r}"
+            continue
+        games[point.name] = kind
+    if not games and not broken:
+        raise InputError(
+            f"no games are registered (entry points {GROUP!r}): install the project "
+            "(pip install -e .) so that its games are found"
+        )
+    return games, broken

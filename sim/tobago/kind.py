@@ -1,0 +1,81 @@
+"""Tobago as the runner and the pipelines see it: its :class:`~sim.game.GameKind`, registered
+under the ``tourney.games`` entry point ``tobago``."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from sim.game import BoardHooks, Builder, Factory, GameKind, ReplayHooks
+from sim.guard import NO_GUARD, Guard
+from sim.runner.schedule import GamePlan
+from sim.tobago import rules as tobago_rules
+from sim.tobago import snapshot as tobago_snapshot
+from sim.tobago.board import Board
+from sim.tobago.boards import boards_manifest, check_boards, read_boards
+from sim.tobago.catalog import resolve_board
+from sim.tobago.engine import TobagoGame
+
+
+@functools.lru_cache(maxsize=256)
+def _board(name: str) -> Board:
+    return resolve_board(name)
+
+
+def _builder(game: str, labels: list[str]) -> Builder:
+    # Imported when a shard is built: numpy and pyarrow are not needed to play a game, and
+    # commands such as ``tourney play`` start faster without them.
+    from sim.tobago.tables import TableBuilder
+
+    return TableBuilder(game, labels)
+
+
+def build(
+    plan: GamePlan,
+    rules: Any,
+    factories: Sequence[Factory],
+    boards: Mapping[str, Any] | None = None,
+    guard: Guard = NO_GUARD,
+) -> TobagoGame:
+    """The scheduled game, built on its island (a recorded board, or one by name)."""
+    board = (boards or {}).get(plan.island) or _board(plan.island)
+    return TobagoGame(rules, board, [factories[p] for p in plan.order], plan.seed, guard=guard)
+
+
+def play(
+    plan: GamePlan,
+    rules: Any,
+    factories: Sequence[Factory],
+    boards: Mapping[str, Any] | None = None,
+    guard: Guard = NO_GUARD,
+) -> TobagoGame:
+    """The scheduled game, played."""
+    game = build(plan, rules, factories, boards, guard)
+    game.play()
+    return game
+
+
+def _log(game: TobagoGame) -> list[int]:
+    return game.state.log.flat
+
+
+KIND = GameKind(
+    name="tobago",
+    title="Tobago",
+    tables=("failures", "treasures", "moves", "seats", "games"),
+    boards=BoardHooks(read_boards, boards_manifest, check_boards),
+    load_rules=tobago_rules.load_rules,
+    with_overrides=tobago_rules.with_overrides,
+    rules_keys=tobago_rules.KEYS,
+    play=play,
+    builder=_builder,
+    build=build,
+    replay=ReplayHooks(
+        tobago_snapshot.scene,
+        tobago_snapshot.snapshot,
+        tobago_snapshot.watch,
+        tobago_snapshot.describer,
+        _log,
+    ),
+)

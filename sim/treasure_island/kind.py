@@ -1,0 +1,69 @@
+"""Treasure Island as the runner and the pipelines see it: its :class:`~sim.game.GameKind`,
+registered under the ``tourney.games`` entry point ``treasure-island``."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from sim.game import Builder, Factory, GameKind, ReplayHooks
+from sim.guard import NO_GUARD, Guard
+from sim.runner.schedule import GamePlan
+from sim.treasure_island import rules as ti_rules
+from sim.treasure_island import snapshot as ti_snapshot
+from sim.treasure_island.engine import TreasureIslandGame
+
+
+def _builder(game: str, labels: list[str]) -> Builder:
+    from sim.treasure_island.tables import TreasureIslandTableBuilder
+
+    return TreasureIslandTableBuilder(game, labels)
+
+
+def build(
+    plan: GamePlan,
+    rules: Any,
+    factories: Sequence[Factory],
+    boards: Mapping[str, Any] | None = None,
+    guard: Guard = NO_GUARD,
+) -> TreasureIslandGame:
+    """The scheduled game, built (Treasure Island has no boards)."""
+    return TreasureIslandGame(rules, [factories[p] for p in plan.order], plan.seed, guard=guard)
+
+
+def play(
+    plan: GamePlan,
+    rules: Any,
+    factories: Sequence[Factory],
+    boards: Mapping[str, Any] | None = None,
+    guard: Guard = NO_GUARD,
+) -> TreasureIslandGame:
+    """The scheduled game, played."""
+    game = build(plan, rules, factories, boards, guard)
+    game.play()
+    return game
+
+
+def _log(game: TreasureIslandGame) -> list[int]:
+    return game.log
+
+
+KIND = GameKind(
+    name="treasure-island",
+    title="Treasure Island",
+    tables=("failures", "draws", "turns", "moves", "seats", "games"),
+    boards=None,
+    load_rules=ti_rules.load_rules,
+    with_overrides=ti_rules.with_overrides,
+    rules_keys=ti_rules.KEYS,
+    play=play,
+    builder=_builder,
+    build=build,
+    replay=ReplayHooks(
+        ti_snapshot.scene,
+        ti_snapshot.snapshot,
+        ti_snapshot.watch,
+        ti_snapshot.describer,
+        _log,
+    ),
+)
