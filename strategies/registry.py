@@ -21,43 +21,19 @@ from typing import Any
 from sim.errors import InputError, RunError
 from sim.outcome import STRATEGY_FAILURES, describe
 from sim.sealed import trust
-from strategies.tobago.ismcts import Ismcts as TobagoIsmcts
-from strategies.tobago.random_player import RandomPlayer
-from strategies.tobago.styles import Cartographer, Cautious, Collector, Hunter
-from strategies.treasure_island.ismcts import Ismcts
-from strategies.treasure_island.optimal import OptimalStopping
-from strategies.treasure_island.random_player import RandomPlayer as TreasureIslandRandom
-from strategies.treasure_island.stopping import BustThreshold, ExpectedValue, StopAt
+from strategies.catalog import discover
 
-TOBAGO: dict[str, type] = {
-    "random": RandomPlayer,
-    "hunter": Hunter,
-    "cartographer": Cartographer,
-    "collector": Collector,
-    "cautious": Cautious,
-    "ismcts": TobagoIsmcts,
-}
-#: The four scripted styles of the demo tournament.
-SCRIPTED = ("hunter", "cartographer", "collector", "cautious")
-TREASURE_ISLAND: dict[str, type] = {
-    "random": TreasureIslandRandom,
-    "stop-at": StopAt,
-    "bust-threshold": BustThreshold,
-    "expected-value": ExpectedValue,
-    "optimal": OptimalStopping,
-    "ismcts": Ismcts,
-}
+#: Every registered game's catalog (``tourney.strategies`` entry points), by game name.
+CATALOGS = discover()
+#: Strategy names by game.
+REGISTRIES: dict[str, dict[str, type]] = {g: c.strategies for g, c in CATALOGS.items()}
+#: The players of a game when none are named.
+DEFAULT_PLAYERS: dict[str, tuple[str, ...]] = {g: c.defaults for g, c in CATALOGS.items()}
+TOBAGO = REGISTRIES.get("tobago", {})
+TREASURE_ISLAND = REGISTRIES.get("treasure-island", {})
 # The built-in players read games through the direct view; every other class (a plug-in, or a
 # subclass of a built-in) gets a sealed one (sim.sealed).
-trust(*TOBAGO.values(), *TREASURE_ISLAND.values())
-#: Strategy names by game.
-REGISTRIES: dict[str, dict[str, type]] = {"tobago": TOBAGO, "treasure-island": TREASURE_ISLAND}
-#: The players of a game when none are named: Tobago's four styles; for Treasure Island the
-#: three stopping rules and the random floor (``optimal`` is a slow reference, named on demand).
-DEFAULT_PLAYERS: dict[str, tuple[str, ...]] = {
-    "tobago": SCRIPTED,
-    "treasure-island": ("expected-value", "bust-threshold", "stop-at", "random"),
-}
+trust(*(cls for registry in REGISTRIES.values() for cls in registry.values()))
 
 
 #: A parameter's value in a spec.
@@ -146,7 +122,7 @@ def _import_plugin(name: str, module_name: str) -> Any:
 
 def parse_strategy(text: str, game: str = "tobago") -> StrategySpec:
     """The strategy of ``game`` named by ``text``; ``InputError`` says what is allowed."""
-    registry = REGISTRIES[game]
+    registry = REGISTRIES.get(game, {})
     label = text.strip()
     name, params_text = label, ""
     if "(" in label:

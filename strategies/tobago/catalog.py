@@ -1,0 +1,24 @@
+"""Tobago's built-in strategies, registered under the ``tourney.strategies`` entry point
+``tobago``."""
+
+from __future__ import annotations
+
+from strategies.catalog import StrategyCatalog
+from strategies.tobago.ismcts import Ismcts
+from strategies.tobago.random_player import RandomPlayer
+from strategies.tobago.styles import Cartographer, Cautious, Collector, Hunter
+
+#: The four scripted styles of the demo tournament.
+SCRIPTED = ("hunter", "cartographer", "collector", "cautious")
+
+CATALOG = StrategyCatalog(
+    strategies={
+        "random": RandomPlayer,
+        "hunter": Hunter,
+        "cartographer": Cartographer,
+        "collector": Collector,
+        "cautious": Cautious,
+        "ismcts": Ismcts,
+    },
+    defaults=SCRIPTED,
+)
