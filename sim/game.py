@@ -44,22 +44,10 @@ class PlayedGame(Protocol):
     decisions: int
 
 
-class PlayGame(Protocol):
-    """Plays one scheduled game; ``boards`` maps island arguments to the boards a run
-    recorded for its island files (any other island is resolved by name)."""
-
-    def __call__(
-        self,
-        plan: GamePlan,
-        rules: Any,
-        factories: Sequence[Factory],
-        boards: Mapping[str, Any] | None = None,
-        guard: Guard = NO_GUARD,
-    ) -> Any: ...
-
-
 class BuildGame(Protocol):
-    """Builds one scheduled game, ready to play (``game.play()`` plays it)."""
+    """Builds one scheduled game, ready to play (``game.play()`` plays it); ``boards`` maps
+    island arguments to the boards a run recorded for its island files (any other island is
+    resolved by name)."""
 
     def __call__(
         self,
@@ -122,10 +110,22 @@ class GameKind:
     load_rules: Callable[[str], Any]
     with_overrides: Callable[[Any, dict[str, Any], str], Any]
     rules_keys: tuple[str, ...]
-    play: PlayGame
     builder: Callable[[str, list[str]], Builder]
     build: BuildGame
     replay: ReplayHooks
+
+    def play(
+        self,
+        plan: GamePlan,
+        rules: Any,
+        factories: Sequence[Factory],
+        boards: Mapping[str, Any] | None = None,
+        guard: Guard = NO_GUARD,
+    ) -> Any:
+        """The scheduled game, built and played."""
+        game = self.build(plan, rules, factories, boards, guard)
+        game.play()
+        return game
 
 
 def discover() -> tuple[dict[str, GameKind], dict[str, str]]:

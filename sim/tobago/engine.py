@@ -173,19 +173,7 @@ class TobagoGame:
             answer = decide(view, decision)
         except STRATEGY_FAILURES as exc:
             return self.raised(decision, exc)
-        # Inlined Decision.is_legal (this is the hottest call): exact types only, so that no
-        # strategy code runs in the comparison (an object equal to everything is illegal).
-        if type(answer) is int:
-            if answer >= 0 and (decision.cells >> answer) & 1:
-                return answer
-        elif type(answer) is tuple:
-            for x in answer:
-                if type(x) is not int and type(x) is not str:
-                    break
-            else:
-                if answer in decision.actions:
-                    return answer
-        return self.illegal(decision, answer)
+        return self.checked(decision, answer)
 
     # The hottest decisions (turn, leg, offer) run ask's steps inline, with these for the
     # rare outcomes: a strategy that raised, and an answer the inline check did not accept.
@@ -199,7 +187,9 @@ class TobagoGame:
         return self._violation(decision, "<raised>", describe(exc))
 
     def checked(self, decision: d.Decision, answer: object) -> object:
-        """``answer`` if it is legal (ask's check), else :meth:`illegal`."""
+        """``answer`` if it is legal, else :meth:`illegal`: Decision.is_legal inlined, exact
+        types only, so that no strategy code runs in the comparison (an object equal to
+        everything is illegal)."""
         if type(answer) is int:
             if answer >= 0 and (decision.cells >> answer) & 1:
                 return answer

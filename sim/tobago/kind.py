@@ -43,19 +43,6 @@ def build(
     return TobagoGame(rules, board, [factories[p] for p in plan.order], plan.seed, guard=guard)
 
 
-def play(
-    plan: GamePlan,
-    rules: Any,
-    factories: Sequence[Factory],
-    boards: Mapping[str, Any] | None = None,
-    guard: Guard = NO_GUARD,
-) -> TobagoGame:
-    """The scheduled game, played."""
-    game = build(plan, rules, factories, boards, guard)
-    game.play()
-    return game
-
-
 def _log(game: TobagoGame) -> list[int]:
     return game.state.log.flat
 
@@ -68,7 +55,6 @@ KIND = GameKind(
     load_rules=tobago_rules.load_rules,
     with_overrides=tobago_rules.with_overrides,
     rules_keys=tobago_rules.KEYS,
-    play=play,
     builder=_builder,
     build=build,
     replay=ReplayHooks(

@@ -31,19 +31,6 @@ def build(
     return TreasureIslandGame(rules, [factories[p] for p in plan.order], plan.seed, guard=guard)
 
 
-def play(
-    plan: GamePlan,
-    rules: Any,
-    factories: Sequence[Factory],
-    boards: Mapping[str, Any] | None = None,
-    guard: Guard = NO_GUARD,
-) -> TreasureIslandGame:
-    """The scheduled game, played."""
-    game = build(plan, rules, factories, boards, guard)
-    game.play()
-    return game
-
-
 def _log(game: TreasureIslandGame) -> list[int]:
     return game.log
 
@@ -56,7 +43,6 @@ KIND = GameKind(
     load_rules=ti_rules.load_rules,
     with_overrides=ti_rules.with_overrides,
     rules_keys=ti_rules.KEYS,
-    play=play,
     builder=_builder,
     build=build,
     replay=ReplayHooks(

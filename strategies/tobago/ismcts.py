@@ -19,13 +19,13 @@ is deterministic per seed like every strategy.
 
 from __future__ import annotations
 
-import math
 import random
 from typing import Any
 
 from sim.tobago import decisions as d
 from sim.tobago.position import copy_state, determinize, game_at
 from sim.tobago.view import PlayerView
+from strategies.search import pick_answer
 from strategies.tobago.random_player import RandomPlayer
 from strategies.tobago.styles import Cartographer, Cautious, Collector, Hunter
 
@@ -129,19 +129,7 @@ class Ismcts:
         if len(options) < 2:
             return default
         rewards = self._search(view, options)
-        means = self.last_means
-        best = max(means.values())
-        if means[default] >= best:
-            return default
-        choice = next(a for a in options if means[a] >= best)
-        if self.z > 0:
-            gains = [x - y for x, y in zip(rewards[choice], rewards[default], strict=True)]
-            k = len(gains)
-            mean = sum(gains) / k
-            var = sum((g - mean) ** 2 for g in gains) / max(1, k - 1)
-            if k < 2 or mean <= self.z * math.sqrt(var / k):
-                return default
-        return choice
+        return pick_answer(options, rewards, default, self.z)
 
     def _search(self, view: PlayerView, options: list[d.Action]) -> dict[Any, list[float]]:
         """Every candidate's reward on each sampled deal (deal by deal, so paired)."""

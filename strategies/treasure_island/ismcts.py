@@ -43,6 +43,7 @@ from typing import Any
 from sim.treasure_island import decisions as d
 from sim.treasure_island.position import RESUMABLE, Position, game_at, play_on, position_of
 from sim.treasure_island.view import PlayerView
+from strategies.search import pick_answer
 from strategies.treasure_island.random_player import RandomPlayer
 from strategies.treasure_island.stopping import BustThreshold, ExpectedValue, StopAt
 
@@ -178,23 +179,7 @@ class Ismcts:
             return default
         position = position_of(view, decision)
         rewards = self._search(position, options)
-        means = self.last_means
-        best = max(means.values())
-        if means[default] >= best:
-            return default
-        choice = next(a for a in options if means[a] >= best)
-        if self.z > 0:
-            # Leave the policy's answer only when the paired gain is ``z`` standard errors
-            # clear of zero: a small, noisy gain is more often luck of the deals than skill.
-            gains = [x - y for x, y in zip(rewards[choice], rewards[default], strict=True)]
-            k = len(gains)
-            if k < 2:
-                return default
-            mean = sum(gains) / k
-            var = sum((g - mean) ** 2 for g in gains) / (k - 1)
-            if mean <= self.z * math.sqrt(var / k):
-                return default
-        return choice
+        return pick_answer(options, rewards, default, self.z)
 
     def _search(self, position: Position, options: tuple[Any, ...]) -> dict[Any, list[float]]:
         """Every root answer's reward on each sampled deal (deal by deal, so paired)."""

@@ -45,26 +45,12 @@ def test_parameters_parse_into_grids() -> None:
 def test_tune_finds_the_planted_optimum_within_its_range(tmp_path: Path) -> None:
     repo = Path(__file__).resolve().parents[2]
     out = tmp_path / "tune"
-    done = _tourney(
-        "tune",
-        "tests.pipelines.planted:Planted",
-        "--game",
-        "treasure-island",
-        "--param",
-        "x=0..1",
-        "--points",
-        "11",
-        "--field",
-        "expected-value",
-        "--games",
-        "200",
-        "--backend",
-        "serial",
-        "--out",
-        str(out),
-        "--json",
-        cwd=repo,
-    )
+    planted = [
+        "tune", "tests.pipelines.planted:Planted", "--game", "treasure-island",
+        "--param", "x=0..1", "--points", "11", "--field", "expected-value",
+        "--games", "200", "--backend", "serial", "--out", str(out), "--json",
+    ]  # fmt: skip
+    done = _tourney(*planted, cwd=repo)
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout)
     low, high = result["plausible_ranges"]["x"]
@@ -93,26 +79,7 @@ def test_tune_finds_the_planted_optimum_within_its_range(tmp_path: Path) -> None
     )
     assert run.returncode == 0, run.stderr
     # The same command again resumes every run: the same answer, nothing replayed.
-    again = _tourney(
-        "tune",
-        "tests.pipelines.planted:Planted",
-        "--game",
-        "treasure-island",
-        "--param",
-        "x=0..1",
-        "--points",
-        "11",
-        "--field",
-        "expected-value",
-        "--games",
-        "200",
-        "--backend",
-        "serial",
-        "--out",
-        str(out),
-        "--json",
-        cwd=repo,
-    )
+    again = _tourney(*planted, cwd=repo)
     assert again.returncode == 0, again.stderr
     assert json.loads(again.stdout)["rounds"] == result["rounds"]
 
