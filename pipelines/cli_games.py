@@ -183,17 +183,27 @@ def bench_cmd(
             "--chess-seconds", min=0, help="Time for the python-chess yardstick (0: skip)."
         ),
     ] = 3.0,
+    rounds: Annotated[
+        int,
+        typer.Option(
+            "--rounds",
+            min=1,
+            help="Alternate the games and the yardstick in this many timed rounds.",
+        ),
+    ] = 5,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object.")] = False,
 ) -> None:
     """Play games on one core and print games/s and decisions/s."""
     check_game(game)
-    result = bench(games, parse_players(players, game), rules, chess_seconds, game)
+    result = bench(games, parse_players(players, game), rules, chess_seconds, game, rounds)
     if as_json:
         echo_json(result)
         return
     typer.echo(
         f"{result['games']} games in {result['seconds']:.2f} s: "
-        f"{result['games_per_s']:.1f} games/s, {result['decisions_per_s']:.0f} decisions/s"
+        f"{result['games_per_s']:.1f} games/s, {result['decisions_per_s']:.0f} decisions/s "
+        f"(fastest of {len(result['rounds'])} rounds: "
+        f"{result['best_round_games_per_s']:.1f} games/s)"
     )
     typer.echo(
         "ended by: "
@@ -202,7 +212,9 @@ def bench_cmd(
     if "chess_random_games_per_s" in result:
         typer.echo(
             f"python-chess random games: {result['chess_random_games_per_s']:.1f}/s "
-            f"(ratio {result['ratio_to_chess']:.1f}x)"
+            f"(fastest round {result['best_round_chess_random_games_per_s']:.1f}/s); ratio "
+            f"{result['ratio_to_chess']:.2f}x on the fastest rounds, "
+            f"{result['overall_ratio_to_chess']:.2f}x overall"
         )
 
 

@@ -60,13 +60,23 @@ def test_same_seed_same_output() -> None:
 
 def test_bench_json_has_the_figures() -> None:
     result = runner.invoke(
-        app, ["bench", "--game", "tobago", "--games", "20", "--chess-seconds", "0.2", "--json"]
+        app,
+        ["bench", "--games", "20", "--chess-seconds", "0.2", "--rounds", "3", "--json"],
     )
     assert result.exit_code == 0, result.output
     obj = json.loads(result.stdout)
     assert obj["games"] == 20
     assert obj["seconds"] > 0 and obj["games_per_s"] > 0 and obj["decisions_per_s"] > 0
     assert obj["chess_random_games_per_s"] > 0
+    # The rounds alternate games and yardstick: they hold every game, and the headline ratio
+    # is that of the fastest rounds.
+    rounds = obj["rounds"]
+    assert [r["games"] for r in rounds] == [6, 7, 7]
+    assert obj["best_round_games_per_s"] == max(r["games_per_s"] for r in rounds)
+    best_chess = max(r["chess_random_games_per_s"] for r in rounds)
+    assert obj["best_round_chess_random_games_per_s"] == best_chess
+    assert obj["ratio_to_chess"] == round(obj["best_round_games_per_s"] / best_chess, 2)
+    assert sum(obj["end_reasons"].values()) == 20
 
 
 def test_bad_inputs_are_one_line_exit_2(tmp_path: Path) -> None:
