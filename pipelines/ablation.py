@@ -8,18 +8,14 @@ from typing import Any
 from sim.errors import InputError
 from sim.runner.games import kind_of
 
-#: What each ablation takes away: rules keys set to 0.
-ABLATIONS: dict[str, dict[str, int]] = {
-    "curses": {"curse_count": 0},
-    "amulets": {"amulet_count": 0},
-}
-
 
 def ablated(rules: Any, name: str, label: str) -> Any:
-    """``rules`` without curses or without amulets; ``label`` starts the error message."""
-    if name not in ABLATIONS:
-        raise InputError(f"{label} {name!r} is not allowed (curses or amulets)")
+    """``rules`` without one of their parts (the game's ablations, e.g. Tobago's curses or
+    amulets); ``label`` starts the error message."""
     kind = kind_of(rules)
-    if not kind.boards:
-        raise InputError(f"{label} {name}: ablations are for Tobago, not {kind.title}")
-    return kind.with_overrides(rules, ABLATIONS[name], f"{label} {name}")
+    if not kind.ablations:
+        raise InputError(f"{label} {name}: {kind.title} has no ablations")
+    if name not in kind.ablations:
+        allowed = " or ".join(kind.ablations)
+        raise InputError(f"{label} {name!r} is not allowed ({allowed})")
+    return kind.with_overrides(rules, dict(kind.ablations[name]), f"{label} {name}")

@@ -17,6 +17,7 @@ from typing import Annotated, ParamSpec, TypeVar
 import typer
 
 from sim.errors import InputError, RunError
+from sim.runner.games import GAMES
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -76,7 +77,9 @@ def echo_json(obj: object) -> None:
     typer.echo(json.dumps(obj, indent=None, separators=(",", ":")))
 
 
-GameOpt = Annotated[str, typer.Option("--game", help="The game: tobago or treasure-island.")]
+#: The ``--game`` help: the games registered here (plug-ins included).
+GAME_HELP = "The game: " + ", ".join(GAMES) + "."
+GameOpt = Annotated[str, typer.Option("--game", help=GAME_HELP)]
 PlayersOpt = Annotated[
     str | None,
     typer.Option(

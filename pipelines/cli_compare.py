@@ -16,7 +16,7 @@ from pipelines.cli_app import (
     command,
     echo_json,
 )
-from pipelines.play import DEFAULT_RULES, check_game, parse_players
+from pipelines.play import check_game, parse_players
 from sim.errors import InputError
 from sim.runner.games import game_kind
 
@@ -227,7 +227,7 @@ def sweep_cmd(
     kind = game_kind(game)
     if not 1 <= len(param) <= 2:
         raise InputError(f"--param: give one or two parameters, got {len(param)}")
-    base = kind.load_rules(rules or DEFAULT_RULES[game])
+    base = kind.load_rules(rules or kind.default_rules)
     params = tuple((k, tuple(v)) for k, v in (parse_param(p, base) for p in param))
     if len(params) == 2 and params[0][0] == params[1][0]:
         raise InputError(f"--param: give two different keys, not {params[0][0]} twice")

@@ -10,6 +10,7 @@ from typing import Annotated, Any
 import typer
 
 from pipelines.cli_app import (
+    GAME_HELP,
     GameOpt,
     PlayersOpt,
     RulesOpt,
@@ -224,7 +225,7 @@ def simulate_cmd(
         Path | None, typer.Argument(help="A spec TOML file (see data/specs/demo.toml).")
     ] = None,
     game: Annotated[
-        str | None, typer.Option("--game", help="The game: tobago or treasure-island.")
+        str | None, typer.Option("--game", help=GAME_HELP)
     ] = None,
     players: PlayersOpt = None,
     pool: Annotated[

@@ -9,7 +9,7 @@ from pathlib import Path
 from pipelines import verdicts
 from pipelines.ablation import ablated
 from pipelines.compare import CompareSpec, check_metric
-from pipelines.play import DEFAULT_RULES, check_game, parse_players
+from pipelines.play import check_game, parse_players
 from pipelines.simulate import game_islands
 from sim.errors import InputError
 from sim.runner.games import game_kind
@@ -52,7 +52,7 @@ def compare_spec(
             "compare needs exactly one B: --b-rules FILE, --ablate curses|amulets, "
             "--a-strategy X --b-strategy Y, or --b-players (a whole other lineup)"
         )
-    a_source = a_rules or DEFAULT_RULES[game]
+    a_source = a_rules or game_kind(game).default_rules
     rules_a = kind.load_rules(a_source)
     rules_b = rules_a
     b_name = _rules_name(a_source)
@@ -94,8 +94,6 @@ def compare_spec(
         specs = parse_players(players, game)
         metric = metric or "first-seat"
         if ablate is not None:
-            if game != "tobago":
-                raise InputError(f"--ablate is for Tobago (curses, amulets), not {game}")
             rules_b = ablated(rules_a, ablate, "--ablate")
             b_name = f"{_rules_name(a_source)} without {ablate}"
         else:

@@ -19,16 +19,7 @@ from sim.errors import InputError
 from sim.outcome import END_REASONS
 from sim.runner.games import NO_ISLAND, game_kind
 from sim.runner.schedule import GamePlan
-from sim.tobago.catalog import resolve_board
-from sim.tobago.engine import TobagoGame
-from sim.tobago.modular import island_names
-from sim.tobago.movelog import EVENTS, render
-from sim.treasure_island import movelog as ti_movelog
-from sim.treasure_island.engine import TreasureIslandGame
 from strategies.registry import DEFAULT_PLAYERS, StrategySpec, parse_strategy, split_specs
-
-#: The default rules preset of each game.
-DEFAULT_RULES: dict[str, str] = {"tobago": "rulebook", "treasure-island": "standard"}
 
 
 def check_game(game: str) -> None:
@@ -70,13 +61,13 @@ def play_game(
     the rules without curses or amulets, as a run's ``--ablate`` twin did). ``observe`` is
     given the game built and not yet played (a replay page watches its log)."""
     kind = game_kind(game)
-    rules = kind.load_rules(rules_spec or DEFAULT_RULES[game])
+    rules = kind.load_rules(rules_spec or kind.default_rules)
     if ablate:
         rules = ablated(rules, ablate, "--ablate")
     name = NO_ISLAND
     if kind.boards:
-        board = resolve_board(island)
-        board.check_spacing(rules.same_object_min_distance)
+        board = kind.boards.resolve(island)
+        kind.boards.fits(board, rules)
         name = board.name
     # The plan names the island as given (a file's path): the engine resolves the board
     # from it, as the runner does from the run's island list.
@@ -97,14 +88,7 @@ def game_text(played: PlayedGame) -> list[str]:
         f"{kind.title}, seed {g.seed}{where}, rules {played.rules.preset} ({played.rules.hash})",
         "seats: " + ", ".join(f"P{i} {p.label}" for i, p in enumerate(played.players)),
     ]
-    if isinstance(g, TobagoGame):
-        cards = tuple(c.text for c in played.rules.deck.cards)
-        body = render(g.state.log, g.state.island, cards)
-    else:
-        assert isinstance(g, TreasureIslandGame)
-        if any(g.characters):
-            head.append("characters: " + ", ".join(f"P{i} {c}" for i, c in enumerate(g.characters)))
-        body = ti_movelog.render(g.log)
+    body = kind.render(g)
     result = g.result
     assert result is not None
     winners = [f"P{i} {played.players[i].label}" for i, r in enumerate(result.ranks) if r == 1]
@@ -119,17 +103,16 @@ def game_text(played: PlayedGame) -> list[str]:
 
 
 def log_rows(played: PlayedGame) -> list[tuple[int, ...]]:
-    g = played.game
-    flat: list[int] = g.state.log.flat if isinstance(g, TobagoGame) else g.log
+    flat = game_kind(played.game_name).log(played.game)
     return [tuple(flat[i : i + 6]) for i in range(0, len(flat), 6)]
 
 
 def game_json_rows(played: PlayedGame) -> list[dict[str, Any]]:
     """One object per log row, then one ``result`` object."""
     g = played.game
-    events = EVENTS if isinstance(g, TobagoGame) else ti_movelog.EVENTS
+    events = game_kind(played.game_name).event_names
     rows: list[dict[str, Any]] = [
-        {"turn": t, "seat": seat, "event": events[kind][0], "a": a, "b": b, "c": c}
+        {"turn": t, "seat": seat, "event": events[kind], "a": a, "b": b, "c": c}
         for t, seat, kind, a, b, c in log_rows(played)
     ]
     result = g.result
@@ -190,8 +173,8 @@ def bench(
     the same reason) is the steadiest figure. The overall rates are reported beside it.
     """
     kind = game_kind(game)
-    rules = kind.load_rules(rules_spec or DEFAULT_RULES[game])
-    boards = list(island_names()) if kind.boards else [NO_ISLAND]
+    rules = kind.load_rules(rules_spec or kind.default_rules)
+    boards = list(kind.boards.builtin()) if kind.boards else [NO_ISLAND]
     factories = [p.factory() for p in players]
     n = len(players)
 

@@ -23,15 +23,13 @@ from statistics import NormalDist
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
-from pipelines.play import DEFAULT_RULES
 from pipelines.simulate import game_islands
 from reports import numbers
 from sim.errors import InputError
-from sim.runner.games import GAMES, Factory, Rules, play_planned
+from sim.runner.games import GAMES, Factory, Rules, game_kind, play_planned
 from sim.runner.schedule import plan_game
 from sim.text_input import read_text
 from sim.toml_files import read_toml
-from sim.treasure_island.engine import TreasureIslandGame
 from strategies.registry import parse_strategy
 
 CASE_KEYS = ("name", "game", "players", "games", "seed", "islands", "rules", "golden_games")
@@ -130,7 +128,7 @@ def read_suite(path: Path) -> list[Case]:
         ):
             if isinstance(value, bool) or not isinstance(value, int) or value < low:
                 raise InputError(f"{where}: {key} = {value!r} is not allowed (an integer >= {low})")
-        rules_source = str(c.get("rules", DEFAULT_RULES[game]))
+        rules_source = str(c.get("rules", game_kind(game).default_rules))
         if rules_source.endswith(".toml") and not Path(rules_source).is_absolute():
             rules_source = str(path.parent / rules_source)
         cases.append(
@@ -166,7 +164,7 @@ def _play_range(args: tuple[Case, int, int]) -> tuple[list[tuple[Any, ...]], str
             by_player[plan.order[seat]] += share
         rows.append((*by_player, result.win_shares[0], result.turns))
         if game_id < case.golden_games:
-            log = game.log if isinstance(game, TreasureIslandGame) else game.state.log.flat
+            log = GAMES[case.game].log(game)
             digest.update(json.dumps(log).encode())
     return rows, digest.hexdigest() if first < case.golden_games else ""
 

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from pipelines.metrics.source import RunInfo
-from pipelines.play import DEFAULT_RULES, PlayedGame, play_game
+from pipelines.play import PlayedGame, play_game
 from reports.replay_page import replay_html
 from sim.errors import InputError
 from sim.runner.games import game_kind
@@ -41,10 +41,11 @@ class Recorder:
 
     def attach(self, game: Any) -> None:
         """Start watching ``game`` (built, not yet played)."""
-        hooks = game_kind(self.game_name).replay
+        kind = game_kind(self.game_name)
+        hooks = kind.replay_hooks()
         snapshot = hooks.snapshot
         describe = hooks.describer(game)
-        log = hooks.log
+        log = kind.log
         self.scene = hooks.scene(game)
         self._last = snapshot(game)
         self.frames = [dict(self._last)]
@@ -123,7 +124,7 @@ def _play_command(
     parts += ["--players", ",".join(p.label for p in played.players)]
     if game_kind(played.game_name).boards:
         parts += ["--island", island]
-    parts += ["--rules", rules_spec or DEFAULT_RULES[played.game_name]]
+    parts += ["--rules", rules_spec or game_kind(played.game_name).default_rules]
     if ablate:
         parts += ["--ablate", ablate]
     return " ".join(shlex.quote(p) for p in parts)

@@ -10,14 +10,15 @@ unless ``include_unfinished``; the report says how many, at the top.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
+from importlib.metadata import entry_points
 from pathlib import Path
 
 from pipelines.metrics.source import RunInfo, open_run
 from pipelines.report_common import GameReport, ReportOutput, write_report
-from pipelines.report_tobago import TOBAGO
-from pipelines.report_treasure_island import TREASURE_ISLAND
 from sim.errors import InputError
+from sim.runner.games import game_kind
 
 FORMATS = ("html", "md", "json")
 #: The top-level keys of ``report.json``, in order.
@@ -34,7 +35,41 @@ JSON_KEYS = (
     "cohorts",
     "comparisons",
 )
-REPORTS: dict[str, GameReport] = {"tobago": TOBAGO, "treasure-island": TREASURE_ISLAND}
+#: The entry-point group a game's part of the report registers its :class:`GameReport`
+#: under, by game name (as ``tourney.games`` registers the game itself).
+GROUP = "tourney.reports"
+
+
+@functools.cache
+def game_report(game: str) -> GameReport:
+    """The report part registered for ``game``. A game that registers none gets the common
+    report alone (win rates, seats, ratings, scores in points, game length); one whose
+    entry point is broken is refused with one line naming it."""
+    kind = game_kind(game)
+    points = [p for p in entry_points(group=GROUP) if p.name == game]
+    if len(points) > 1:
+        raise InputError(f"two packages register a report for {game!r} ({GROUP})")
+    if not points:
+        return GameReport(
+            game=game,
+            title=kind.title,
+            score_unit="points",
+            compute=lambda con, cohort: {},
+            findings=lambda data: [],
+            sections=lambda data: [],
+            markdown=lambda data: [],
+            json_sections={},
+        )
+    point = points[0]
+    try:
+        report = point.load()
+    except Exception as exc:  # a broken plug-in is named, not a traceback
+        raise InputError(
+            f"{GROUP} {game}: {point.value} cannot be loaded ({type(exc).__name__}: {exc})"
+        ) from None
+    if not isinstance(report, GameReport) or report.game != game:
+        raise InputError(f"{GROUP} {game}: {point.value} is not the GameReport of {game!r}")
+    return report
 
 
 def default_out(run: RunInfo) -> Path:
@@ -59,4 +94,4 @@ def build_report(
         listed = ", ".join(f"{r.where} ({r.game})" for r in runs)
         raise InputError(f"runs of different games cannot be reported together: {listed}")
     out_dir = out or default_out(runs[0])
-    return write_report(REPORTS[runs[0].game], runs, out_dir, formats, include_unfinished)
+    return write_report(game_report(runs[0].game), runs, out_dir, formats, include_unfinished)

@@ -125,8 +125,4 @@ def replay_game(
 
 def kind_events(game: str) -> list[str]:
     """Event names by code of ``game``'s move log."""
-    if game == "tobago":
-        from sim.tobago.movelog import EVENTS
-    else:
-        from sim.treasure_island.movelog import EVENTS
-    return [name for name, _ in EVENTS]
+    return list(game_kind(game).event_names)

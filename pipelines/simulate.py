@@ -22,20 +22,18 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
-from pipelines.ablation import ABLATIONS, ablated
-from pipelines.play import DEFAULT_RULES
+from pipelines.ablation import ablated
 from pipelines.pools import Lineup, lineup
 from sim.errors import InputError
+from sim.game import BoardHooks
 from sim.runner.backends import BACKENDS, check_address_format
 from sim.runner.games import GAMES, NO_ISLAND, GameKind
 from sim.runner.run import RunConfig, RunReport, run
 from sim.runner.shard import ShardSummary
 from sim.runner.store import RunStore, is_uri, open_store
-from sim.tobago.catalog import resolve_board
 
-__all__ = ["ABLATIONS", "ablated"]
+__all__ = ["ablated"]
 from sim.guard import Guard
-from sim.tobago.modular import island_names
 from sim.toml_files import read_toml
 from strategies.registry import parse_strategy
 
@@ -101,15 +99,15 @@ def read_spec(path: Path) -> dict[str, Any]:
     return raw
 
 
-def parse_islands(value: Any, source: str) -> tuple[str, ...]:
-    """``all`` (the 32 built-ins), ``generated:N`` (the first N generated islands), a name or
-    file, or a comma-separated list / TOML list of those names."""
+def parse_islands(boards: BoardHooks, value: Any, source: str) -> tuple[str, ...]:
+    """``all`` (the game's built-in boards), ``generated:N`` (the first N generated ones), a
+    name or file, or a comma-separated list / TOML list of those names."""
     if isinstance(value, list):
         names = [str(v) for v in value]
     elif isinstance(value, str):
         text = value.strip()
         if text == "all":
-            return tuple(island_names())
+            return boards.builtin()
         if text.startswith("generated:") and "," not in text:
             count = text.removeprefix("generated:")
             if not count.isdigit() or len(count) > 6 or not 1 <= int(count) <= MAX_ISLANDS:
@@ -128,7 +126,7 @@ def parse_islands(value: Any, source: str) -> tuple[str, ...]:
             f"{source}: islands lists {len(names):,} islands (at most {MAX_ISLANDS} allowed)"
         )
     for name in names:
-        resolve_board(name)  # validates: unknown names and bad files fail here, before running
+        boards.resolve(name)  # validates: unknown names and bad files fail here, before running
     return tuple(names)
 
 
@@ -136,7 +134,7 @@ def game_islands(kind: GameKind, value: Any, source: str, label: str) -> tuple[s
     """The islands ``value`` names (default all) for a game played on islands; for a game
     without islands the placeholder, and ``InputError`` (starting ``label``) if any was named."""
     if kind.boards:
-        return parse_islands("all" if value is None else value, source)
+        return parse_islands(kind.boards, "all" if value is None else value, source)
     if value is not None:
         raise InputError(f"{label}: {kind.title} is not played on islands")
     return (NO_ISLAND,)
@@ -227,21 +225,19 @@ def resolve(file_values: dict[str, Any], flags: dict[str, Any], source: str) -> 
     if backend not in BACKENDS:
         allowed = ", ".join(BACKENDS)
         raise InputError(f"{source}: backend = {backend!r} is not allowed ({allowed})")
-    values["rules"] = values["rules"] or DEFAULT_RULES[game]
+    values["rules"] = values["rules"] or kind.default_rules
     if kind.boards and values["islands"] is None:
         values["islands"] = "all"
     rules_source = str(values["rules"])
     rules = kind.load_rules(rules_source)
     ablate = values.get("ablate")
     if ablate:
-        if game != "tobago":
-            raise InputError(f"{source}: ablate is for Tobago (curses, amulets), not {game}")
         rules = ablated(rules, ablate, f"{source}: ablate =")
         rules_source = f"{rules_source} without {ablate}"
     islands = game_islands(kind, values["islands"], source, f"{source}: islands")
     if kind.boards:
-        for name in islands:  # the landmarks must fit the rules' spacing on every island
-            resolve_board(name).check_spacing(rules.same_object_min_distance)
+        for name in islands:  # e.g. Tobago's landmarks must fit the rules' spacing
+            kind.boards.fits(kind.boards.resolve(name), rules)
     address = values["address"] or None
     if address is not None and backend == "ray":
         check_address_format(address)
@@ -355,11 +351,13 @@ def twin_config(
     twin = values.get("twin")
     if not twin:
         return None
-    if twin not in ABLATIONS:
-        raise InputError(f"{source}: twin = {twin!r} is not allowed (curses or amulets)")
     if values.get("ablate"):
         raise InputError(f"{source}: twin and ablate cannot both be given (a twin is an ablation)")
     base = resolve(file_values, flags, source)
+    kind = GAMES[base.game]
+    if twin not in kind.ablations:
+        allowed = " or ".join(kind.ablations) or f"none: {kind.title} has no ablations"
+        raise InputError(f"{source}: twin = {twin!r} is not allowed ({allowed})")
     out = base.run_dir.sibling(f"{base.run_dir.name}-without-{twin}")
     return resolve(file_values, {**flags, "ablate": twin, "out": out.uri, "twin": None}, source)
 

@@ -4,8 +4,8 @@ Each point plays the same seed blocks (rotated seating) under the base rules of 
 (Tobago or Treasure Island) with the point's overrides, and reports seat fairness (the win
 share of the seat that plays first minus 1/n, with a Wilson interval on that seat's wins),
 game length (mean turns with a 95% interval), the spread between strategies (best minus worst
-win share) and, for Tobago only, curse impact (curse hits and coins lost per game; Treasure
-Island has no curses).
+win share) and the counts the game adds as means per game (its ``sweep_totals``: Tobago's
+curse hits and coins lost; Treasure Island adds none).
 
 A point's games are played in chunks of fixed size, in any order and on any number of
 workers; the chunks are added up in order, so the figures depend only on the seeds. Owns the
@@ -102,11 +102,11 @@ def _play_chunk(args: tuple[SweepSpec, dict[str, Any], int, int]) -> dict[str, A
     """Sums over the games ``start`` to ``stop`` of one point."""
     spec, overrides, start, stop = args
     rules = _rules(spec, overrides)
-    curses = kind_of(rules).name == "tobago"
+    totals_of = kind_of(rules).sweep_totals
     n = len(spec.labels)
     first = 0.0
     turns: list[int] = []
-    hits = lost = 0
+    totals: dict[str, int] = {}
     by_player = [0.0] * n
     for game_id in range(start, stop):
         plan = plan_game(game_id, spec.seed, n, "rotate", spec.islands)
@@ -115,12 +115,12 @@ def _play_chunk(args: tuple[SweepSpec, dict[str, Any], int, int]) -> dict[str, A
         assert result is not None
         first += result.win_shares[result.first_player]
         turns.append(result.turns)
-        if curses:
-            hits += sum(game.state.curse_hits)
-            lost += sum(game.state.coins_lost)
+        if totals_of is not None:
+            for name, count in totals_of(game).items():
+                totals[name] = totals.get(name, 0) + count
         for seat, share in enumerate(result.win_shares):
             by_player[plan.order[seat]] += share
-    return {"first": first, "turns": turns, "hits": hits, "lost": lost, "by_player": by_player}
+    return {"first": first, "turns": turns, "totals": totals, "by_player": by_player}
 
 
 def _row(spec: SweepSpec, overrides: dict[str, Any], parts: list[dict[str, Any]]) -> dict[str, Any]:
@@ -145,9 +145,8 @@ def _row(spec: SweepSpec, overrides: dict[str, Any], parts: list[dict[str, Any]]
         "turns_low": mean_turns - Z95 * sd / math.sqrt(g),
         "turns_high": mean_turns + Z95 * sd / math.sqrt(g),
     }
-    if kind_of(spec.base).name == "tobago":
-        row["curse_hits_per_game"] = sum(p["hits"] for p in parts) / g
-        row["coins_lost_per_game"] = sum(p["lost"] for p in parts) / g
+    for name in parts[0]["totals"] if parts else ():
+        row[f"{name}_per_game"] = sum(p["totals"][name] for p in parts) / g
     row["strategy_spread"] = max(shares) - min(shares)
     row.update({f"win:{label}": s for label, s in zip(spec.labels, shares, strict=True)})
     return row
@@ -208,10 +207,10 @@ def _cell(value: Any) -> str:
 def table_lines(rows: list[dict[str, Any]], keys: list[str], players: int) -> list[str]:
     """The rows as a table for people: percentages and points with one decimal, intervals in
     brackets, then what the columns mean."""
-    curses = "curse_hits_per_game" in rows[0]
+    # The game's own counts (sweep_totals), between the length and the spread.
+    extra = [k for k in rows[0] if k.endswith("_per_game")]
     header = [*keys, "first seat wins", "advantage, points", "turns per game"]
-    if curses:
-        header += ["curse hits/game", "coins lost/game"]
+    header += [k.removesuffix("_per_game").replace("_", " ") + "/game" for k in extra]
     header.append("spread, points")
     body = []
     for r in rows:
@@ -223,11 +222,7 @@ def table_lines(rows: list[dict[str, Any]], keys: list[str], players: int) -> li
             f"{numbers.number(r['mean_turns'], 1)} "
             + numbers.interval(r["turns_low"], r["turns_high"], scale=1.0),
         ]
-        if curses:
-            cells += [
-                numbers.number(r["curse_hits_per_game"], 2),
-                numbers.number(r["coins_lost_per_game"], 2),
-            ]
+        cells += [numbers.number(r[k], 2) for k in extra]
         cells.append(numbers.number(100 * r["strategy_spread"], 1))
         body.append(cells)
     widths = [max(len(row[c]) for row in [header, *body]) for c in range(len(header))]

@@ -14,7 +14,7 @@ page reads of a game. This module imports no game.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib.metadata import entry_points
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -71,8 +71,6 @@ class ReplayHooks:
     watch: Callable[[Any, Callable[[int], None]], None]
     #: ``describer(game)(row)``: a logged row in words.
     describer: Callable[[Any], Callable[[tuple[int, ...]], dict[str, Any]]]
-    #: The game's move log, flat (six ints a row).
-    log: Callable[[Any], list[int]]
 
 
 class Builder(Protocol):
@@ -86,7 +84,17 @@ class Builder(Protocol):
 @dataclass(frozen=True)
 class BoardHooks:
     """A game played on boards chosen by name or read from files (Tobago's islands): what
-    the runner does with them, without knowing what a board is."""
+    the runner and the pipelines do with them, without knowing what a board is."""
+
+    #: ``resolve(name)``: the board a name or file stands for (``InputError`` for a bad one).
+    resolve: Callable[[str], Any]
+    #: ``builtin()``: the names a spec's default (``all``) plays.
+    builtin: Callable[[], tuple[str, ...]]
+    #: ``fits(board, rules)``: ``InputError`` when ``rules`` cannot be played on ``board``.
+    fits: Callable[[Any, Any], None]
+    #: ``recorded(manifest, where, name)``: the board a run played as ``name``, from what its
+    #: manifest recorded (``where`` names the manifest in messages).
+    recorded: Callable[[Mapping[str, Any], str, str], Any]
 
     #: ``read(islands)``: the boards of a spec's board files, by argument, each with what it
     #: was read from (built-in names are left to the game, which builds them by name).
@@ -112,7 +120,22 @@ class GameKind:
     rules_keys: tuple[str, ...]
     builder: Callable[[str, list[str]], Builder]
     build: BuildGame
-    replay: ReplayHooks
+    #: The rules preset played when none is named.
+    default_rules: str
+    #: ``render(game)``: a finished game as readable lines (``tourney play``), between the
+    #: heading and the scores, which are the same for every game.
+    render: Callable[[Any], list[str]]
+    #: The move log's event names by code.
+    event_names: tuple[str, ...]
+    #: ``log(game)``: the game's move log, flat (six ints a row: turn, seat, event, a, b, c).
+    log: Callable[[Any], list[int]]
+    #: What a replay page reads of a game; None for a game without one.
+    replay: ReplayHooks | None = None
+    #: The counterfactual rules of ``--ablate`` and ``--twin``, by name: the rules keys each
+    #: sets (Tobago: ``curses`` sets ``curse_count = 0``).
+    ablations: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    #: ``totals(game)``: per-game counts a rules sweep reports as means per game, by name.
+    sweep_totals: Callable[[Any], Mapping[str, int]] | None = None
 
     def play(
         self,
@@ -126,6 +149,12 @@ class GameKind:
         game = self.build(plan, rules, factories, boards, guard)
         game.play()
         return game
+
+    def replay_hooks(self) -> ReplayHooks:
+        """:attr:`replay`, or ``InputError`` for a game without a replay page."""
+        if self.replay is None:
+            raise InputError(f"{self.title} has no replay page")
+        return self.replay
 
 
 def discover() -> tuple[dict[str, GameKind], dict[str, str]]:

@@ -102,6 +102,24 @@ def test_the_runner_imports_no_game() -> None:
     assert not wrong
 
 
+#: Each game's packages in every layer (its rules and engine, its strategies, its part of the
+#: analysis): the rest of the code reaches a game only through the entry points.
+GAME_PACKAGES = tuple(
+    f"{layer}.{game}" for layer in PACKAGES for game in ("tobago", "treasure_island")
+)
+
+
+def test_the_generic_layers_import_no_game() -> None:
+    graph = _graph()
+    # strategies.examples: plug-in players written for one game, as a user's would be.
+    own = (*GAME_PACKAGES, "sim.", "strategies.examples")
+    generic = [m for m in graph if not m.startswith(own)]
+    generic += [m for m in graph if m.startswith("sim.runner") or m == "sim.game"]
+    assert {"pipelines.report", "pipelines.simulate", "strategies.registry"} <= set(generic)
+    wrong = [(m, t) for m in generic for t in graph[m] if t.startswith(GAME_PACKAGES)]
+    assert not wrong
+
+
 def test_no_import_cycles() -> None:
     assert _cycles(_graph()) == KNOWN_CYCLES
 

@@ -33,9 +33,6 @@ from sim.runner.games import GAMES
 from sim.runner.parts import PartRecord, PartsSummary, check_parts, records_from_manifest
 from sim.runner.run import MANIFEST, check_schema, read_manifest
 from sim.runner.store import LocalStore, RunStore, open_store
-from sim.tobago.board import Board
-from sim.tobago.boards import board_from_record
-from sim.tobago.catalog import resolve_board
 
 
 @dataclass(frozen=True)
@@ -234,15 +231,13 @@ def _file_list(run: RunInfo, table: str) -> str:
     return "[" + ", ".join(files) + "]"
 
 
-def recorded_board(run: RunInfo, island: str) -> Board:
-    """The board ``run`` played as the island named ``island`` (the ``island`` column): the
-    board its manifest recorded for an island file, else the built-in or generated island of
-    that name."""
-    for argument, entry in (run.manifest.get("boards") or {}).items():
-        if isinstance(entry, dict) and entry.get("name") == island:
-            where = f"{run.where.rstrip('/')}/{MANIFEST}: boards[{argument}]"
-            return board_from_record(entry["board"], where)
-    return resolve_board(island)
+def recorded_board(run: RunInfo, island: str) -> Any:
+    """The board ``run`` played as the island named ``island`` (the ``island`` column), as
+    its game reads it from the run's manifest (:attr:`sim.game.BoardHooks.recorded`)."""
+    boards = GAMES[run.game].boards
+    if boards is None:
+        raise InputError(f"{run.where}: {GAMES[run.game].title} is not played on boards")
+    return boards.recorded(run.manifest, f"{run.where.rstrip('/')}/{MANIFEST}", island)
 
 
 def island_file_argument(run: RunInfo, island: str) -> str | None:

@@ -197,3 +197,54 @@ def column(values: list[Any], kind: pa.DataType) -> pa.Array:
     if pa.types.is_dictionary(kind):
         return pa.array(values, pa.string()).dictionary_encode().cast(kind)
     return pa.array(values, kind)
+
+
+#: The ``games`` and ``seats`` tables of a game with no columns of its own beyond the
+#: common ones and the counts every report reads (decisions asked, strategy failures).
+BASIC_GAMES_SCHEMA = pa.schema(
+    [*GAME_COLUMNS, ("decisions", pa.int32()), ("violations", pa.int32())]
+)
+BASIC_SEATS_SCHEMA = pa.schema([*SEAT_COLUMNS, ("violations", pa.int16())])
+#: The tables :class:`BasicTableBuilder` writes, ``games`` last.
+BASIC_TABLES = ("failures", "moves", "seats", "games")
+
+
+class BasicTableBuilder:
+    """The four tables every game has (``games``, ``seats``, ``moves``, ``failures``), for
+    a game that records nothing else: what a new game can start from. The game object needs
+    ``result``, ``violations``, ``decisions`` and ``log`` (its flat move log, six ints a row:
+    turn, seat, event code, a, b, c)."""
+
+    def __init__(self, game: str, labels: list[str], event_names: list[str]) -> None:
+        self.game = game
+        self.labels = labels
+        self.event_names = event_names
+        self.cols: dict[str, dict[str, list[Any]]] = {
+            "games": {f.name: [] for f in BASIC_GAMES_SCHEMA},
+            "seats": {f.name: [] for f in BASIC_SEATS_SCHEMA},
+            "failures": {f.name: [] for f in FAILURES_SCHEMA},
+        }
+        self.move_flat: list[int] = []
+        self.move_rows: list[int] = []
+
+    def add(self, plan: GamePlan, game: Any) -> None:
+        """Record one finished game."""
+        result = game.result
+        assert result is not None
+        append_common(self.cols, plan, self.game, plan.island, result, self.labels)
+        self.cols["games"]["decisions"].append(game.decisions)
+        self.cols["games"]["violations"].append(len(game.violations))
+        bad = append_failures(self.cols["failures"], plan, game.violations, self.labels)
+        self.cols["seats"]["violations"] += bad
+        self.move_flat += game.log
+        self.move_rows.append(len(game.log) // 6)
+
+    def build(self) -> dict[str, pa.Table]:
+        """The tables of the games added so far."""
+        game_ids = self.cols["games"]["game_id"]
+        return {
+            "games": table_of(self.cols["games"], BASIC_GAMES_SCHEMA),
+            "seats": table_of(self.cols["seats"], BASIC_SEATS_SCHEMA),
+            "failures": table_of(self.cols["failures"], FAILURES_SCHEMA),
+            "moves": moves_table(self.move_flat, self.move_rows, game_ids, self.event_names),
+        }

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -74,6 +75,18 @@ def board_record(board: Board) -> dict[str, Any]:
 def board_from_record(record: dict[str, Any], source: str) -> Board:
     """The board a manifest records (validated like any board JSON)."""
     return board_from_json(record, source)
+
+
+def recorded_board(manifest: Mapping[str, Any], where: str, island: str) -> Board:
+    """The board a run played as the island named ``island`` (its ``island`` column): the
+    board its manifest recorded for an island file, else the built-in or generated island of
+    that name. ``where`` names the manifest in messages."""
+    from sim.tobago.catalog import resolve_board
+
+    for argument, entry in (manifest.get("boards") or {}).items():
+        if isinstance(entry, dict) and entry.get("name") == island:
+            return board_from_record(entry["board"], f"{where}: boards[{argument}]")
+    return resolve_board(island)
 
 
 def read_boards(islands: tuple[str, ...]) -> dict[str, tuple[str, Board]]:

@@ -13,9 +13,11 @@ from sim.runner.schedule import GamePlan
 from sim.tobago import rules as tobago_rules
 from sim.tobago import snapshot as tobago_snapshot
 from sim.tobago.board import Board
-from sim.tobago.boards import boards_manifest, check_boards, read_boards
+from sim.tobago.boards import boards_manifest, check_boards, read_boards, recorded_board
 from sim.tobago.catalog import resolve_board
 from sim.tobago.engine import TobagoGame
+from sim.tobago.modular import island_names
+from sim.tobago.movelog import EVENTS, render
 
 
 @functools.lru_cache(maxsize=256)
@@ -47,21 +49,48 @@ def _log(game: TobagoGame) -> list[int]:
     return game.state.log.flat
 
 
+def _render(game: TobagoGame) -> list[str]:
+    s = game.state
+    return render(s.log, s.island, tuple(c.text for c in s.rules.deck.cards))
+
+
+def _fits(board: Board, rules: Any) -> None:
+    board.check_spacing(rules.same_object_min_distance)
+
+
+def _sweep_totals(game: TobagoGame) -> dict[str, int]:
+    s = game.state
+    return {"curse_hits": sum(s.curse_hits), "coins_lost": sum(s.coins_lost)}
+
+
 KIND = GameKind(
     name="tobago",
     title="Tobago",
     tables=("failures", "treasures", "moves", "seats", "games"),
-    boards=BoardHooks(read_boards, boards_manifest, check_boards),
+    boards=BoardHooks(
+        resolve=resolve_board,
+        builtin=lambda: tuple(island_names()),
+        fits=_fits,
+        recorded=recorded_board,
+        read=read_boards,
+        manifest=boards_manifest,
+        check=check_boards,
+    ),
     load_rules=tobago_rules.load_rules,
     with_overrides=tobago_rules.with_overrides,
     rules_keys=tobago_rules.KEYS,
     builder=_builder,
     build=build,
+    default_rules="rulebook",
+    render=_render,
+    event_names=tuple(name for name, _ in EVENTS),
+    log=_log,
     replay=ReplayHooks(
         tobago_snapshot.scene,
         tobago_snapshot.snapshot,
         tobago_snapshot.watch,
         tobago_snapshot.describer,
-        _log,
     ),
+    ablations={"curses": {"curse_count": 0}, "amulets": {"amulet_count": 0}},
+    sweep_totals=_sweep_totals,
 )

@@ -12,6 +12,7 @@ from sim.runner.schedule import GamePlan
 from sim.treasure_island import rules as ti_rules
 from sim.treasure_island import snapshot as ti_snapshot
 from sim.treasure_island.engine import TreasureIslandGame
+from sim.treasure_island.movelog import EVENTS, render
 
 
 def _builder(game: str, labels: list[str]) -> Builder:
@@ -35,6 +36,12 @@ def _log(game: TreasureIslandGame) -> list[int]:
     return game.log
 
 
+def _render(game: TreasureIslandGame) -> list[str]:
+    characters = game.characters
+    head = ["characters: " + ", ".join(f"P{i} {c}" for i, c in enumerate(characters))]
+    return (head if any(characters) else []) + render(game.log)
+
+
 KIND = GameKind(
     name="treasure-island",
     title="Treasure Island",
@@ -45,11 +52,14 @@ KIND = GameKind(
     rules_keys=ti_rules.KEYS,
     builder=_builder,
     build=build,
+    default_rules="standard",
+    render=_render,
+    event_names=tuple(name for name, _ in EVENTS),
+    log=_log,
     replay=ReplayHooks(
         ti_snapshot.scene,
         ti_snapshot.snapshot,
         ti_snapshot.watch,
         ti_snapshot.describer,
-        _log,
     ),
 )

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from pipelines.metrics import cells
 from pipelines.metrics.source import connect, open_run
+from pipelines.tobago import cells
 from sim.seeding import stream
 from sim.tobago.catalog import resolve_board
 from tests.metrics.fixture import write_fixture

@@ -10,9 +10,9 @@ import duckdb
 import pyarrow as pa
 import pytest
 
-from pipelines.metrics import fairness
 from pipelines.metrics.source import connect, open_run
 from pipelines.stats import chi2_sf, chi_square_uniform, cochran_q, holm
+from pipelines.tobago import fairness
 from tests.metrics.fixture import write_fixture
 
 

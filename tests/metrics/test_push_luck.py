@@ -9,9 +9,9 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from pipelines.cli import app
-from pipelines.metrics import push_luck
 from pipelines.metrics.source import connect, open_run
 from pipelines.report import JSON_KEYS
+from pipelines.treasure_island import push_luck
 
 
 def test_report_of_a_treasure_island_run(ti_run: Path, tmp_path: Path) -> None:
@@ -67,7 +67,7 @@ def test_the_gap_to_optimal_is_paired_by_seed_block(tmp_path: Path) -> None:
     players = ["--players", "optimal,stop-at(n=1)", "--seed", "4", "--out", str(out)]
     assert CliRunner().invoke(app, [*simulate, *players]).exit_code == 0
     con = connect([open_run(out)])
-    from pipelines.report_treasure_island import optimal_gap
+    from pipelines.treasure_island.report import optimal_gap
 
     (gap,) = optimal_gap(con).to_pylist()
     # By hand: per block, stop-at's mean points per turn minus optimal's.

@@ -25,7 +25,7 @@ def game_at(game: str, seed: int, step: int, island: str = "aBc-2") -> Any:
             if index == step - 1:
                 raise _StopError
 
-        game_kind(game).replay.watch(built, on_row)
+        game_kind(game).replay_hooks().watch(built, on_row)
         if step == 0:
             raise _StopError
 

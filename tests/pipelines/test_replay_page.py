@@ -40,7 +40,7 @@ def test_every_frame_is_the_engines_state_at_its_step(game: str) -> None:
     rows = log_rows(played)
     assert len(doc["events"]) == len(rows) and len(doc["frames"]) == len(rows) + 1
     frames = _full_frames(doc)
-    snapshot = game_kind(game).replay.snapshot
+    snapshot = game_kind(game).replay_hooks().snapshot
     # The first, the last and steps spread over the game, from games stopped there.
     for step in sorted({0, 1, 2, len(rows) // 3, len(rows) // 2, len(rows) - 1, len(rows)}):
         assert frames[step] == snapshot(game_at(game, 7, step)), step
@@ -92,7 +92,7 @@ def test_watching_a_game_does_not_change_it(game: str) -> None:
         None,
         game,
         None,
-        lambda g: game_kind(game).replay.watch(g, rows_seen.append),
+        lambda g: game_kind(game).replay_hooks().watch(g, rows_seen.append),
     )
     assert log_rows(watched) == log_rows(plain)
     assert rows_seen == list(range(len(log_rows(plain))))

@@ -115,7 +115,7 @@ def test_simulate_command_line_and_its_errors(tmp_path: Path) -> None:
         (["--players", "hunter,random"], "unknown strategy 'hunter'"),
         (["--players", "stop-at(n=0),random"], "n = 0 is not allowed"),
         (["--rules", "bga"], "unknown rules 'bga'"),
-        (["--ablate", "curses"], "ablate is for Tobago"),
+        (["--ablate", "curses"], "Treasure Island has no ablations"),
     ):
         bad = runner.invoke(app, [*args[:-1], str(tmp_path / "bad"), *extra])
         assert bad.exit_code == 2, (extra, bad.output)

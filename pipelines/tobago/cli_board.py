@@ -7,7 +7,6 @@ from typing import Annotated
 
 import typer
 
-from pipelines.board_bench import measure_board_setup
 from pipelines.cli_app import (
     DeckOpt,
     IslandArg,
@@ -16,6 +15,7 @@ from pipelines.cli_app import (
     command,
     echo_json,
 )
+from pipelines.tobago.board_bench import measure_board_setup
 from sim.seeding import stream
 from sim.tobago.board_json import board_to_json
 from sim.tobago.catalog import builtin_names, resolve_board

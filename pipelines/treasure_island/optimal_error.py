@@ -7,7 +7,7 @@ which positions are kept depends on the machine: the figures are a measurement, 
 Prints how often the two decisions differ, what the approximate decision costs in exact
 points, and how far its value is from the exact value.
 
-    python -m pipelines.optimal_error --games 20 --max-pile 25 --limit 10
+    python -m pipelines.treasure_island.optimal_error --games 20 --max-pile 25 --limit 10
 """
 
 from __future__ import annotations

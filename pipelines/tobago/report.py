@@ -21,7 +21,6 @@ import duckdb
 import pyarrow as pa
 
 from pipelines.findings import cohort_scope
-from pipelines.metrics import cells, curses, fairness
 from pipelines.metrics.source import recorded_board
 from pipelines.report_common import (
     GameReport,
@@ -32,6 +31,7 @@ from pipelines.report_common import (
 )
 from pipelines.report_data import CohortResult, Finding, PairResult, ReportData
 from pipelines.run_groups import Cohort, Pairing
+from pipelines.tobago import cells, curses, fairness
 from reports import documents, figures, numbers
 from reports.documents import Section, col
 from sim.tobago.board import Board
@@ -538,7 +538,7 @@ def pair_notable(con: duckdb.DuckDBPyConnection, pairing: Pairing) -> pa.Table |
     return curses.winner_changed(con) if pairing.factor == "curses" else None
 
 
-TOBAGO = GameReport(
+REPORT = GameReport(
     game="tobago",
     title="Tobago",
     score_unit="coins",

@@ -13,11 +13,11 @@ import duckdb
 import pyarrow as pa
 
 from pipelines.findings import cohort_scope
-from pipelines.metrics import push_luck
 from pipelines.metrics.clustered import clustered
 from pipelines.report_common import GameReport, cohort_heading, markdown_sections
 from pipelines.report_data import Finding, ReportData
 from pipelines.run_groups import Cohort
+from pipelines.treasure_island import push_luck
 from reports import documents, figures, numbers
 from reports.documents import Section, col
 
@@ -305,7 +305,7 @@ def markdown(data: ReportData) -> list[str]:
     )
 
 
-TREASURE_ISLAND = GameReport(
+REPORT = GameReport(
     game="treasure-island",
     title="Treasure Island",
     score_unit="points",
