@@ -1,0 +1,217 @@
+"""The rules, the engine and the :class:`~sim.game.GameKind` of Dice Race.
+
+Pig, as a race: on a turn the player rolls a die; a 1 loses the turn's total and ends the
+turn, any other face adds to it, and the player then rolls again or banks the total. The
+first to reach ``target`` wins at once. A game is a pure function of its seed, its rules and
+its players: the dice and each seat draw from their own seeded streams.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from sim.game import Factory, GameKind
+from sim.guard import NO_GUARD, DecisionTimeout, Guard, guarded
+from sim.outcome import (
+    STRATEGY_FAILURES,
+    GameResult,
+    Violation,
+    build_strategy,
+    describe,
+    ranks_and_shares,
+)
+from sim.rules_files import check_scalar, digest, plain_fields, read_overrides
+from sim.runner.schedule import GamePlan
+from sim.runner.tables import BASIC_TABLES, BasicTableBuilder
+from sim.seeding import LazyStream, stream
+
+#: The move log's events, by code: (a, b) is (face, turn total) for a roll, the points lost
+#: for a bust, and (points banked, score) for a bank or the winning roll.
+EVENTS = ("roll", "bust", "bank", "win")
+ROLL, BUST, BANK, WIN = range(4)
+
+
+@dataclass(frozen=True)
+class DiceRaceRules:
+    """Every rule parameter of Dice Race."""
+
+    game: ClassVar[str] = "dice-race"
+
+    preset: str = "standard"
+    #: Points that win.
+    target: int = 30
+    #: Faces of the die (a 1 always busts).
+    sides: int = 6
+    #: Safety cap on turns.
+    max_turns: int = 1000
+
+    @functools.cached_property
+    def hash(self) -> str:
+        """A stable digest of the resolved rules."""
+        return digest({k: v for k, v in self.to_dict().items() if k != "preset"})
+
+    def to_dict(self) -> dict[str, Any]:
+        """The resolved rules as plain values."""
+        return plain_fields(self)
+
+
+PRESETS: dict[str, dict[str, int]] = {"standard": {}, "sprint": {"target": 15}}
+KEYS = tuple(f.name for f in dataclasses.fields(DiceRaceRules))
+_RANGES = {"target": (2, 1000), "sides": (2, 20), "max_turns": (1, 100_000)}
+
+
+def with_overrides(rules: DiceRaceRules, raw: dict[str, Any], source: str) -> DiceRaceRules:
+    """``rules`` with checked overrides (``InputError`` names source, key and range)."""
+    choices = {"preset": tuple(PRESETS)}
+    values = {k: check_scalar(source, k, v, KEYS, _RANGES, (), choices) for k, v in raw.items()}
+    return dataclasses.replace(rules, **values)
+
+
+def load_rules(spec: str) -> DiceRaceRules:
+    """A preset by name, or a TOML file of overrides (``preset`` picks its base)."""
+    if spec in PRESETS:
+        return DiceRaceRules(preset=spec, **PRESETS[spec])
+    source, base, raw = read_overrides(spec, tuple(PRESETS), "standard")
+    base_rules = with_overrides(DiceRaceRules(), {"preset": base}, source)
+    return with_overrides(load_rules(base_rules.preset), raw, source)
+
+
+@dataclass(frozen=True)
+class Decision:
+    """Roll again (True) or bank (False)?"""
+
+    kind: str
+    seat: int
+    turn_total: int
+
+
+@dataclass(frozen=True)
+class View:
+    """What a seat sees: everything (the game has no hidden information)."""
+
+    seat: int
+    scores: tuple[int, ...]
+    turn_total: int
+    target: int
+
+
+class DiceRaceGame:
+    """One game: build it, then :meth:`play`."""
+
+    def __init__(
+        self,
+        rules: DiceRaceRules,
+        factories: Sequence[Factory],
+        seed: int,
+        guard: Guard = NO_GUARD,
+    ) -> None:
+        if not 2 <= len(factories) <= 4:
+            raise ValueError(f"Dice Race takes 2 to 4 players, got {len(factories)}")
+        self.rules, self.seed = rules, seed
+        self.violations: list[Violation] = []
+        self.decisions = 0
+        self.result: GameResult | None = None
+        self.log: list[int] = []
+        self.scores = [0] * len(factories)
+        self._dice = stream(seed, "dice")
+        players = [
+            build_strategy(f, LazyStream(seed, "seat", i), i, False, self.violations)
+            for i, f in enumerate(factories)
+        ]
+        # Views are fresh frozen copies, so a player cannot change the game: the guard's
+        # time limit applies, and its audit has nothing to check.
+        self._decide = [guarded(p.decide, guard, None) if guard.active else p.decide
+                        for p in players]  # fmt: skip
+
+    def play(self) -> GameResult:
+        """Play to the end (a winner, the turn cap, or a decision past the time limit)."""
+        n, turn, end = len(self.scores), 0, "turn_cap"
+        try:
+            while turn < self.rules.max_turns:
+                turn += 1
+                if self._turn(turn, (turn - 1) % n):
+                    end = "deck_exhausted"  # the data contract's name for the natural end
+                    break
+        except DecisionTimeout as exc:
+            self.violations.append(Violation(turn, exc.seat, exc.kind, "<no answer>", str(exc)))
+            end = "timeout"
+        ranks, shares = ranks_and_shares([(s,) for s in self.scores])
+        self.result = GameResult(tuple(self.scores), ranks, shares, turn, end == "turn_cap", 0,
+                                 self.rules.preset, self.rules.hash, end)  # fmt: skip
+        return self.result
+
+    def _turn(self, turn: int, seat: int) -> bool:
+        """One turn; True when it won the game."""
+        total, sides, target = 0, self.rules.sides, self.rules.target
+        while True:
+            face = self._dice.randrange(sides) + 1
+            self.log += (turn, seat, ROLL, face, total, 0)
+            if face == 1:
+                self.log += (turn, seat, BUST, total, 0, 0)
+                return False
+            total += face
+            if self.scores[seat] + total >= target:
+                self.scores[seat] += total
+                self.log += (turn, seat, WIN, total, self.scores[seat], 0)
+                return True
+            if not self._roll_again(turn, seat, total):
+                self.scores[seat] += total
+                self.log += (turn, seat, BANK, total, self.scores[seat], 0)
+                return False
+
+    def _roll_again(self, turn: int, seat: int, total: int) -> bool:
+        """The seat's answer; a crash or an answer other than True/False banks (recorded)."""
+        self.decisions += 1
+        view = View(seat, tuple(self.scores), total, self.rules.target)
+        try:
+            answer = self._decide[seat](view, Decision("roll", seat, total))
+        except STRATEGY_FAILURES as exc:
+            self.violations.append(Violation(turn, seat, "roll", "<raised>", describe(exc)))
+            return False
+        if type(answer) is not bool:
+            self.violations.append(Violation(turn, seat, "roll", describe(answer), "illegal"))
+            return False
+        return answer
+
+
+def build(
+    plan: GamePlan,
+    rules: DiceRaceRules,
+    factories: Sequence[Factory],
+    boards: Mapping[str, Any] | None = None,
+    guard: Guard = NO_GUARD,
+) -> DiceRaceGame:
+    """The scheduled game, its seats in the plan's order."""
+    return DiceRaceGame(rules, [factories[p] for p in plan.order], plan.seed, guard)
+
+
+def render(game: DiceRaceGame) -> list[str]:
+    """The move log in words."""
+    words = {ROLL: "rolls {a}", BUST: "busts, losing {a}", BANK: "banks {a}, score {b}",
+             WIN: "reaches {b} and wins"}  # fmt: skip
+    log = game.log
+    return [
+        f"turn {log[i]:>3} P{log[i + 1]} " + words[log[i + 2]].format(a=log[i + 3], b=log[i + 4])
+        for i in range(0, len(log), 6)
+    ]
+
+
+KIND = GameKind(
+    name="dice-race",
+    title="Dice Race",
+    tables=BASIC_TABLES,
+    boards=None,
+    load_rules=load_rules,
+    with_overrides=with_overrides,
+    rules_keys=KEYS,
+    builder=lambda game, labels: BasicTableBuilder(game, labels, list(EVENTS)),
+    build=build,
+    default_rules="standard",
+    render=render,
+    event_names=EVENTS,
+    log=lambda game: game.log,
+)
