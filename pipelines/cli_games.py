@@ -224,9 +224,7 @@ def simulate_cmd(
     spec: Annotated[
         Path | None, typer.Argument(help="A spec TOML file (see data/specs/demo.toml).")
     ] = None,
-    game: Annotated[
-        str | None, typer.Option("--game", help=GAME_HELP)
-    ] = None,
+    game: Annotated[str | None, typer.Option("--game", help=GAME_HELP)] = None,
     players: PlayersOpt = None,
     pool: Annotated[
         str | None,

@@ -28,9 +28,10 @@ from sim.errors import InputError
 from sim.game import BoardHooks
 from sim.runner.backends import BACKENDS, check_address_format
 from sim.runner.games import GAMES, NO_ISLAND, GameKind
+from sim.runner.locations import is_uri, open_store
 from sim.runner.run import RunConfig, RunReport, run
 from sim.runner.shard import ShardSummary
-from sim.runner.store import RunStore, is_uri, open_store
+from sim.runner.store import RunStore
 
 __all__ = ["ablated"]
 from sim.guard import Guard

@@ -30,9 +30,10 @@ import duckdb
 from sim.errors import InputError
 from sim.outcome import UNFINISHED
 from sim.runner.games import GAMES
+from sim.runner.locations import open_store
 from sim.runner.parts import PartRecord, PartsSummary, check_parts, records_from_manifest
 from sim.runner.run import MANIFEST, check_schema, read_manifest
-from sim.runner.store import LocalStore, RunStore, open_store
+from sim.runner.store import LocalStore, RunStore
 
 
 @dataclass(frozen=True)

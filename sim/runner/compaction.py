@@ -25,8 +25,9 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 
+from sim.runner.locations import open_store
 from sim.runner.parts import PartRecord, part_name
-from sim.runner.store import HashingWriter, RunStore, open_store
+from sim.runner.store import HashingWriter, RunStore
 
 #: Called with the records after a table's merged files are written, before any part is
 #: deleted; it must make them durable (write the manifest).

@@ -38,13 +38,38 @@ import uuid
 from datetime import datetime
 from email.utils import parsedate_to_datetime
 from types import TracebackType
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from sim.errors import InputError, RunError
 from sim.runner.lock import describe_holder, pid_alive
 
-if TYPE_CHECKING:
-    from sim.runner.s3 import S3Store
+
+class StoreAddress(Protocol):
+    """What the lock needs of a run in an object store (:class:`sim.runner.s3.S3Store`); a
+    protocol, so that the store module, which takes its lock from here, is not imported back."""
+
+    @property
+    def bucket(self) -> str: ...
+
+    @property
+    def endpoint(self) -> str | None: ...
+
+    @property
+    def region(self) -> str: ...
+
+    @property
+    def uri(self) -> str: ...
+
+    def show(self, rel: str) -> str: ...
+
+    def key(self, rel: str) -> str: ...
+
+
+#: How a refusal for want of rights is explained, for the lock and for the store's requests.
+CREDENTIALS_HINT = (
+    "access denied: check the credentials (AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or "
+    "the profile) and that they may use this bucket"
+)
 
 LOCK = ".lock"
 #: A lock not renewed for this long (on the store's clock) belongs to a dead holder.
@@ -65,7 +90,7 @@ _DENIED = (
 _CLIENTS: dict[tuple[str | None, str], Any] = {}
 
 
-def client(store: S3Store) -> Any:
+def client(store: StoreAddress) -> Any:
     """A boto3 S3 client for the store's endpoint and region, credentials from the
     environment, with short timeouts (a dead endpoint is an error within seconds); one per
     process and store (making one costs a third of a second)."""
@@ -75,7 +100,7 @@ def client(store: S3Store) -> Any:
     return _CLIENTS[key]
 
 
-def _new_client(store: S3Store) -> Any:
+def _new_client(store: StoreAddress) -> Any:
     import boto3
     from botocore.config import Config
 
@@ -98,10 +123,8 @@ def _code(exc: BaseException) -> str:
     return ""
 
 
-def _one_line(store: S3Store, exc: BaseException) -> InputError:
+def _one_line(store: StoreAddress, exc: BaseException) -> InputError:
     """The lock's failure to talk to the store, in a few words."""
-    from sim.runner.s3 import CREDENTIALS_HINT
-
     code = _code(exc)
     where = store.show(LOCK)
     if code in _DENIED or code == "403":
@@ -145,7 +168,7 @@ class _Lease:
         return self.age > (lease if isinstance(lease, int | float) else LEASE_SECONDS)
 
 
-def _read(s3: Any, store: S3Store) -> _Lease | None:
+def _read(s3: Any, store: StoreAddress) -> _Lease | None:
     """The lock object, or None when there is none."""
     try:
         got = s3.get_object(Bucket=store.bucket, Key=store.key(LOCK))
@@ -165,7 +188,7 @@ def _read(s3: Any, store: S3Store) -> _Lease | None:
     return _Lease(holder if isinstance(holder, dict) else {}, got["ETag"], age)
 
 
-def holder_of(store: S3Store) -> str | None:
+def holder_of(store: StoreAddress) -> str | None:
     """Who holds the run's lock right now, or None (no lock, or a stale one)."""
     s3 = client(store)
     try:
@@ -181,7 +204,7 @@ class ObjectLock:
     """``with ObjectLock(store):`` holds the run (a lease, renewed in a thread) or raises
     ``InputError`` at once if another command holds it."""
 
-    def __init__(self, store: S3Store) -> None:
+    def __init__(self, store: StoreAddress) -> None:
         self.store = store
         self.s3: Any = None
         self.etag: str | None = None

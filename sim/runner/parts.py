@@ -29,7 +29,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from sim.errors import InputError
-from sim.runner.store import LocalStore, RunStore, open_store
+from sim.runner.locations import open_store
+from sim.runner.store import LocalStore, RunStore
 
 _PART = re.compile(r"^part-(\d{6})(?:-(\d{6}))?\.parquet$")
 

@@ -36,6 +36,7 @@ from sim.runner.backends import check_address, run_process, run_ray, run_serial
 from sim.runner.code_identity import code_identity, plugin_modules
 from sim.runner.compaction import compact
 from sim.runner.games import Factory, Rules, game_kind
+from sim.runner.locations import open_store
 from sim.runner.parts import (
     PartRecord,
     plan_resume,
@@ -44,7 +45,7 @@ from sim.runner.parts import (
 )
 from sim.runner.schedule import Schedule
 from sim.runner.shard import ShardSummary, ShardTask
-from sim.runner.store import MANIFEST, LocalStore, RunStore, open_store
+from sim.runner.store import MANIFEST, LocalStore, RunStore
 from sim.runner.tables import SCHEMA_VERSION
 
 __all__ = ["MANIFEST", "RunConfig", "RunReport", "check_schema", "read_manifest", "run"]

@@ -34,6 +34,7 @@ import pyarrow as pa
 import pyarrow.fs as pafs
 
 from sim.errors import InputError
+from sim.runner.object_lock import CREDENTIALS_HINT, ObjectLock, holder_of
 from sim.runner.store import HashingWriter, RunStore, copy_stream
 
 #: Seconds to wait for the endpoint to accept a connection (pyarrow's own default retries a
@@ -52,10 +53,6 @@ _DENIED = (
     "INVALID_CLIENT_TOKEN_ID",
     "EXPIRED_TOKEN",
     "MISSING_AUTHENTICATION_TOKEN",
-)
-CREDENTIALS_HINT = (
-    "access denied: check the credentials (AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or "
-    "the profile) and that they may use this bucket"
 )
 
 
@@ -293,13 +290,9 @@ class S3Store(RunStore):
     # -- the lock and the checks ---------------------------------------------------------------
 
     def lock(self) -> contextlib.AbstractContextManager[Any]:
-        from sim.runner.object_lock import ObjectLock
-
         return ObjectLock(self)
 
     def writer(self) -> str | None:
-        from sim.runner.object_lock import holder_of
-
         return holder_of(self)
 
     def check_reachable(self) -> None:

@@ -30,9 +30,10 @@ from sim.errors import InputError
 from sim.guard import NO_GUARD, Guard
 from sim.runner.code_identity import CodeIdentity, check_code
 from sim.runner.games import Factory, Rules, game_kind, play_planned
+from sim.runner.locations import open_store
 from sim.runner.parts import PartRecord, part_name, write_recorded
 from sim.runner.schedule import Schedule
-from sim.runner.store import MANIFEST, RunStore, open_store
+from sim.runner.store import MANIFEST, RunStore
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,9 +2,9 @@
 
 A run's location is what ``--out`` names: a path (a directory on this machine, or on a
 filesystem every node of a cluster mounts at the same path), a ``file://`` URI, or
-``s3://BUCKET/PREFIX``. :func:`open_store` turns it into a :class:`RunStore`, the one thing the
-runner and the readers use to touch a run's files, named relative to the run
-(``manifest.json``, ``games/part-000000.parquet``).
+``s3://BUCKET/PREFIX``. :func:`sim.runner.locations.open_store` turns it into a
+:class:`RunStore`, the one thing the runner and the readers use to touch a run's files, named
+relative to the run (``manifest.json``, ``games/part-000000.parquet``).
 
 Every write is atomic. Locally a file is written under a temporary dot name and renamed. An
 object store has no rename, but it needs none: an object is created whole by one request (a
@@ -20,15 +20,12 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
-import re
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, BinaryIO
 
 import pyarrow as pa
-
-from sim.errors import InputError
 
 MANIFEST = "manifest.json"
 #: Bytes read or written at a time when a file is streamed (hashing, copying).
@@ -271,47 +268,6 @@ class LocalStore(RunStore):
         path = self.root / rel
         path.parent.mkdir(parents=True, exist_ok=True)
         return path.with_name(f".{path.name}.{os.getpid()}.tmp")
-
-
-#: ``scheme://`` at the start of a location.
-_SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*)://")
-SCHEMES = ("s3", "file")
-
-
-def open_store(location: str | Path | RunStore) -> RunStore:
-    """The store of a run location: a :class:`RunStore` as it is, a path, ``file:///ABS``,
-    or ``s3://BUCKET/PREFIX`` (configured from the environment, see :mod:`sim.runner.s3`).
-    ``InputError`` for another scheme or a malformed URI."""
-    if isinstance(location, RunStore):
-        return location
-    if isinstance(location, Path):
-        return LocalStore(location)
-    m = _SCHEME.match(location)
-    if m is None:
-        return LocalStore(Path(location))
-    scheme = m.group(1).lower()
-    if scheme == "file":
-        rest = location[m.end() :]
-        if not rest.startswith("/"):
-            raise InputError(f"{location}: a file:// URI names an absolute path (file:///...)")
-        return LocalStore(Path(rest))
-    if scheme == "s3":
-        from sim.runner.s3 import S3Store
-
-        return S3Store.parse(location)
-    raise InputError(
-        f"{_shown(location)}: the scheme {scheme}:// is not supported (a path, file:///PATH "
-        "or s3://BUCKET/PREFIX)"
-    )
-
-
-def is_uri(location: str) -> bool:
-    """Whether ``location`` is written as a URI (``scheme://...``) rather than a path."""
-    return _SCHEME.match(location) is not None
-
-
-def _shown(text: str) -> str:
-    return text if len(text) <= 80 else text[:77] + "..."
 
 
 def copy_stream(src: BinaryIO | pa.NativeFile, sink: HashingWriter) -> None:

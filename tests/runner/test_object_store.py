@@ -22,11 +22,12 @@ from pipelines.report import default_out
 from pipelines.simulate import resolve
 from sim.errors import InputError, RunError
 from sim.runner import object_lock
+from sim.runner.locations import open_store
 from sim.runner.object_lock import LOCK, ObjectLock
 from sim.runner.run import read_manifest, run
 from sim.runner.s3 import S3Store
 from sim.runner.shard import ShardTask, run_shard
-from sim.runner.store import LocalStore, open_store
+from sim.runner.store import LocalStore
 from tests.runner.s3server import BUCKET, S3Server, s3_server
 from tests.runner.test_runs import TABLES, fingerprint, small
 from tourney import api
