@@ -2,8 +2,9 @@
 
 Every command reports bad input as one line on stderr and exits with code 2 (see
 :class:`sim.errors.InputError`), and a run that had to stop as one line and exit code 1
-(:class:`sim.errors.RunError`); the commands live in ``cli_board``, ``cli_games`` and
-``cli_compare``, and :mod:`pipelines.cli` gathers them.
+(:class:`sim.errors.RunError`); the commands live in ``cli_games`` and ``cli_compare``
+(and a game's own, such as :mod:`pipelines.tobago.cli_board`), and :mod:`pipelines.cli`
+gathers them.
 """
 
 from __future__ import annotations
@@ -11,13 +12,13 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Callable
-from pathlib import Path
 from typing import Annotated, ParamSpec, TypeVar
 
 import typer
 
 from sim.errors import InputError, RunError
 from sim.runner.games import GAMES
+from strategies.registry import DEFAULT_PLAYERS
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -50,27 +51,6 @@ app = typer.Typer(
     add_completion=False,
     help="Tournament simulator and statistics for treasure-hunt board games.",
 )
-board_app = typer.Typer(no_args_is_help=True, help="Tobago islands: list, show, export.")
-app.add_typer(board_app, name="board")
-
-IslandArg = Annotated[
-    str,
-    typer.Argument(
-        help="A built-in island (aBc-2), generated:SEED, or an island file (.island/.json)."
-    ),
-]
-LandmarkSeed = Annotated[
-    int,
-    typer.Option(
-        "--landmarks",
-        min=0,
-        help="Seed of the landmark placement (ignored when the island file fixes landmarks).",
-    ),
-]
-DeckOpt = Annotated[
-    Path | None,
-    typer.Option("--deck", help="Clue-deck TOML file (default: data/clues/default.toml)."),
-]
 
 
 def echo_json(obj: object) -> None:
@@ -80,20 +60,26 @@ def echo_json(obj: object) -> None:
 #: The ``--game`` help: the games registered here (plug-ins included).
 GAME_HELP = "The game: " + ", ".join(GAMES) + "."
 GameOpt = Annotated[str, typer.Option("--game", help=GAME_HELP)]
+#: Each game's ablations (what ``--ablate`` and ``--twin`` take), for the help texts.
+ABLATIONS = "; ".join(
+    f"{g}: {', '.join(kind.ablations)}" for g, kind in GAMES.items() if kind.ablations
+)
+#: Each game's players when none are named, and its default rules, for the help texts.
+_LINEUPS = "; ".join(f"{g}: {','.join(DEFAULT_PLAYERS.get(g, ()))}" for g in GAMES)
+_RULES = ", ".join(f"{g}: {kind.default_rules}" for g, kind in GAMES.items())
 PlayersOpt = Annotated[
     str | None,
     typer.Option(
         "--players",
         help="Comma-separated strategies, e.g. hunter,cautious(take_at=4),pkg.mod:Class "
-        "(default: hunter,cartographer,collector,cautious; for treasure-island "
-        "expected-value,bust-threshold,stop-at,random).",
+        f"(default: the game's lineup; {_LINEUPS}).",
     ),
 ]
 RulesOpt = Annotated[
     str | None,
     typer.Option(
         "--rules",
-        help="A rules preset (tobago: rulebook, bga; treasure-island: standard, characters) "
-        "or a TOML file.",
+        help=f"A rules preset of the game or a TOML file (default {_RULES}; an unknown name "
+        "lists the presets).",
     ),
 ]

@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 
 from pipelines.cli_app import (
+    ABLATIONS,
     GameOpt,
     PlayersOpt,
     RulesOpt,
@@ -34,7 +35,8 @@ def compare_cmd(
         typer.Option("--a-rules", help="Variant A (the base): preset or TOML file."),
     ] = None,
     ablate: Annotated[
-        str | None, typer.Option("--ablate", help="B = A without: curses or amulets.")
+        str | None,
+        typer.Option("--ablate", help=f"B = A without one of the game's parts ({ABLATIONS})."),
     ] = None,
     a_strategy: Annotated[
         str | None, typer.Option("--a-strategy", help="Candidate A against the field.")
@@ -87,7 +89,10 @@ def compare_cmd(
     max_games: Annotated[int, typer.Option("--max-games", min=1)] = 20_000,
     seed: Annotated[int, typer.Option("--seed", min=0)] = 1,
     islands: Annotated[
-        str | None, typer.Option("--islands", help="Tobago islands (default all).")
+        str | None,
+        typer.Option(
+            "--islands", help="The boards of a game played on them (Tobago islands; default all)."
+        ),
     ] = None,
     workers: Annotated[int, typer.Option("--workers", min=1)] = 2,
     batch_blocks: Annotated[
@@ -209,7 +214,10 @@ def sweep_cmd(
     games: Annotated[int, typer.Option("--games", min=2, help="Games per grid point.")] = 2000,
     seed: Annotated[int, typer.Option("--seed", min=0)] = 1,
     islands: Annotated[
-        str | None, typer.Option("--islands", help="Tobago islands (default all).")
+        str | None,
+        typer.Option(
+            "--islands", help="The boards of a game played on them (Tobago islands; default all)."
+        ),
     ] = None,
     workers: Annotated[int, typer.Option("--workers", min=1)] = 2,
     out: Annotated[Path, typer.Option("--out", help="Where sweep.csv/json/png go.")] = Path(

@@ -10,6 +10,7 @@ from typing import Annotated, Any
 import typer
 
 from pipelines.cli_app import (
+    ABLATIONS,
     GAME_HELP,
     GameOpt,
     PlayersOpt,
@@ -33,7 +34,7 @@ IslandOpt = Annotated[
 ]
 AblateOpt = Annotated[
     str | None,
-    typer.Option("--ablate", help="Play the rules without: curses or amulets (Tobago)."),
+    typer.Option("--ablate", help=f"Play the rules without one of the game's parts ({ABLATIONS})."),
 ]
 RunOpt = Annotated[
     str | None,
@@ -286,13 +287,16 @@ def simulate_cmd(
     ] = None,
     ablate: Annotated[
         str | None,
-        typer.Option("--ablate", help="The same seeds without: curses or amulets."),
+        typer.Option(
+            "--ablate", help=f"The same seeds without one of the game's parts ({ABLATIONS})."
+        ),
     ] = None,
     twin: Annotated[
         str | None,
         typer.Option(
             "--twin",
-            help="Also play the same seeds without curses or amulets, into <out>-without-X.",
+            help=f"Also play the same seeds without one of the game's parts ({ABLATIONS}), "
+            "into <out>-without-X.",
         ),
     ] = None,
     audit: Annotated[

@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 import shlex
 from dataclasses import dataclass, field
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -130,10 +131,24 @@ def _play_command(
     return " ".join(shlex.quote(p) for p in parts)
 
 
+def renderer_script(game: str) -> str:
+    """The script of ``game``'s replay page that draws a frame (its replay hooks name it as a
+    package resource); ``InputError`` for a game without one or a script that is missing."""
+    kind = game_kind(game)
+    package, name = kind.replay_hooks().renderer
+    try:
+        return resources.files(package).joinpath(name).read_text(encoding="utf-8")
+    except (ModuleNotFoundError, OSError) as exc:
+        raise InputError(
+            f"{kind.title}: the replay page's script {package}/{name} cannot be read "
+            f"({type(exc).__name__}: {exc})"
+        ) from None
+
+
 def write_page(doc: dict[str, Any], path: Path) -> int:
     """Write the page of ``doc`` to ``path`` (whole or not at all); its size in bytes.
     ``InputError`` names the path when it cannot be written."""
-    text = replay_html(doc)
+    text = replay_html(doc, renderer_script(str(doc["game"])))
     data = text.encode()
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:

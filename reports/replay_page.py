@@ -4,8 +4,9 @@ data; the board's SVG is drawn by the script), no network, no external fonts.
 Takes a replay document (plain data: the game's facts, its scene, one frame of state
 differences per logged event and the events in words; see ``pipelines.replay_page``) and
 wraps it with the player (``replay/player.js``: steps, turns, play/pause, keys, the event
-list, the URL fragment) and the game's renderer (``replay/<game>.js``), which draws a frame
-and computes nothing the frames do not hold.
+list, the URL fragment) and the game's renderer (the script its replay hooks name, e.g.
+``pipelines/tobago/replay.js``), which draws a frame and computes nothing the frames do not
+hold.
 """
 
 from __future__ import annotations
@@ -18,8 +19,6 @@ from typing import Any
 from reports.figures import TERRAIN_COLOURS
 
 ASSETS = Path(__file__).parent / "replay"
-#: The renderer script of each game.
-RENDERERS = {"tobago": "tobago.js", "treasure-island": "treasure_island.js"}
 
 
 def _asset(name: str) -> str:
@@ -78,9 +77,9 @@ def _headline(doc: dict[str, Any]) -> tuple[str, str]:
     return title, line
 
 
-def replay_html(doc: dict[str, Any]) -> str:
-    """The whole page of a replay document."""
-    renderer = RENDERERS[str(doc["game"])]
+def replay_html(doc: dict[str, Any], renderer: str) -> str:
+    """The whole page of a replay document, with ``renderer``, the game's script that draws
+    a frame (it defines ``GAME``)."""
     title, line = _headline(doc)
     data = dict(doc)
     data["palette"] = TERRAIN_COLOURS
@@ -97,6 +96,6 @@ def replay_html(doc: dict[str, Any]) -> str:
         "</header>"
         "<noscript><p>This replay needs JavaScript to show the game.</p></noscript>"
         f'<script type="application/json" id="replay-data">{_script_json(data)}</script>'
-        f"<script>{_asset('player.js')}\n{_asset(renderer)}\nstartReplay(GAME);</script>"
+        f"<script>{_asset('player.js')}\n{renderer}\nstartReplay(GAME);</script>"
         "</body></html>"
     )

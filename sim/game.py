@@ -71,6 +71,9 @@ class ReplayHooks:
     watch: Callable[[Any, Callable[[int], None]], None]
     #: ``describer(game)(row)``: a logged row in words.
     describer: Callable[[Any], Callable[[tuple[int, ...]], dict[str, Any]]]
+    #: The page's script that draws a frame (it defines ``GAME``), as a package resource:
+    #: (package, file name). Named, not imported: it belongs to the analysis layer.
+    renderer: tuple[str, str]
 
 
 class Builder(Protocol):

@@ -3,18 +3,12 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from pipelines.cli_app import (
-    DeckOpt,
-    IslandArg,
-    LandmarkSeed,
-    board_app,
-    command,
-    echo_json,
-)
+from pipelines.cli_app import app, command, echo_json
 from pipelines.tobago.board_bench import measure_board_setup
 from sim.seeding import stream
 from sim.tobago.board_json import board_to_json
@@ -23,6 +17,28 @@ from sim.tobago.clues import clue_masks, default_deck, default_deck_path, load_c
 from sim.tobago.island_file import format_island
 from sim.tobago.modular import load_island, parse_name
 from sim.tobago.render import render_island
+
+board_app = typer.Typer(no_args_is_help=True, help="Tobago islands: list, show, export.")
+app.add_typer(board_app, name="board")
+
+IslandArg = Annotated[
+    str,
+    typer.Argument(
+        help="A built-in island (aBc-2), generated:SEED, or an island file (.island/.json)."
+    ),
+]
+LandmarkSeed = Annotated[
+    int,
+    typer.Option(
+        "--landmarks",
+        min=0,
+        help="Seed of the landmark placement (ignored when the island file fixes landmarks).",
+    ),
+]
+DeckOpt = Annotated[
+    Path | None,
+    typer.Option("--deck", help="Clue-deck TOML file (default: data/clues/default.toml)."),
+]
 
 
 @command(board_app, "list")

@@ -90,6 +90,7 @@ KIND = GameKind(
         tobago_snapshot.snapshot,
         tobago_snapshot.watch,
         tobago_snapshot.describer,
+        renderer=("pipelines.tobago", "replay.js"),
     ),
     ablations={"curses": {"curse_count": 0}, "amulets": {"amulet_count": 0}},
     sweep_totals=_sweep_totals,

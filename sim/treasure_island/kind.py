@@ -61,5 +61,6 @@ KIND = GameKind(
         ti_snapshot.snapshot,
         ti_snapshot.watch,
         ti_snapshot.describer,
+        renderer=("pipelines.treasure_island", "replay.js"),
     ),
 )
