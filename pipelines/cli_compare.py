@@ -19,6 +19,7 @@ from pipelines.cli_app import (
 )
 from pipelines.play import check_game, parse_players
 from sim.errors import InputError
+from sim.game import DEFAULT_GAME
 from sim.runner.games import game_kind
 
 # Each command imports its pipeline when called (see cli_games): the statistics, Parquet and
@@ -52,7 +53,7 @@ def compare_cmd(
             "does first-seat advantage or length change with the players?",
         ),
     ] = None,
-    game: GameOpt = "tobago",
+    game: GameOpt = DEFAULT_GAME,
     players: PlayersOpt = None,
     metric: Annotated[
         str | None,
@@ -208,7 +209,7 @@ def sweep_cmd(
         list[str],
         typer.Option("--param", help="KEY=V1,V2,... a rules key of the game (give one or two)."),
     ],
-    game: GameOpt = "tobago",
+    game: GameOpt = DEFAULT_GAME,
     players: PlayersOpt = None,
     rules: RulesOpt = None,
     games: Annotated[int, typer.Option("--games", min=2, help="Games per grid point.")] = 2000,

@@ -21,6 +21,7 @@ from pipelines.cli_app import (
 )
 from pipelines.play import bench, check_game, game_json_rows, game_text, parse_players, play_game
 from sim.errors import InputError
+from sim.game import DEFAULT_GAME
 from sim.runner.games import GAMES
 
 # The commands that run tournaments or write reports import their pipelines when called:
@@ -103,7 +104,7 @@ def _write_page(doc: dict[str, Any], path: Path, err: bool = False) -> None:
 
 @command(app, "play")
 def play(
-    game: GameOpt = "tobago",
+    game: GameOpt = DEFAULT_GAME,
     players: PlayersOpt = None,
     seed: SeedOpt = None,
     island: IslandOpt = None,
@@ -133,7 +134,7 @@ def play(
 
 @command(app, "replay")
 def replay_cmd(
-    game: GameOpt = "tobago",
+    game: GameOpt = DEFAULT_GAME,
     players: PlayersOpt = None,
     seed: SeedOpt = None,
     island: IslandOpt = None,
@@ -175,7 +176,7 @@ def _show(played: Any, as_json: bool) -> None:
 
 @command(app, "bench")
 def bench_cmd(
-    game: GameOpt = "tobago",
+    game: GameOpt = DEFAULT_GAME,
     games: Annotated[int, typer.Option("--games", min=1, help="Games to play.")] = 2000,
     players: PlayersOpt = None,
     rules: RulesOpt = None,

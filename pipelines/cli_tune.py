@@ -12,6 +12,7 @@ import typer
 from pipelines.cli_app import GameOpt, RulesOpt, app, command, echo_json
 from pipelines.play import check_game
 from sim.errors import InputError
+from sim.game import DEFAULT_GAME
 
 
 @command(app, "tune")
@@ -29,7 +30,7 @@ def tune_cmd(
     field: Annotated[
         str, typer.Option("--field", help="The opponents: 1 to 3 comma-separated strategies.")
     ],
-    game: GameOpt = "tobago",
+    game: GameOpt = DEFAULT_GAME,
     rules: RulesOpt = None,
     points: Annotated[
         int, typer.Option("--points", min=2, max=64, help="Values per LOW..HIGH range.")
@@ -54,7 +55,10 @@ def tune_cmd(
     ] = None,
     seed: Annotated[int, typer.Option("--seed", min=0, max=2**63 - 1)] = 1,
     islands: Annotated[
-        str | None, typer.Option("--islands", help="Tobago islands (default all).")
+        str | None,
+        typer.Option(
+            "--islands", help="The boards, for a game played on them (Tobago: default all)."
+        ),
     ] = None,
     backend: Annotated[
         str, typer.Option("--backend", help="ray (default), process or serial.")

@@ -12,6 +12,7 @@ from pipelines.compare import CompareSpec, check_metric
 from pipelines.play import check_game, parse_players
 from pipelines.simulate import game_islands
 from sim.errors import InputError
+from sim.game import DEFAULT_GAME
 from sim.runner.games import game_kind
 from strategies.registry import DEFAULT_PLAYERS, parse_strategy, split_specs
 
@@ -29,7 +30,7 @@ def compare_spec(
     a_strategy: str | None = None,
     b_strategy: str | None = None,
     b_players: str | None = None,
-    game: str = "tobago",
+    game: str = DEFAULT_GAME,
     players: str | None = None,
     metric: str | None = None,
     bounds: str | None = None,

@@ -16,6 +16,7 @@ from typing import Any
 
 from pipelines.ablation import ablated
 from sim.errors import InputError
+from sim.game import DEFAULT_GAME
 from sim.outcome import END_REASONS
 from sim.runner.games import NO_ISLAND, game_kind
 from sim.runner.schedule import GamePlan
@@ -27,7 +28,7 @@ def check_game(game: str) -> None:
     game_kind(game)
 
 
-def parse_players(text: str | None, game: str = "tobago") -> list[StrategySpec]:
+def parse_players(text: str | None, game: str = DEFAULT_GAME) -> list[StrategySpec]:
     """Seat strategies from a comma-separated list (default: the game's default players)."""
     names = split_specs(text) if text else list(DEFAULT_PLAYERS[game])
     specs = [parse_strategy(x, game) for x in names]
@@ -53,7 +54,7 @@ def play_game(
     players: list[StrategySpec],
     island: str,
     rules_spec: str | None,
-    game: str = "tobago",
+    game: str = DEFAULT_GAME,
     ablate: str | None = None,
     observe: Callable[[Any], None] | None = None,
 ) -> PlayedGame:
@@ -161,7 +162,7 @@ def bench(
     players: list[StrategySpec],
     rules_spec: str | None,
     chess_seconds: float,
-    game: str = "tobago",
+    game: str = DEFAULT_GAME,
     rounds: int = 5,
 ) -> dict[str, Any]:
     """Play ``games`` games (Tobago: on the 32 built-in islands in turn, seats rotating);

@@ -26,6 +26,7 @@ from xml.sax.saxutils import escape, quoteattr
 from pipelines.simulate import game_islands
 from reports import numbers
 from sim.errors import InputError
+from sim.game import DEFAULT_GAME
 from sim.runner.games import GAMES, Factory, Rules, game_kind, play_planned
 from sim.runner.schedule import plan_game
 from sim.text_input import read_text
@@ -113,7 +114,7 @@ def read_suite(path: Path) -> list[Case]:
         players = c.get("players")
         if not isinstance(players, list) or not 2 <= len(players) <= 4:
             raise InputError(f"{where}: 'players' must list 2 to 4 strategies")
-        game = c.get("game", "tobago")
+        game = c.get("game", DEFAULT_GAME)
         if game not in GAMES:
             raise InputError(f"{where}: game = {game!r} is not allowed ({', '.join(GAMES)})")
         kind = GAMES[game]

@@ -27,6 +27,7 @@ from typing import Any
 
 from pipelines.metrics.source import RunInfo
 from sim.errors import InputError
+from sim.game import DEFAULT_GAME
 
 #: Rules keys whose switch to 0 makes an ablation, and what it takes away.
 ABLATION_KEYS = {"curse_count": "curses", "amulet_count": "amulets"}
@@ -147,7 +148,7 @@ def _same_games_key(run: RunInfo) -> tuple[Any, ...]:
     """Runs with equal keys hold the very same games (one may have more of them)."""
     s = _spec(run)
     return (
-        s.get("game", "tobago"),
+        s.get("game", DEFAULT_GAME),
         s["rules_hash"],
         tuple(s["players"]),
         lineup_shape(run),
@@ -160,7 +161,7 @@ def _same_games_key(run: RunInfo) -> tuple[Any, ...]:
 def _cohort_key(run: RunInfo) -> tuple[Any, ...]:
     s = _spec(run)
     return (
-        s.get("game", "tobago"),
+        s.get("game", DEFAULT_GAME),
         s["rules_hash"],
         tuple(s["players"]),
         lineup_shape(run),
@@ -174,7 +175,7 @@ def _family_key(run: RunInfo) -> tuple[Any, ...]:
     other."""
     s = _spec(run)
     return (
-        s.get("game", "tobago"),
+        s.get("game", DEFAULT_GAME),
         s["seed"],
         s["seating"],
         tuple(s["islands"]),

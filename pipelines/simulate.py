@@ -34,6 +34,7 @@ from sim.runner.shard import ShardSummary
 from sim.runner.store import RunStore
 
 __all__ = ["ablated"]
+from sim.game import DEFAULT_GAME
 from sim.guard import Guard
 from sim.toml_files import read_toml
 from strategies.registry import parse_strategy
@@ -61,7 +62,7 @@ SPEC_KEYS = (
     "shard_timeout",
 )
 DEFAULTS: dict[str, Any] = {
-    "game": "tobago",
+    "game": DEFAULT_GAME,
     "players": None,  # the game's default players
     "pool": None,  # instead of players: every combination of the pool at each table size
     "table_sizes": None,  # a pool's: default every size from 2 to 4 the pool can fill

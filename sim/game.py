@@ -28,6 +28,9 @@ if TYPE_CHECKING:
 
 #: The entry-point group games register their :class:`GameKind` under, by game name.
 GROUP = "tourney.games"
+#: The game of a command, spec or manifest that names none (the product's first game; runs
+#: written before there were two games name none).
+DEFAULT_GAME = "tobago"
 #: A game's rules object (what its ``load_rules`` returns; it names its game in ``.game``).
 Rules = Any
 #: ``rng -> strategy`` for any game.

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sim.errors import InputError, RunError
+from sim.game import DEFAULT_GAME
 from sim.outcome import STRATEGY_FAILURES, describe
 from sim.sealed import trust
 from strategies.catalog import discover
@@ -29,8 +30,6 @@ CATALOGS = discover()
 REGISTRIES: dict[str, dict[str, type]] = {g: c.strategies for g, c in CATALOGS.items()}
 #: The players of a game when none are named.
 DEFAULT_PLAYERS: dict[str, tuple[str, ...]] = {g: c.defaults for g, c in CATALOGS.items()}
-TOBAGO = REGISTRIES.get("tobago", {})
-TREASURE_ISLAND = REGISTRIES.get("treasure-island", {})
 # The built-in players read games through the direct view; every other class (a plug-in, or a
 # subclass of a built-in) gets a sealed one (sim.sealed).
 trust(*(cls for registry in REGISTRIES.values() for cls in registry.values()))
@@ -120,7 +119,7 @@ def _import_plugin(name: str, module_name: str) -> Any:
         raise InputError(f"strategy {name!r}: importing {module_name!r} failed ({exc!r})") from None
 
 
-def parse_strategy(text: str, game: str = "tobago") -> StrategySpec:
+def parse_strategy(text: str, game: str = DEFAULT_GAME) -> StrategySpec:
     """The strategy of ``game`` named by ``text``; ``InputError`` says what is allowed."""
     registry = REGISTRIES.get(game, {})
     label = text.strip()

@@ -28,6 +28,7 @@ from typing import Any
 import duckdb
 
 from sim.errors import InputError
+from sim.game import DEFAULT_GAME
 from sim.outcome import UNFINISHED
 from sim.runner.games import GAMES
 from sim.runner.locations import open_store
@@ -60,7 +61,7 @@ class RunInfo:
     @property
     def game(self) -> str:
         """The game the run played."""
-        return str(self.manifest["spec"].get("game", "tobago"))
+        return str(self.manifest["spec"].get("game", DEFAULT_GAME))
 
     @property
     def tables(self) -> tuple[str, ...]:
@@ -85,7 +86,7 @@ class CheckedRun:
     @property
     def tables(self) -> tuple[str, ...]:
         """The run's tables."""
-        return GAMES[str(self.manifest["spec"].get("game", "tobago"))].tables
+        return GAMES[str(self.manifest["spec"].get("game", DEFAULT_GAME))].tables
 
 
 def check_run(
@@ -102,7 +103,7 @@ def check_run(
     if manifest is None:
         raise InputError(f"{store}: not a run directory (no manifest.json)")
     check_schema(store, manifest)
-    game = manifest["spec"].get("game", "tobago")
+    game = manifest["spec"].get("game", DEFAULT_GAME)
     if game not in GAMES:
         raise InputError(f"{store}: a run of an unknown game {game!r}")
     writer = store.writer()

@@ -27,6 +27,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from sim.errors import InputError
+from sim.game import DEFAULT_GAME
 from sim.guard import NO_GUARD, Guard
 from sim.runner.code_identity import CodeIdentity, check_code
 from sim.runner.games import Factory, Rules, game_kind, play_planned
@@ -51,7 +52,7 @@ class ShardTask:
     labels: tuple[str, ...]
     factories: tuple[Factory, ...]
     rules: Rules
-    game: str = "tobago"
+    game: str = DEFAULT_GAME
     #: The boards of the spec's island files, by island argument (read by the driver).
     boards: tuple[tuple[str, Any], ...] = ()
     #: A pool's table sizes (empty: a fixed lineup of all ``labels``).

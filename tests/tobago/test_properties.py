@@ -26,8 +26,10 @@ from sim.tobago.movelog import CODE
 from sim.tobago.rules import preset
 from sim.tobago.state import CURSE, GameState
 from sim.tobago.view import PlayerView
-from strategies.registry import TOBAGO
+from strategies.registry import REGISTRIES
 from strategies.tobago.random_player import RandomPlayer
+
+TOBAGO = REGISTRIES["tobago"]
 
 
 def check_invariants(s: GameState) -> None:

@@ -16,7 +16,10 @@ from sim.treasure_island.cards import ALL_CARDS_MASK, KIND, PER_KIND, TOP_VALUE
 from sim.treasure_island.engine import TreasureIslandGame
 from sim.treasure_island.movelog import CODE
 from sim.treasure_island.rules import preset
-from strategies.registry import TREASURE_ISLAND, parse_strategy
+from strategies.registry import REGISTRIES, parse_strategy
+
+TREASURE_ISLAND = REGISTRIES["treasure-island"]
+
 
 FAST = ["random", "stop-at(n=2)", "stop-at(n=5)", "bust-threshold(threshold=0.4)",
         "expected-value(k=2)", "bust-threshold", "expected-value"]  # fmt: skip
