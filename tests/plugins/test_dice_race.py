@@ -148,3 +148,48 @@ def test_its_bad_input_is_one_line_exit_2(tmp_path: Path) -> None:
         assert done.returncode == 2, (args, done.stderr)
         assert message in done.stderr and len(done.stderr.strip().splitlines()) == 1, done.stderr
     assert not (tmp_path / "x").exists() and not (tmp_path / "y").exists()
+
+
+def test_a_broken_plugin_is_named_and_the_other_games_work(tmp_path: Path) -> None:
+    """A package whose game, report and commands fail to import: each is refused in one line
+    naming the entry point and the error, and the built-in games and the plug-in that loads
+    go on working."""
+    info = tmp_path / "tourney_broken-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: tourney-broken\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text(
+        "[tourney.games]\nbroken = tourney_broken:KIND\n\n"
+        "[tourney.reports]\ndice-race = tourney_broken:REPORT\n\n"
+        "[tourney.commands]\nbroken = tourney_broken\n"
+    )
+    (tmp_path / "tourney_broken.py").write_text("raise RuntimeError('half-installed')\n")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(PLUGIN), str(tmp_path)])}
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([str(TOURNEY), *args], capture_output=True, text=True,
+                              check=False, env=env, cwd=tmp_path)  # fmt: skip
+
+    warning = (
+        "warning: tourney.commands broken: tourney_broken cannot be loaded "
+        "(RuntimeError: half-installed); its commands are missing"
+    )
+    bad = run("play", "--game", "broken", "--seed", "1")
+    assert bad.returncode == 2, bad.stderr
+    lines = bad.stderr.strip().splitlines()
+    assert lines[0] == warning and len(lines) == 2
+    assert "broken" in lines[1] and "tourney_broken:KIND cannot be loaded" in lines[1]
+    assert "RuntimeError: half-installed" in lines[1]
+    for game in ("tobago", "treasure-island", "dice-race"):
+        good = run("play", "--game", game, "--seed", "1")
+        assert good.returncode == 0, good.stderr
+        assert good.stderr.strip() == warning
+    # A report part that cannot be loaded: refused by name, nothing written.
+    assert run("simulate", "--game", "dice-race", "--games", "20", "--backend", "serial",
+               "--out", "dice").returncode == 0  # fmt: skip
+    report = run("report", "dice")
+    assert report.returncode == 2
+    assert report.stderr.strip().splitlines()[1:] == [
+        "tourney: error: tourney.reports dice-race: tourney_broken:REPORT cannot be loaded "
+        "(RuntimeError: half-installed)"
+    ]
+    assert not (tmp_path / "dice" / "report").exists()
