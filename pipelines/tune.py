@@ -538,6 +538,7 @@ def read_blocks(run_dir: Path) -> tuple[dict[int, float], int]:
 
     unfinished = ", ".join(f"'{r}'" for r in UNFINISHED)
     with duckdb.connect() as con:
+        con.execute("SET threads = 1")  # float sums in one order: the same means every time
         rows = con.execute(
             f"""
             SELECT g.block,
