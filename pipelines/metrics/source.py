@@ -19,8 +19,11 @@ reads all of it anyway, so the copy costs no second transfer, and every query of
 
 from __future__ import annotations
 
+import contextlib
 import itertools
+import os
 import tempfile
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -190,6 +193,19 @@ def connect(runs: list[RunInfo], include_unfinished: bool = False) -> duckdb.Duc
            FROM seats s JOIN games g USING (run, game_id)"""
     )
     return con
+
+
+@contextlib.contextmanager
+def all_cores(con: duckdb.DuckDBPyConnection) -> Iterator[None]:
+    """Run the queries inside on every core. Only for queries whose result cannot depend on
+    the order DuckDB adds rows in: integer counts and sums (and ``avg`` of integers, which
+    DuckDB adds as exact integers), with an ``ORDER BY`` that fixes every row's place. Any
+    floating-point sum stays on the connection's one thread (see :func:`connect`)."""
+    con.execute(f"SET threads = {os.cpu_count() or 1}")
+    try:
+        yield
+    finally:
+        con.execute("SET threads = 1")
 
 
 #: The characters that make DuckDB expand a path as a glob: in every path it reads, a list's

@@ -20,6 +20,7 @@ import math
 import duckdb
 import pyarrow as pa
 
+from pipelines.metrics.source import all_cores
 from pipelines.stats import clustered_share, wilson
 
 _SEATS = "JOIN seats s USING (run, game_id, seat)"
@@ -137,20 +138,21 @@ def plunder_sizes(con: duckdb.DuckDBPyConnection) -> pa.Table:
 def key_chest(con: duckdb.DuckDBPyConnection) -> pa.Table:
     """Per strategy: plunders, those paying the Key + Chest bonus (share with interval), and
     the bonus's mean cards and points."""
-    table = con.sql(
-        f"""WITH bonus AS (
-                SELECT run, game_id, turn, sum(b)::BIGINT AS points
-                FROM moves WHERE event = 'bonus' GROUP BY 1, 2, 3)
-           SELECT s.strategy::VARCHAR AS strategy,
-                  sum((t.reason != 'bust')::INT)::BIGINT AS plunders,
-                  sum(t.key_chest::INT)::BIGINT AS bonuses,
-                  avg(CASE WHEN t.key_chest THEN t.bonus_cards END)::DOUBLE AS mean_cards,
-                  avg(CASE WHEN t.key_chest THEN coalesce(b.points, 0) END)::DOUBLE
-                      AS mean_points
-           FROM turns t {_SEATS}
-           LEFT JOIN bonus b ON b.run = t.run AND b.game_id = t.game_id AND b.turn = t.turn
-           GROUP BY 1 ORDER BY 1"""
-    ).to_arrow_table()
+    with all_cores(con):  # integer counts, and means of integers (exact in DuckDB)
+        table = con.sql(
+            f"""WITH bonus AS (
+                    SELECT run, game_id, turn, sum(b)::BIGINT AS points
+                    FROM moves WHERE event = 'bonus' GROUP BY 1, 2, 3)
+               SELECT s.strategy::VARCHAR AS strategy,
+                      sum((t.reason != 'bust')::INT)::BIGINT AS plunders,
+                      sum(t.key_chest::INT)::BIGINT AS bonuses,
+                      avg(CASE WHEN t.key_chest THEN t.bonus_cards END)::DOUBLE AS mean_cards,
+                      avg(CASE WHEN t.key_chest THEN coalesce(b.points, 0) END)::DOUBLE
+                          AS mean_points
+               FROM turns t {_SEATS}
+               LEFT JOIN bonus b ON b.run = t.run AND b.game_id = t.game_id AND b.turn = t.turn
+               GROUP BY 1 ORDER BY 1"""
+        ).to_arrow_table()
     bonuses = table.column("bonuses").to_pylist()
     plunders = table.column("plunders").to_pylist()
     share = [b / p if p else 0.0 for b, p in zip(bonuses, plunders, strict=True)]
@@ -173,6 +175,13 @@ _POWERS = (
     ("key_chest", "event = 'bonus' AND a > 0 AND c = -1"),
 )
 
+#: The events any of the power conditions above can match.
+_POWER_EVENTS = ", ".join(
+    f"'{e}'"
+    for e in ("place", "pistol", "rum", "spyglass_back", "reveal", "anchor_keep", "bonus",
+              "no_effect")
+)  # fmt: skip
+
 
 def power_use(con: duckdb.DuckDBPyConnection) -> pa.Table:
     """Per strategy and power: uses, and uses per game the strategy played (one seat of one
@@ -182,15 +191,25 @@ def power_use(con: duckdb.DuckDBPyConnection) -> pa.Table:
         f"sum((event = 'no_effect' AND a = {k})::INT)::BIGINT AS {name}_nothing"
         for k, name in ((1, "helm"), (4, "candle"), (5, "knife"), (7, "pistol"), (9, "spyglass"))
     )
-    table = con.sql(
-        f"""WITH played AS (
-                SELECT strategy::VARCHAR AS strategy, count(*)::BIGINT AS games
-                FROM seats GROUP BY 1),
-           used AS (
-                SELECT s.strategy::VARCHAR AS strategy, {cases}, {empties}
-                FROM moves m {_SEATS} GROUP BY 1)
-           SELECT * FROM played JOIN used USING (strategy) ORDER BY strategy"""
-    ).to_arrow_table()
+    names = [name for name, _ in _POWERS]
+    names += [f"{n}_nothing" for n in ("helm", "candle", "knife", "pistol", "spyglass")]
+    totals = ", ".join(f"coalesce(sum(u.{n}), 0)::BIGINT AS {n}" for n in names)
+    # Power rows are a few percent of the move log: they are picked out and counted per seat
+    # of a game before the join to seats, instead of joining every move row (a third of a
+    # million-game report's time). A strategy that used no power still gets its zeros.
+    with all_cores(con):  # integer counts only
+        table = con.sql(
+            f"""WITH per_seat AS (
+                    SELECT run, game_id, seat, {cases}, {empties}
+                    FROM moves WHERE event IN ({_POWER_EVENTS}) GROUP BY 1, 2, 3),
+               played AS (
+                    SELECT strategy::VARCHAR AS strategy, count(*)::BIGINT AS games
+                    FROM seats GROUP BY 1),
+               used AS (
+                    SELECT s.strategy::VARCHAR AS strategy, {totals}
+                    FROM seats s LEFT JOIN per_seat u USING (run, game_id, seat) GROUP BY 1)
+               SELECT * FROM played JOIN used USING (strategy) ORDER BY strategy"""
+        ).to_arrow_table()
     rows = table.to_pylist()
     long: dict[str, list[object]] = {k: [] for k in ("strategy", "power", "uses", "per_game")}
     for r in rows:
