@@ -53,7 +53,7 @@ def compare_spec(
             "compare needs exactly one B: --b-rules FILE, --ablate curses|amulets, "
             "--a-strategy X --b-strategy Y, or --b-players (a whole other lineup)"
         )
-    a_source = a_rules or game_kind(game).default_rules
+    a_source = a_rules or kind.default_rules
     rules_a = kind.load_rules(a_source)
     rules_b = rules_a
     b_name = _rules_name(a_source)

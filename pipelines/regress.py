@@ -27,7 +27,7 @@ from pipelines.simulate import game_islands
 from reports import numbers
 from sim.errors import InputError
 from sim.game import DEFAULT_GAME
-from sim.runner.games import GAMES, Factory, Rules, game_kind, play_planned
+from sim.runner.games import GAMES, Factory, Rules, play_planned
 from sim.runner.schedule import plan_game
 from sim.text_input import read_text
 from sim.toml_files import read_toml
@@ -129,7 +129,7 @@ def read_suite(path: Path) -> list[Case]:
         ):
             if isinstance(value, bool) or not isinstance(value, int) or value < low:
                 raise InputError(f"{where}: {key} = {value!r} is not allowed (an integer >= {low})")
-        rules_source = str(c.get("rules", game_kind(game).default_rules))
+        rules_source = str(c.get("rules", kind.default_rules))
         if rules_source.endswith(".toml") and not Path(rules_source).is_absolute():
             rules_source = str(path.parent / rules_source)
         cases.append(

@@ -124,9 +124,10 @@ def _play_command(
     """The ``tourney play`` command that plays the game again."""
     parts = ["tourney", "play", "--game", played.game_name, "--seed", str(seed)]
     parts += ["--players", ",".join(p.label for p in played.players)]
-    if game_kind(played.game_name).boards:
+    kind = game_kind(played.game_name)
+    if kind.boards:
         parts += ["--island", island]
-    parts += ["--rules", rules_spec or game_kind(played.game_name).default_rules]
+    parts += ["--rules", rules_spec or kind.default_rules]
     if ablate:
         parts += ["--ablate", ablate]
     return " ".join(shlex.quote(p) for p in parts)

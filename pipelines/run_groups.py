@@ -27,10 +27,7 @@ from typing import Any
 
 from pipelines.metrics.source import RunInfo
 from sim.errors import InputError
-from sim.game import DEFAULT_GAME
-
-#: Rules keys whose switch to 0 makes an ablation, and what it takes away.
-ABLATION_KEYS = {"curse_count": "curses", "amulet_count": "amulets"}
+from sim.runner.games import GAMES
 
 
 @dataclass(frozen=True)
@@ -89,7 +86,7 @@ class Pairing:
 
     @property
     def title(self) -> str:
-        if self.factor in ABLATION_KEYS.values():
+        if self.factor in GAMES[self.a.game].ablations:
             return f"what {self.factor} do: {rules_name(self.a)} against the same without them"
         if self.factor == "strategy" and self.slot is not None:
             a = self.a.manifest["spec"]["players"][self.slot]
@@ -148,7 +145,7 @@ def _same_games_key(run: RunInfo) -> tuple[Any, ...]:
     """Runs with equal keys hold the very same games (one may have more of them)."""
     s = _spec(run)
     return (
-        s.get("game", DEFAULT_GAME),
+        run.game,
         s["rules_hash"],
         tuple(s["players"]),
         lineup_shape(run),
@@ -161,7 +158,7 @@ def _same_games_key(run: RunInfo) -> tuple[Any, ...]:
 def _cohort_key(run: RunInfo) -> tuple[Any, ...]:
     s = _spec(run)
     return (
-        s.get("game", DEFAULT_GAME),
+        run.game,
         s["rules_hash"],
         tuple(s["players"]),
         lineup_shape(run),
@@ -175,7 +172,7 @@ def _family_key(run: RunInfo) -> tuple[Any, ...]:
     other."""
     s = _spec(run)
     return (
-        s.get("game", DEFAULT_GAME),
+        run.game,
         s["seed"],
         s["seating"],
         tuple(s["islands"]),
@@ -193,12 +190,14 @@ def rules_changes(a: RunInfo, b: RunInfo) -> tuple[str, ...]:
 
 
 def _ablation(a: RunInfo, b: RunInfo) -> str | None:
-    """``curses``/``amulets`` when ``b`` is ``a`` with only that count set to 0."""
+    """The game's ablation (Tobago: ``curses``, ``amulets``) that ``b`` is of ``a``: the
+    rules differ in exactly that ablation's keys, set to its values in ``b``."""
     ra: dict[str, Any] = _spec(a).get("resolved_rules", {})
     rb: dict[str, Any] = _spec(b).get("resolved_rules", {})
-    differ = [k for k in set(ra) | set(rb) if ra.get(k) != rb.get(k)]
-    if len(differ) == 1 and differ[0] in ABLATION_KEYS and rb.get(differ[0]) == 0:
-        return ABLATION_KEYS[differ[0]]
+    differ = {k for k in set(ra) | set(rb) if ra.get(k) != rb.get(k)}
+    for name, sets in GAMES[a.game].ablations.items():
+        if differ == set(sets) and all(rb.get(k) == v for k, v in sets.items()):
+            return name
     return None
 
 

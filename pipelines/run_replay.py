@@ -108,7 +108,7 @@ def replay_game(
     built.play()
     seated = [strategies[p] for p in plan.order]
     played = PlayedGame(run.game, built, rules, seated, str(island) if kind.boards else NO_ISLAND)
-    events = kind_events(run.game)
+    events = kind.event_names
     mine: list[Row] = [(t, s, events[k], a, b, c) for t, s, k, a, b, c in log_rows(played)]
     if mine != logged:
         first = next(
@@ -121,8 +121,3 @@ def replay_game(
             "since the run"
         )
     return played, len(logged)
-
-
-def kind_events(game: str) -> list[str]:
-    """Event names by code of ``game``'s move log."""
-    return list(game_kind(game).event_names)

@@ -25,19 +25,18 @@ from typing import Any, TextIO
 from pipelines.ablation import ablated
 from pipelines.pools import Lineup, lineup
 from sim.errors import InputError
-from sim.game import BoardHooks
+from sim.game import DEFAULT_GAME, BoardHooks
+from sim.guard import Guard
 from sim.runner.backends import BACKENDS, check_address_format
 from sim.runner.games import GAMES, NO_ISLAND, GameKind
 from sim.runner.locations import is_uri, open_store
 from sim.runner.run import RunConfig, RunReport, run
 from sim.runner.shard import ShardSummary
 from sim.runner.store import RunStore
-
-__all__ = ["ablated"]
-from sim.game import DEFAULT_GAME
-from sim.guard import Guard
 from sim.toml_files import read_toml
 from strategies.registry import parse_strategy
+
+__all__ = ["ablated"]
 
 SPEC_KEYS = (
     "game",

@@ -40,6 +40,11 @@ from sim.runner.run import MANIFEST, check_schema, read_manifest
 from sim.runner.store import LocalStore, RunStore
 
 
+def manifest_game(manifest: dict[str, Any]) -> str:
+    """The game a run's manifest names (runs written before there were two games name none)."""
+    return str(manifest["spec"].get("game", DEFAULT_GAME))
+
+
 @dataclass(frozen=True)
 class RunInfo:
     """A run and what its manifest says."""
@@ -64,7 +69,7 @@ class RunInfo:
     @property
     def game(self) -> str:
         """The game the run played."""
-        return str(self.manifest["spec"].get("game", DEFAULT_GAME))
+        return manifest_game(self.manifest)
 
     @property
     def tables(self) -> tuple[str, ...]:
@@ -89,7 +94,7 @@ class CheckedRun:
     @property
     def tables(self) -> tuple[str, ...]:
         """The run's tables."""
-        return GAMES[str(self.manifest["spec"].get("game", DEFAULT_GAME))].tables
+        return GAMES[manifest_game(self.manifest)].tables
 
 
 def check_run(
@@ -106,7 +111,7 @@ def check_run(
     if manifest is None:
         raise InputError(f"{store}: not a run directory (no manifest.json)")
     check_schema(store, manifest)
-    game = manifest["spec"].get("game", DEFAULT_GAME)
+    game = manifest_game(manifest)
     if game not in GAMES:
         raise InputError(f"{store}: a run of an unknown game {game!r}")
     writer = store.writer()
