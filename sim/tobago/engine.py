@@ -63,6 +63,7 @@ _MAP_ACTIONS: tuple[d.Action, ...] = tuple(("map", m) for m in range(N_MAPS))
 _RAISE_ACTIONS: tuple[d.Action, ...] = tuple(("raise", m) for m in range(N_MAPS))
 _END_ONLY: tuple[d.Action, ...] = (d.END,)
 _MOVE_ONLY: tuple[d.Action, ...] = (d.MOVE,)
+_MOVE = d.MOVE
 _EXCHANGE_ONLY: tuple[d.Action, ...] = (d.EXCHANGE,)
 _STOP_ONLY: tuple[d.Action, ...] = (d.STOP,)
 #: The amulet powers listed last, by (move open) + 2 * (exchange open).
@@ -92,6 +93,18 @@ seal_view = sealed_class(PlayerView, "SealedPlayerView")
 #: The game state the audit leaves alone: built at setup from the rules and the board, never
 #: changed by play (their identity is checked instead).
 _STATIC = ("rules", "island", "landmarks", "clue_masks")
+
+#: Per tag, the plays ``(tag, card, map)`` of every card id, built once: listing the legal
+#: plays then picks tuples instead of building them (a game lists hundreds).
+_PLAYS: dict[str, list[tuple[d.Action, ...]]] = {}
+
+
+def plays_table(tag: str, cards: int) -> list[tuple[d.Action, ...]]:
+    """``(tag, card, m)`` by card id and map, for ``cards`` card ids or more."""
+    table = _PLAYS.get(tag)
+    if table is None or len(table) < cards:
+        table = _PLAYS[tag] = [tuple((tag, c, m) for m in range(N_MAPS)) for c in range(cards)]
+    return table
 
 
 class TobagoGame:
@@ -125,6 +138,7 @@ class TobagoGame:
         island = board.island
         landmarks = board.landmarks(stream(seed, "landmarks"), rules.same_object_min_distance)
         masks = clue_masks(island, landmarks, rules.deck, rules.object_next_to_includes_self)
+        self._clue_table = plays_table("clue", len(masks))
         self.state = s = GameState(
             rules,
             island,
@@ -138,8 +152,12 @@ class TobagoGame:
         # The built-in players read the game through the direct view; plug-ins get a sealed
         # one, with no attribute leading to the game (sim.sealed).
         views: list[Any] = [PlayerView(s, i) for i in range(n)]
+        #: Per seat, whether its strategy is a built-in player: their answers are the
+        #: engine's own actions (or tuples of ints and strings), so the turn's legality check
+        #: skips the element types (which keep other code from running in the comparison).
+        self._trusted = [type(x) in TRUSTED for x in self.strategies]
         for i in range(n):
-            if type(self.strategies[i]) not in TRUSTED:
+            if not self._trusted[i]:
                 views[i] = seal_view(views[i])
         self.views = views
         # Per seat, what ask calls: the strategy's bound decide and the seat's view.
@@ -395,6 +413,7 @@ class TobagoGame:
         move_locked = False
         exchange_main = s.rules.exchange_as_main_action
         decide, view = self._deciders[seat]
+        trusted = self._trusted[seat]
         while not s.over:
             # Fallback order (see decisions): ``end`` first when no main action is possible,
             # then the clue plays, ``move``, ``exchange`` (C7 flag), raises, amulet powers.
@@ -406,7 +425,7 @@ class TobagoGame:
                 if clue_plays:
                     self._stuck = False
                 if not move_locked:
-                    actions = (*clue_plays, d.MOVE) if clue_plays else _MOVE_ONLY
+                    actions = (*clue_plays, _MOVE) if clue_plays else _MOVE_ONLY
                 else:
                     actions = tuple(clue_plays) if clue_plays else _END_ONLY
                 if exchange_main and s.hands[seat] and (s.clue_draw or s.clue_discard):
@@ -431,23 +450,29 @@ class TobagoGame:
                 choice = self.raised(decision, exc)
             else:
                 if type(choice) is tuple:
-                    for x in choice:
-                        if type(x) is not int and type(x) is not str:
-                            choice = self.illegal(decision, choice)
-                            break
-                    else:
+                    if trusted:
                         if choice not in actions:
                             choice = self.illegal(decision, choice)
+                    else:
+                        for x in choice:
+                            if type(x) is not int and type(x) is not str:
+                                choice = self.illegal(decision, choice)
+                                break
+                        else:
+                            if choice not in actions:
+                                choice = self.illegal(decision, choice)
                 else:
                     choice = self.illegal(decision, choice)
-            assert isinstance(choice, tuple)
-            kind = choice[0]
+            # Validated above: an action tuple (an assignment for the type checker is
+            # cheaper than an isinstance assertion at every decision).
+            act: tuple[Any, ...] = choice  # type: ignore[assignment]
+            kind = act[0]
             if kind == "end":
                 return
             if kind != "move":
                 self._stuck = False  # a raise, an exchange or an amulet power
             if kind == "clue":
-                self._play_clue(seat, choice[1], choice[2], "clue")
+                self._play_clue(seat, act[1], act[2], "clue")
                 main_done = True
             elif kind == "move":
                 main_done = True
@@ -459,11 +484,11 @@ class TobagoGame:
                 s.log.add(s.turn, seat, _EV["exchange"], self._exchange_hand(seat))
                 main_done = True
             elif kind == "raise":
-                raise_treasure(self, seat, choice[1])
+                raise_treasure(self, seat, act[1])
                 move_locked = True
                 if s.rules.raise_ends_turn:
                     return
-            elif self._use_amulet(seat, choice):  # an amulet move that ended in a raise
+            elif self._use_amulet(seat, act):  # an amulet move that ended in a raise
                 move_locked = True
                 if s.rules.raise_ends_turn:
                     return
@@ -496,33 +521,36 @@ class TobagoGame:
                     return lists[1]  # type: ignore[no-any-return]
                 if lists[2] != tag:
                     lists[2] = tag
-                    lists[3] = [(tag, card, m) for _, card, m in lists[1]]
+                    table = plays_table(tag, len(masks))
+                    lists[3] = [table[card][m] for _, card, m in lists[1]]
                 return lists[3]  # type: ignore[no-any-return]
         plays: list[d.Action] = []
         append = plays.append
+        table = self._clue_table if tag == "clue" else plays_table(tag, len(masks))
         if only_map >= 0:
             cand = cands[only_map]
             for card in hand:
                 after = cand & masks[card]
                 if after and after != cand:
-                    append((tag, card, only_map))
+                    append(table[card][only_map])
             return plays
         # The four maps unrolled (the hottest loop of the engine): plays by card, then map.
         c0, c1, c2, c3 = cands
         for card in hand:
             f = masks[card]
+            by_map = table[card]
             a = c0 & f
             if a and a != c0:
-                append((tag, card, 0))
+                append(by_map[0])
             a = c1 & f
             if a and a != c1:
-                append((tag, card, 1))
+                append(by_map[1])
             a = c2 & f
             if a and a != c2:
-                append((tag, card, 2))
+                append(by_map[2])
             a = c3 & f
             if a and a != c3:
-                append((tag, card, 3))
+                append(by_map[3])
         self._last_plays = (seat, hand.copy(), cands.copy(), masks)
         self._last_lists = [tag, plays, None, None]
         return plays
@@ -632,14 +660,14 @@ class TobagoGame:
                     collected = 1
                 row((s.turn, seat, _LEG, here, choice, collected))
                 continue
-            assert isinstance(choice, tuple)
-            if choice[0] == "stop":
+            act: tuple[Any, ...] = choice  # type: ignore[assignment]  # validated: an action
+            if act[0] == "stop":
                 break
-            if choice[0] == "raise":
+            if act[0] == "raise":
                 self._stuck = False
-                raise_treasure(self, seat, choice[1])
+                raise_treasure(self, seat, act[1])
                 return True
-            self._use_amulet(seat, choice)
+            self._use_amulet(seat, act)
             powers = None
         return False
 

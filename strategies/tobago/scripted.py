@@ -295,14 +295,15 @@ class ScriptedPlayer:
         best: d.Action | None = None
         best_score = -1.0
         cands = view.candidate_masks()
+        c0, c1, c2, c3 = cands
+        before = (c0.bit_count(), c1.bit_count(), c2.bit_count(), c3.bit_count())
         weight = style.clue_weight
         for action in actions:
             if action[0] != "clue":
                 break  # the clue plays come first
             _, card, m = action
-            cand = cands[m]
-            n_before = cand.bit_count()
-            after = cand & masks[card]
+            n_before = before[m]
+            after = cands[m] & masks[card]
             n_after = after.bit_count()
             score = weight * (n_before - n_after) / n_before
             if n_after <= 1:  # locates the treasure
