@@ -2,8 +2,10 @@
 
 Every answer of the turn (draw or plunder, the Helm's pile, the Knife's steal, the Pistol's
 target, the Candle's card, the Spyglass's place or put back, the Plunderer's bonus cards) is
-the one with the highest expected points for the turn, computed exactly by
-:class:`~strategies.treasure_island.turn_solver.TurnSolver` over the real turn: its forced
+the one with the highest expected points for the turn, computed by
+:class:`~strategies.treasure_island.turn_solver.TurnSolver` over the real turn (exactly with
+``exact=true``; the default values the Key + Chest bonus and an Anchor's keep before a forced
+Helm approximately, see docs/strategies.md): its forced
 placements, forced busts, Rum bottles, the Anchor's keep, the Key + Chest bonus drawn at
 random, and the characters' powers. It uses only what the seat's view shows.
 

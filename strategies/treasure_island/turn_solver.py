@@ -175,7 +175,11 @@ class TurnSolver:
     """The optimal expected points of the rest of the turn, from ``view``'s seat.
 
     ``shown``: cards out of the discard only for the moment (a Candle's reveal being chosen
-    from), which go back to it.
+    from), which go back to it. ``exact=False`` (``optimal``'s default) values two things
+    approximately, both named in docs/strategies.md: the Key + Chest bonus (drawn from the
+    discard and compared with the piles as they stood at the turn's first decision), and an
+    Anchor's keep followed by a Helm forced to take a pile of the kept kind, which it can
+    overvalue.
     """
 
     __slots__ = (
