@@ -43,15 +43,20 @@ class OptimalStopping(PowerChoices):
         self.rng = rng
         self.exact = exact
         self._solver: TurnSolver | None = None
-        self._turn: tuple[int, int] = (-1, -1)
+        # The view and turn the solver was built for. The view itself is held, not its id():
+        # a player reused across games (the enumeration tests replay one player in every
+        # world) would otherwise meet a new view at a dead one's address and reuse a solver
+        # built for another game.
+        self._view: PlayerView | None = None
+        self._turn = -1
 
     def solver(self, view: PlayerView, shown: tuple[int, ...] = ()) -> TurnSolver:
         """The turn's solver: one serves every decision of a turn, since each later state is
         one it has already valued (values are relative to the score where they are asked)."""
-        turn = (id(view), view.turn)
-        if self._solver is None or self._turn != turn:
+        if self._solver is None or self._view is not view or self._turn != view.turn:
             self._solver = TurnSolver(view, shown, self.exact)
-            self._turn = turn
+            self._view = view
+            self._turn = view.turn
         return self._solver
 
     def turn_values(self, view: PlayerView) -> tuple[float, float]:
