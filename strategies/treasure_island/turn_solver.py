@@ -25,7 +25,12 @@ seat's stash, the opponents' stashes, the discard, the public top cards and how 
 seat's score has moved (a Helm's card out, a Scavenger's card in). Contexts are interned, and
 what can no longer matter is dropped from them (the opponents' stashes once the Knife and the
 Pistol are spent, the discard's cards that can no longer raise a pile once the Candle is
-spent), so that paths that differ only in such things share their values.
+spent), so that paths that differ only in such things share their values. The Anchor's
+kept kinds are dropped once neither a Helm nor a Scavenger's shot can still move a pile, and
+in default mode a Scavenger's values are cut, state by state, to the window the rest of the
+turn can still read (see ``TurnSolver._normalise``): without that a Scavenger's turn kept
+every card's value apart after its Pistol had fired, and one turn took minutes and
+gigabytes.
 
 Two facts keep the search small and exact: cards of the pile of kinds in play all bust alike,
 so only their number counts; and the value less ``bank`` never rises as ``bank`` rises with
@@ -74,7 +79,10 @@ _RUM_ONE = 1 << _RUM
 _TAKEN_ONE = 1 << _TAKEN
 _KEPT_MASK = _ALL_KINDS << _KEPT
 #: The bits of the hot int that decide what a context can drop.
-_SHAPE = _ALL_KINDS | ((1 << (4 * N_KINDS)) - 1) << _CANON
+_CANON_MASK = ((1 << (4 * N_KINDS)) - 1) << _CANON
+_SHAPE = _ALL_KINDS | _CANON_MASK
+#: The bits of the hot int that decide which values can still matter.
+_NORM = _SHAPE | _KEPT_MASK
 _PLAIN = (1 << KEY) | (1 << CHEST) | (1 << PARROT)
 #: Kinds whose placement only changes the hot int (no choice, no chance).
 _SIMPLE = _PLAIN | (1 << ANCHOR) | (1 << RUM)
@@ -126,6 +134,7 @@ class Context:
         "id",
         "known",
         "moves",
+        "norm",
         "opp",
         "picks",
         "reach",
@@ -157,6 +166,9 @@ class Context:
         #: The same context with what can no longer matter dropped, by the kinds in play and
         #: their clamped values (what decides it).
         self.refined: dict[int, Context] = {}
+        #: The hot state's value nibbles cut to the window where they still matter, by the
+        #: kinds in play, their values and the kinds kept (``TurnSolver._normalise``).
+        self.norm: dict[int, int] = {}
         #: The context after a Candle takes a card of the discard, by the hot state's shape
         #: and the card.
         self.picks: dict[int, Context] = {}
@@ -189,6 +201,7 @@ class TurnSolver:
         "_powers",
         "_stops",
         "anchored_bonus",
+        "base",
         "bonus_discard",
         "busting_of",
         "character",
@@ -198,7 +211,7 @@ class TurnSolver:
         "knife_area",
         "lo",
         "movable",
-        "movable_late",
+        "normalise",
         "opponents",
         "reveal",
         "rum_cards",
@@ -234,11 +247,16 @@ class TurnSolver:
             discard |= 1 << c
         #: The discard the bonus is drawn from when not ``exact`` (see the class docs).
         self.bonus_discard = discard
+        #: This seat's pile tops at the turn's first decision (the default bonus's piles).
+        self.base = tuple(TOP_VALUE[k][mine[k]] for k in range(N_KINDS))
         self.lo: list[int] = []
         self.hi: list[int] = []
+        #: Whether value nibbles are cut to the window the state can still read (see
+        #: :meth:`_normalise`): in default mode only the Scavenger's are ever wider than one.
+        self.normalise = not exact and self.character == "scavenger"
         for k in range(N_KINDS):
             pile = mine[k]
-            if not exact and self.character != "scavenger":
+            if not exact and not self.normalise:
                 # Values are not kept: every card counts as at most this pile's top.
                 self.lo.append(TOP_VALUE[k][pile])
                 self.hi.append(TOP_VALUE[k][pile])
@@ -246,17 +264,32 @@ class TurnSolver:
             second = pile & ~(1 << TOP_INDEX[pile]) if pile else 0
             self.lo.append(TOP_VALUE[k][second])
             high = TOP_VALUE[k][pile]
-            for i in range(PER_KIND):
-                if discard >> (k * PER_KIND + i) & 1:
-                    high = max(high, VALUE[k * PER_KIND + i])
-            for o in self.opponents:
-                high = max(high, TOP_VALUE[k][view.stash_pile(o, k)])
+            if exact:
+                # The exact bonus compares its cards with the play area's own.
+                for i in range(PER_KIND):
+                    if discard >> (k * PER_KIND + i) & 1:
+                        high = max(high, VALUE[k * PER_KIND + i])
+            if exact or self.character == "scavenger":
+                # Up to the highest card a Scavenger's shot could add to the pile (and, for
+                # the exact bonus, a steal could bring).
+                for o in self.opponents:
+                    high = max(high, TOP_VALUE[k][view.stash_pile(o, k)])
             self.hi.append(high)
         # The kinds an Anchor keeps matter only where this seat's pile of that kind can still
         # move (a Helm's forced bust, a Scavenger's shot) or the bonus is paid on a bust.
-        late = _ALL_KINDS if self.character == "scavenger" or self.anchored_bonus else 0
-        self.movable_late = late
-        self.movable = late | sum(1 << k for k in range(N_KINDS) if mine[k])
+        # Once the Helm and the Pistol are both spent nothing moves, and the kinds kept by an
+        # Anchor stop splitting states that differ in nothing else.
+        late = _ALL_KINDS if self.anchored_bonus else 0
+        shot = 0
+        if self.character == "scavenger":
+            for o in self.opponents:
+                shot |= sum(1 << k for k in range(N_KINDS) if view.stash_pile(o, k))
+        # A shot can start a pile the Helm then takes: while the Helm is to come, its piles
+        # are this seat's and the ones a shot could start.
+        helm = shot | sum(1 << k for k in range(N_KINDS) if mine[k])
+        #: The kinds an Anchor's keep can still matter for, by which of the Helm (bit 0) and
+        #: the Pistol (bit 1) are in play.
+        self.movable = (late | helm | shot, late | shot, late | helm, late)
         #: Opponent seat -> its stash's index in the last :meth:`state`'s context.
         self.victims: dict[int, int] = {}
         self._memo: dict[int, float] = {}
@@ -398,8 +431,11 @@ class TurnSolver:
     def choice(self, h: int, c: Context) -> float:
         """A point where the turn goes on: plunder or draw, as the rules allow (§5.2)."""
         if h & _KEPT_MASK:
-            movable = self.movable_late if h >> HELM & 1 else self.movable
+            movable = self.movable[(h >> HELM & 1) | (h >> PISTOL & 1) << 1]
             h &= ~((~movable & _ALL_KINDS) << _KEPT)
+        if self.normalise:
+            # Values outside the window the rest of the turn can still read are one state.
+            h = self._normalised(h, c, 0)
         # Contexts made earlier in the turn may hold what the cards since have made moot.
         shape = h & _SHAPE
         refined = c.refined.get(shape)
@@ -446,6 +482,43 @@ class TurnSolver:
                     best = draw
         memo[key] = best
         return best
+
+    def _normalised(self, h: int, c: Context, pending: int) -> int:
+        """``h`` with its value nibbles cut by :meth:`_normalise` (``pending``: the kind bit
+        of a power placed but not yet resolved, which still counts as to come)."""
+        cut = (h & _NORM) << N_KINDS | pending
+        canon = c.norm.get(cut)
+        if canon is None:
+            canon = self._normalise(h & _NORM, c, pending)
+            c.norm[cut] = canon
+        return h & ~_CANON_MASK | canon
+
+    def _normalise(self, h: int, c: Context, pending: int = 0) -> int:
+        """The value nibbles of ``h`` clamped into the window the rest of the turn can still
+        read them in (the Scavenger's default mode; the exact bonus reads every value, and
+        without a Scavenger the default mode keeps one value a kind). A play-area card's
+        value is read only where this seat's pile of its kind moves: down by a Helm still to
+        come (for a kind an Anchor keeps, or may yet keep), up by a Scavenger's shot still
+        to come. Between the lowest and the highest top the pile can still have, the card
+        banks the same difference whatever its value past them."""
+        kinds = h & _ALL_KINDS
+        used = kinds & ~pending
+        helm = not used >> HELM & 1
+        kept = _ALL_KINDS if not used >> ANCHOR & 1 else h >> _KEPT & _ALL_KINDS
+        shot = self.character == "scavenger" and not used >> PISTOL & 1
+        out = 0
+        for k in _KINDS_OF[kinds]:
+            pile = c.cur[k]
+            top = TOP_VALUE[k][pile]
+            lo = hi = top
+            if helm and kept >> k & 1 and pile:
+                lo = TOP_VALUE[k][pile & ~(1 << TOP_INDEX[pile])]
+            if shot:
+                for stash in c.opp:
+                    hi = max(hi, TOP_VALUE[k][stash[k]])
+            v = h >> (_CANON + 4 * k) & 15
+            out |= min(max(v, lo), hi) << (_CANON + 4 * k)
+        return out
 
     def _draw_bound(self, h: int, c: Context) -> float:
         """An upper bound of the value of drawing now (the pile's top unknown): each card's
@@ -563,8 +636,9 @@ class TurnSolver:
         best top cards of the opponents' stashes instead)."""
         canon = h >> _CANON
         values = 0
-        for k in _KINDS_OF[banked]:
-            values |= (canon >> (4 * k) & 15) << (4 * k)
+        if self.exact:
+            for k in _KINDS_OF[banked]:
+                values |= (canon >> (4 * k) & 15) << (4 * k)
         key = (banked, values)
         hit = c.bonus.get(key)
         if hit is not None:
@@ -573,7 +647,8 @@ class TurnSolver:
         cards = banked.bit_count()
         tops = [TOP_VALUE[k][cur[k]] for k in range(N_KINDS)]
         for k in _KINDS_OF[banked]:
-            tops[k] = max(tops[k], values >> (4 * k) & 15)
+            # Not exact: a banked kind's pile as it stood at the turn's first decision.
+            tops[k] = max(tops[k], values >> (4 * k) & 15 if self.exact else self.base[k])
         if self.character == "treasure_hunter":
             cards *= 3
         value: float
@@ -657,6 +732,8 @@ class TurnSolver:
         """The power of ``card``, just placed (``before``: the kinds in play before it)."""
         k = KIND[card]
         if _ACTIVE >> k & 1:  # a power with choices or chances: its value is kept
+            if self.normalise:
+                h = self._normalised(h, c, 1 << k)
             key = (h | c.id) << 4 | k
             hit = self._powers.get(key)
             if hit is None:

@@ -194,3 +194,47 @@ def test_stopping_rules_follow_their_parameters() -> None:
     # 0.5 * 4 * k > 0.5 * 9 needs k > 2.25.
     assert not ExpectedValue(rng, k=2.0).keep_drawing(view)
     assert ExpectedValue(rng, k=2.5).keep_drawing(view)
+
+
+def test_a_scavengers_values_stop_splitting_states_once_they_can_no_longer_matter() -> None:
+    # A Scavenger's Pistol on the pile's public top: once it has fired, a play-area card's
+    # value is read only by a Helm's forced bust of a kind an Anchor keeps, so states that
+    # differ only in values nothing reads any more are one state. The turn's value is the one
+    # the search had when every value stayed apart, in half its states (it took 14,137).
+    rules = dataclasses.replace(preset("characters"), rum_cards=2)
+    setup = Setup(
+        rules,
+        2,
+        tuple(cards("pistol 3")),
+        tuple(
+            cards(
+                "anchor 4",
+                "parrot 6",
+                "parrot 8",
+                "chest 3",
+                "chest 5",
+                "candle 4",
+                "candle 6",
+                "knife 3",
+                "rum 4",
+                "helm 3",
+                "spyglass 5",
+            )
+        ),
+        tuple(cards("candle 7")),
+        (
+            tuple(cards("helm 2", "key 2", "chest 2", "parrot 4", "candle 2", "rum 2")),
+            tuple(cards("chest 6", "parrot 9", "candle 5")),
+        ),
+        "scavenger",
+    )
+    states: list[int] = []
+
+    def value(view: PlayerView) -> float:
+        solver = TurnSolver(view, exact=False)
+        result = solver.draw_value(solver.state(view))
+        states.append(len(solver._memo))
+        return result
+
+    assert solver_turn_value(setup, value) == pytest.approx(10.102584175084175, abs=1e-9)
+    assert states[0] <= 8_000
