@@ -188,12 +188,7 @@ const GAME = (() => {
     const boardBox = el("div", { id: "board-box" }, buildBoard(), buildLegend());
     dom.facts = el("div", { class: "facts panel-box" });
     dom.seats = el("div", { class: "seats" });
-    dom.seatBoxes = [];
-    for (let s = 0; s < n; s++) {
-      const box = el("div", { class: "seat", "data-seat": String(s) });
-      dom.seatBoxes.push(box);
-      dom.seats.append(box);
-    }
+    dom.seatBoxes = seatBoxes(n, dom.seats);
     dom.dist = el("div", { class: "dist panel-box" });
     const side = el("div", { id: "side" }, dom.facts, el("h2", { class: "panel", text: "Seats" }), dom.seats,
                     el("h2", { class: "panel", text: "Treasure distribution" }), dom.dist);

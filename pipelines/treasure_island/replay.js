@@ -27,12 +27,7 @@ const GAME = (() => {
     dom.discard = el("div", { class: "pile" });
     dom.area = el("div", { class: "pile area" });
     dom.stashes = el("div", { class: "stashes" });
-    dom.seatBoxes = [];
-    for (let s = 0; s < n; s++) {
-      const box = el("div", { class: "seat", "data-seat": String(s) });
-      dom.seatBoxes.push(box);
-      dom.stashes.append(box);
-    }
+    dom.seatBoxes = seatBoxes(n, dom.stashes);
     stage.append(el("div", { id: "ti-top" },
       el("div", { class: "table-row" }, dom.pile, dom.discard, dom.area),
       el("h2", { class: "panel", text: "Stashes (one pile per kind, top card first; a pile scores its top card)" }),

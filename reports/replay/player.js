@@ -47,6 +47,18 @@ function el(tag, attrs, ...children) {
   return node;
 }
 
+/* One empty box per seat (class "seat", data-seat its number), appended to parent: the
+   renderers fill them at every frame. */
+function seatBoxes(count, parent) {
+  const boxes = [];
+  for (let s = 0; s < count; s++) {
+    const box = el("div", { class: "seat", "data-seat": String(s) });
+    boxes.push(box);
+    parent.append(box);
+  }
+  return boxes;
+}
+
 function svgEl(tag, attrs) {
   const node = document.createElementNS("http://www.w3.org/2000/svg", tag);
   for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, v);

@@ -493,7 +493,7 @@ class TurnSolver:
             c.norm[cut] = canon
         return h & ~_CANON_MASK | canon
 
-    def _normalise(self, h: int, c: Context, pending: int = 0) -> int:
+    def _normalise(self, h: int, c: Context, pending: int) -> int:
         """The value nibbles of ``h`` clamped into the window the rest of the turn can still
         read them in (the Scavenger's default mode; the exact bonus reads every value, and
         without a Scavenger the default mode keeps one value a kind). A play-area card's
@@ -505,7 +505,7 @@ class TurnSolver:
         used = kinds & ~pending
         helm = not used >> HELM & 1
         kept = _ALL_KINDS if not used >> ANCHOR & 1 else h >> _KEPT & _ALL_KINDS
-        shot = self.character == "scavenger" and not used >> PISTOL & 1
+        shot = not used >> PISTOL & 1  # only a Scavenger's values are normalised
         out = 0
         for k in _KINDS_OF[kinds]:
             pile = c.cur[k]
