@@ -101,21 +101,6 @@ def clustered_share(
     return wilson(p * n_eff, n_eff, z)
 
 
-def cochran_q(estimates: list[float], ses: list[float]) -> tuple[float, int, float, float, float]:
-    """Heterogeneity of independent estimates with standard errors (groups with no error
-    are left out): Cochran's Q, its degrees of freedom, p-value, and the inverse-variance
-    pooled estimate with its standard error."""
-    pairs = [(e, s) for e, s in zip(estimates, ses, strict=True) if s > 0]
-    if len(pairs) < 2:
-        return (0.0, 0, 1.0, pairs[0][0] if pairs else 0.0, pairs[0][1] if pairs else 0.0)
-    weights = [1 / (s * s) for _, s in pairs]
-    total = sum(weights)
-    pooled = sum(w * e for w, (e, _) in zip(weights, pairs, strict=True)) / total
-    q = sum(w * (e - pooled) ** 2 for w, (e, _) in zip(weights, pairs, strict=True))
-    dof = len(pairs) - 1
-    return (q, dof, chi2_sf(q, dof), pooled, math.sqrt(1 / total))
-
-
 def holm(p_values: list[float]) -> list[float]:
     """Holm's step-down adjustment of ``p_values`` (same order), family-wise error control."""
     m = len(p_values)

@@ -66,6 +66,7 @@ def _one(fmt: Callable[[float], str]) -> Callable[[dict[str, Any], tuple[str, ..
 #: How each kind of column is written: a function of the row and the column's keys.
 FORMATS: dict[str, Callable[[dict[str, Any], tuple[str, ...]], str]] = {
     "text": lambda r, k: "" if r.get(k[0]) is None else str(r.get(k[0])),
+    "yesno": lambda r, k: "" if r.get(k[0]) is None else ("yes" if r.get(k[0]) else "no"),
     "count": _one(numbers.count),
     "pct": _one(numbers.pct),
     "points": _one(lambda x: f"{100 * x:+.1f}"),

@@ -2,11 +2,20 @@
 
 Per island and player count: win share by seat with intervals, the first-seat advantage
 (seat 0's win share minus the fair 1/n) with its interval, and a chi-square test of the seat
-wins against uniform. Across islands, per player count: Cochran's Q test of whether the
-islands' first-seat advantages differ at all (heterogeneity), the pooled (inverse-variance)
-advantage, and per island the deviation from the pooled value with its p-value adjusted for
-testing every island (Holm). Islands are worth ranking only when Q rejects; otherwise their
-order is noise.
+wins against uniform. Across islands, per player count: a test of whether the islands'
+first-seat shares differ at all (heterogeneity), the pooled advantage, and per island the
+deviation from the pooled value with its p-value adjusted for testing every island (Holm).
+Islands are worth ranking only when the test rejects; otherwise their order is noise.
+
+The heterogeneity test is the chi-square test of equal shares (Q = Σ n_i (p_i - p)² /
+(p (1 - p))) divided by the design effect of the seed blocks, measured once over all the
+islands of a player count (Rao and Scott's first-order correction, never below 1). Each
+island's own cluster-robust standard error is *not* used as a weight: an island is played in
+a few dozen blocks at most, and a variance estimated from six blocks can come out near zero
+and let one island decide the test. Under the hypothesis of equal shares the weights are the
+games on each island, so the pooled share is the share over all games, the headline figure.
+An island whose expected first-seat wins or losses (games times the pooled share) fall below 5 is
+left out of the test (the chi-square approximation needs them) and counted as not tested.
 
 Intervals treat a seed block as the independent unit (:mod:`pipelines.metrics.clustered`).
 """
@@ -20,12 +29,14 @@ import duckdb
 import pyarrow as pa
 
 from pipelines.metrics.clustered import clustered
-from pipelines.stats import Z95, chi_square_uniform, cochran_q, holm, normal_p
+from pipelines.stats import Z95, chi2_sf, chi_square_uniform, holm, normal_p
 
 _SEATS = "SELECT run, block, island, n_players, seat, win_share FROM seat_games"
 _FIRST = f"SELECT * FROM ({_SEATS}) WHERE seat = 0"
 #: Below this level an island is reported as differing from the pooled advantage.
 ALPHA = 0.05
+#: The least expected first-seat wins (and losses) on an island for it to enter the test.
+MIN_EXPECTED = 5.0
 
 
 def seat_win_shares(con: duckdb.DuckDBPyConnection) -> pa.Table:
@@ -49,8 +60,9 @@ def seat_win_shares(con: duckdb.DuckDBPyConnection) -> pa.Table:
 
 def island_summary(con: duckdb.DuckDBPyConnection) -> pa.Table:
     """Per island and player count: games, mean turns, first-seat advantage with its
-    interval, the chi-square test of seat uniformity, and the island's deviation from the
-    pooled first-seat advantage with its raw and Holm-adjusted p-values."""
+    interval, the chi-square test of seat uniformity, whether the island entered the test of
+    islands against each other, and if so its deviation from the pooled first-seat
+    advantage with its raw and Holm-adjusted p-values (null when not tested)."""
     first = clustered(con, _FIRST, ["island", "n_players"], "win_share", share=True)
     seats = seat_win_shares(con).to_pylist()
     wins: dict[tuple[str, int], list[float]] = {}
@@ -62,16 +74,17 @@ def island_summary(con: duckdb.DuckDBPyConnection) -> pa.Table:
             "SELECT island::VARCHAR, n_players, avg(turns)::DOUBLE FROM games GROUP BY 1, 2"
         ).fetchall()
     }
-    pooled = {int(h["n_players"]): h for h in _heterogeneity(first)}
+    tests = {int(h["n_players"]): h for h in _heterogeneity(first, _design_effects(con))}
     rows: list[dict[str, Any]] = []
     for r in first:
         n = int(r["n_players"])
         fair = 1 / n
         chi, p_seats = chi_square_uniform(wins[(r["island"], n)])
-        h = pooled[n]
-        # The island's estimate against the pooled one, which it is part of: the variance of
-        # the difference is se_i² - se_pooled² (fixed-effect weights).
-        var = r["se"] ** 2 - h["pooled_se"] ** 2
+        h = tests[n]
+        tested = _tested(r, h["all_share"])
+        # The island's share against the pooled one, which it is part of: under equal shares
+        # the difference has variance p (1 - p) deff (1/n_i - 1/N).
+        var = h["unit_variance"] * (1 / r["n"] - 1 / h["tested_games"]) if tested else 0.0
         z = (r["mean"] - fair - h["pooled"]) / math.sqrt(var) if var > 0 else 0.0
         rows.append(
             {
@@ -87,13 +100,21 @@ def island_summary(con: duckdb.DuckDBPyConnection) -> pa.Table:
                 "se": r["se"],
                 "chi_square": chi,
                 "seat_p_value": p_seats,
-                "deviation_p": normal_p(z) if var > 0 else 1.0,
+                "tested": tested and h["dof"] > 0,
+                "deviation_p": (normal_p(z) if var > 0 else 1.0)
+                if tested and h["dof"] > 0
+                else None,
             }
         )
     for n in {int(r["n_players"]) for r in rows}:
         group = [r for r in rows if r["n_players"] == n]
-        for r, adjusted in zip(group, holm([r["deviation_p"] for r in group]), strict=True):
+        tested_rows = [r for r in group if r["tested"]]
+        for r, adjusted in zip(
+            tested_rows, holm([r["deviation_p"] for r in tested_rows]), strict=True
+        ):
             r["holm_p"] = adjusted
+        for r in group:
+            r.setdefault("holm_p", None)  # not tested: no p-value rather than a made-up 1
     types = {
         "island": pa.string(),
         "n_players": pa.int8(),
@@ -107,30 +128,82 @@ def island_summary(con: duckdb.DuckDBPyConnection) -> pa.Table:
         "se": pa.float64(),
         "chi_square": pa.float64(),
         "seat_p_value": pa.float64(),
+        "tested": pa.bool_(),
         "deviation_p": pa.float64(),
         "holm_p": pa.float64(),
     }
     return pa.table({k: pa.array([r[k] for r in rows], t) for k, t in types.items()})
 
 
-def _heterogeneity(first: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _design_effects(con: duckdb.DuckDBPyConnection) -> dict[int, float]:
+    """Per player count, the design effect of the seed blocks on the first seat's result:
+    the blocks' variance around their own island's share (so that differences between
+    islands do not count) over the variance of as many independent games, never below 1."""
+    rows = con.sql(
+        f"""
+        WITH c AS (
+            SELECT island, n_players, run, block, sum(win_share)::DOUBLE AS y,
+                   count(*)::DOUBLE AS m
+            FROM ({_FIRST}) src GROUP BY island, n_players, run, block
+        ), i AS (
+            SELECT island, n_players, sum(y) / sum(m) AS p, sum(m) AS games,
+                   count(*) AS blocks
+            FROM c GROUP BY island, n_players
+        )
+        SELECT i.n_players, sum((c.y - i.p * c.m) ^ 2), count(*),
+               (SELECT count(*) FROM i j WHERE j.n_players = i.n_players),
+               (SELECT sum(games * p * (1 - p)) FROM i j WHERE j.n_players = i.n_players)
+        FROM c JOIN i USING (island, n_players) GROUP BY i.n_players
+        """
+    ).fetchall()
+    out = {}
+    for n, spread, blocks, islands, independent in rows:
+        if blocks > islands and independent and independent > 0:
+            out[int(n)] = max(1.0, spread * blocks / (blocks - islands) / independent)
+        else:
+            out[int(n)] = 1.0
+    return out
+
+
+def _tested(island: dict[str, Any], share: float) -> bool:
+    """Whether an island has enough games for the chi-square test at the pooled ``share``."""
+    return bool(min(share, 1 - share) * island["n"] >= MIN_EXPECTED)
+
+
+def _heterogeneity(first: list[dict[str, Any]], deffs: dict[int, float]) -> list[dict[str, Any]]:
     out = []
     for n in sorted({int(r["n_players"]) for r in first}):
         group = [r for r in first if r["n_players"] == n]
-        estimates = [r["mean"] - 1 / n for r in group]
-        q, dof, p, pooled, se = cochran_q(estimates, [r["se"] for r in group])
+        share = sum(r["total"] for r in group) / sum(r["n"] for r in group)
+        deff = deffs.get(n, 1.0)
+        tested = [r for r in group if _tested(r, share)]
+        games = sum(r["n"] for r in tested)
+        pooled = sum(r["total"] for r in tested) / games if games else share
+        unit = pooled * (1 - pooled)  # the variance of one game's first-seat result
+        if len(tested) >= 2 and unit > 0:
+            q = sum(r["n"] * (r["mean"] - pooled) ** 2 for r in tested) / (unit * deff)
+            dof = len(tested) - 1
+            p = chi2_sf(q, dof)
+        else:
+            q, dof, p = 0.0, 0, 1.0
+        se = math.sqrt(unit * deff / games) if games else 0.0
         out.append(
             {
                 "n_players": n,
                 "islands": len(group),
+                "islands_tested": len(tested) if dof > 0 else 0,
                 "games": sum(r["n"] for r in group),
+                "tested_games": games,
+                "all_share": share,
+                "design_effect": deff,
+                "unit_variance": unit * deff,
                 "q": q,
                 "dof": dof,
                 "p_value": p,
-                "pooled": pooled,
+                "pooled": pooled - 1 / n,
                 "pooled_se": se,
-                "pooled_low": pooled - Z95 * se,
-                "pooled_high": pooled + Z95 * se,
+                "pooled_low": pooled - 1 / n - Z95 * se,
+                "pooled_high": pooled - 1 / n + Z95 * se,
                 "islands_differ": dof > 0 and p < ALPHA,
             }
         )
@@ -138,14 +211,18 @@ def _heterogeneity(first: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def heterogeneity(con: duckdb.DuckDBPyConnection) -> pa.Table:
-    """Per player count: islands, games, Cochran's Q of the islands' first-seat advantages
-    (degrees of freedom, p-value), the pooled advantage with its interval, and whether the
-    islands differ at the 5% level (only then is ranking them meaningful)."""
-    rows = _heterogeneity(clustered(con, _FIRST, ["island", "n_players"], "win_share", True))
+    """Per player count: islands (and how many had games enough to be tested), games, the
+    design effect, the heterogeneity statistic Q (degrees of freedom, p-value), the pooled
+    advantage with its interval, and whether the islands differ at the 5% level (only then
+    is ranking them meaningful)."""
+    first = clustered(con, _FIRST, ["island", "n_players"], "win_share", True)
+    rows = _heterogeneity(first, _design_effects(con))
     types = {
         "n_players": pa.int8(),
         "islands": pa.int64(),
+        "islands_tested": pa.int64(),
         "games": pa.int64(),
+        "design_effect": pa.float64(),
         "q": pa.float64(),
         "dof": pa.int64(),
         "p_value": pa.float64(),

@@ -7,9 +7,9 @@ rates follow (curses per distribution, hits and coins lost per game, who is hit 
 paid), each table with a sentence saying what it shows.
 
 **Board fairness** asks whether the first seat is favoured (per player count, with its
-interval) and whether islands differ in that (Cochran's Q); islands are ordered by their
-advantage only when they do, each with a Holm-adjusted p-value, in a forest plot beside the
-pooled estimate. Heat maps show one island's terrain and landmarks under where treasures
+interval) and whether islands differ in that (a chi-square test of equal shares corrected
+for the seed blocks' design effect); islands are ordered by their advantage only when they
+do, each with a Holm-adjusted p-value, in a forest plot beside the pooled estimate. Heat maps show one island's terrain and landmarks under where treasures
 were raised and amulets appeared, with the reason that island was picked.
 """
 
@@ -51,8 +51,9 @@ def _mapped_islands(con: duckdb.DuckDBPyConnection, summary: pa.Table, het: pa.T
     picks: dict[str, list[Any]] = {"n_players": [], "island": [], "games": [], "reason": []}
     for n in sorted({int(r["n_players"]) for r in rows}):
         group = [r for r in rows if r["n_players"] == n]
-        if differ.get(n):
-            pick = max(group, key=lambda r: abs(r["first_seat_advantage"] - pooled[n]))
+        tested = [r for r in group if r["tested"]]
+        if differ.get(n) and tested:
+            pick = max(tested, key=lambda r: abs(r["first_seat_advantage"] - pooled[n]))
             reason = (
                 f"islands differ in the first-seat advantage, and on {pick['island']} it departs "
                 f"most from the pooled value ({numbers.points(pick['first_seat_advantage'])}, "
@@ -128,22 +129,25 @@ def findings(data: ReportData) -> list[Finding]:
             if h["dof"] < 1:
                 continue
             test = f"Q = {h['q']:.1f} on {h['dof']} df, {numbers.p_value(h['p_value'])}"
+            tested = int(h["islands_tested"])
+            left_out = _left_out(h)
             if h["islands_differ"]:
                 rows = [r for r in result.rows("island_fairness") if r["n_players"] == n]
-                odd = [r for r in rows if r["holm_p"] < fairness.ALPHA]
+                odd = [r for r in rows if r["tested"] and r["holm_p"] < fairness.ALPHA]
                 names = ", ".join(
                     f"{r['island']} ({numbers.points(r['first_seat_advantage'])})" for r in odd
                 )
                 text = (
                     f"Islands differ in the first-seat advantage in {n}-player games "
-                    f"({test}); {len(odd)} of {len(rows)} differ from the pooled value after "
-                    f"Holm's adjustment{': ' + names if names else ''}."
+                    f"({test}); {len(odd)} of the {tested} islands tested differ from the "
+                    f"pooled value after Holm's adjustment{': ' + names if names else ''}."
+                    f"{left_out}"
                 )
             else:
                 text = (
                     f"No detectable difference between islands in the first-seat "
-                    f"advantage in {n}-player games ({test}; {h['islands']} islands): their "
-                    "order is noise, so they are not ranked."
+                    f"advantage in {n}-player games ({test}; {tested} islands tested): their "
+                    f"order is noise, so they are not ranked.{left_out}"
                 )
             out.append(
                 Finding(
@@ -215,6 +219,7 @@ ISLAND_COLUMNS = [
     col("first-seat advantage, points [95%]", "points_ci", "first_seat_advantage", "low", "high"),
     col("seat uniformity χ²", "num1", "chi_square"),
     col("seat uniformity p", "p", "seat_p_value"),
+    col("tested against the others", "yesno", "tested"),
     col("differs from pooled: Holm p", "p", "holm_p"),
 ]
 CURSE_ISLAND_COLUMNS = [
@@ -328,6 +333,17 @@ def curse_section(data: ReportData) -> Section:
         "What curses change (a run and its twin without curses on the same seeds), then how "
         "often they strike, whom they hit and what they cost.",
         "".join(body),
+    )
+
+
+def _left_out(het: dict[str, Any]) -> str:
+    """A sentence on the islands the heterogeneity test left out ("" when none)."""
+    missing = int(het["islands"]) - int(het["islands_tested"])
+    if missing <= 0:
+        return ""
+    return (
+        f" {missing} of {het['islands']} islands had too few games to be tested (fewer than "
+        f"{fairness.MIN_EXPECTED:.0f} expected first-seat wins or losses)."
     )
 
 
@@ -453,7 +469,7 @@ def fairness_section(data: ReportData) -> Section:
             else:
                 ranked = bool(het["islands_differ"])
                 verdict = (
-                    "The islands differ (Cochran's Q rejects equal advantages), so they are "
+                    "The islands differ (the test rejects equal advantages), so they are "
                     "ordered by their advantage; the table's Holm-adjusted p-values say which "
                     "differ from the pooled value."
                     if ranked
@@ -462,8 +478,11 @@ def fairness_section(data: ReportData) -> Section:
                 )
                 body.append(
                     doc.paragraph(
-                        f"Do islands differ? Cochran's Q = {het['q']:.1f} on {het['dof']} degrees "
-                        f"of freedom, {numbers.p_value(het['p_value'])}. {verdict}"
+                        f"Do islands differ? The chi-square test of equal first-seat shares, "
+                        f"corrected for the seed blocks (design effect "
+                        f"{het['design_effect']:.2f}), gives Q = {het['q']:.1f} on "
+                        f"{het['dof']} degrees of freedom, {numbers.p_value(het['p_value'])}. "
+                        f"{verdict}{_left_out(het)}"
                     )
                 )
                 body.append(

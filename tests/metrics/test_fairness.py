@@ -1,5 +1,5 @@
-"""Board-fairness metrics against hand-computed values on the fixture run, and the tests they
-rest on (chi-square, Cochran's Q, Holm) by hand."""
+"""Board-fairness metrics against hand-computed values on the fixture run and on hand-made
+blocks, and the tests they rest on (chi-square, Holm) by hand."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pyarrow as pa
 import pytest
 
 from pipelines.metrics.source import connect, open_run
-from pipelines.stats import chi2_sf, chi_square_uniform, cochran_q, holm
+from pipelines.stats import chi2_sf, chi_square_uniform, holm, normal_p
 from pipelines.tobago import fairness
 from tests.metrics.fixture import write_fixture
 
@@ -27,16 +27,8 @@ def test_chi_square_by_hand() -> None:
     assert stat == 10.0 and p == pytest.approx(0.0015654, abs=1e-6)
 
 
-def test_cochran_q_and_holm_by_hand() -> None:
-    # Two estimates 0 and 2 with unit errors: pooled 1, Q = 1 + 1 = 2 on 1 df.
-    q, dof, p, pooled, se = cochran_q([0.0, 2.0], [1.0, 1.0])
-    assert (q, dof, pooled) == (2.0, 1, 1.0)
-    assert p == pytest.approx(0.157299, abs=1e-6) and se == pytest.approx(math.sqrt(0.5))
-    # Weights 4 and 1: pooled (4*1 + 1*6) / 5 = 2; Q = 4*1 + 1*16 = 20.
-    q, dof, p, pooled, _ = cochran_q([1.0, 6.0], [0.5, 1.0])
-    assert (q, pooled) == (20.0, 2.0) and p < 1e-5
-    assert cochran_q([1.0], [0.5])[1] == 0  # one group: nothing to compare
-    # Holm: sorted 0.01 * 3, 0.03 * 2, then max(0.06, 0.04 * 1).
+def test_holm_by_hand() -> None:
+    # Sorted 0.01 * 3, 0.03 * 2, then max(0.06, 0.04 * 1).
     assert holm([0.01, 0.04, 0.03]) == pytest.approx([0.03, 0.06, 0.06])
     assert holm([0.5, 0.9]) == pytest.approx([1.0, 1.0])
 
@@ -58,8 +50,9 @@ def test_seat_shares_and_island_summary(tmp_path: Path) -> None:
     two = summary["isle-2"]
     assert two["first_seat_advantage"] == -0.5 and two["chi_square"] == 1.0
     assert two["seat_p_value"] == pytest.approx(0.317311, abs=1e-6) and two["mean_turns"] == 20.0
-    # Each player count has one island: nothing to compare, nothing adjusted.
-    assert one["holm_p"] == 1.0 and two["holm_p"] == 1.0
+    # Each player count has one island: nothing to compare, no p-value made up.
+    assert one["holm_p"] is None and two["holm_p"] is None
+    assert not one["tested"] and not two["tested"]
     het = fairness.heterogeneity(con).to_pylist()
     assert [h["dof"] for h in het] == [0, 0] and not any(h["islands_differ"] for h in het)
 
@@ -67,19 +60,28 @@ def test_seat_shares_and_island_summary(tmp_path: Path) -> None:
 def _two_islands(first_wins: dict[str, int], blocks: int) -> duckdb.DuckDBPyConnection:
     """2-player games, one per block: on each island the first seat wins the first
     ``first_wins[island]`` of its ``blocks`` games, the second seat the rest."""
+    return _blocks({k: [[b < w] for b in range(blocks)] for k, w in first_wins.items()})
+
+
+def _blocks(islands: dict[str, list[list[bool]]]) -> duckdb.DuckDBPyConnection:
+    """2-player games by island and seed block: each block a list of its games, True where
+    the first seat won."""
     games: dict[str, list[object]] = {k: [] for k in ("run", "game_id", "block", "island",
                                                       "n_players", "turns")}  # fmt: skip
     seats: dict[str, list[object]] = {k: [] for k in ("run", "game_id", "seat", "win_share")}
-    gid = 0
-    for island, wins in first_wins.items():
-        for b in range(blocks):
-            for key, value in zip(games, (0, gid, gid, island, 2, 30), strict=True):
-                games[key].append(value)
-            for seat in (0, 1):
-                won = (b < wins) == (seat == 0)
-                for key, value in zip(seats, (0, gid, seat, 1.0 if won else 0.0), strict=True):
-                    seats[key].append(value)
-            gid += 1
+    gid = block = 0
+    for island, blocks in islands.items():
+        for outcomes in blocks:
+            for first_won in outcomes:
+                for key, value in zip(games, (0, gid, block, island, 2, 30), strict=True):
+                    games[key].append(value)
+                for seat in (0, 1):
+                    won = first_won == (seat == 0)
+                    row = (0, gid, seat, 1.0 if won else 0.0)
+                    for key, value in zip(seats, row, strict=True):
+                        seats[key].append(value)
+                gid += 1
+            block += 1
     con = duckdb.connect()
     con.register("games", pa.table(games))
     con.register("seats", pa.table(seats))
@@ -107,3 +109,59 @@ def test_islands_alike_are_not_told_apart() -> None:
     con = _two_islands({"east": 21, "west": 19}, 40)
     het = fairness.heterogeneity(con).to_pylist()[0]
     assert not het["islands_differ"] and het["p_value"] > 0.5
+
+
+def test_the_island_test_by_hand() -> None:
+    # One game per block: the design effect is C / (C - I) = 80 / 78 (binary results around
+    # each island's own share vary exactly as independent games do). Pooled share 40/80.
+    con = _two_islands({"east": 30, "west": 10}, 40)
+    het = fairness.heterogeneity(con).to_pylist()[0]
+    deff = 80 / 78
+    assert het["design_effect"] == pytest.approx(deff)
+    # Q = (40 * 0.25² + 40 * 0.25²) / (0.5 * 0.5 * deff) on 1 df.
+    assert het["q"] == pytest.approx(5 / (0.25 * deff)) and het["dof"] == 1
+    assert het["p_value"] == pytest.approx(chi2_sf(5 / (0.25 * deff), 1))
+    # The pooled advantage is the share over all games (the headline figure), not a mean
+    # weighted by each island's own standard error.
+    assert het["pooled"] == pytest.approx(0.0)
+    assert het["pooled_se"] == pytest.approx(math.sqrt(0.25 * deff / 80))
+    east = next(r for r in fairness.island_summary(con).to_pylist() if r["island"] == "east")
+    z = 0.25 / math.sqrt(0.25 * deff * (1 / 40 - 1 / 80))
+    assert east["deviation_p"] == pytest.approx(normal_p(z))
+    assert east["holm_p"] == pytest.approx(min(1.0, 2 * normal_p(z)))
+
+
+def test_an_island_of_few_steady_blocks_does_not_decide_the_test() -> None:
+    # "steady": six blocks of two games, the first seat winning exactly one game in each: its
+    # clustered standard error is 0, which as a 1/se² weight would decide the test (and was
+    # left out before). Its share is the pooled one: it must neither be dropped nor make the
+    # islands differ. The other islands: 20 blocks of 2 games whose first seat wins both or
+    # neither (a deal that favours a seat favours it from both seats' turns), half and half.
+    mixed = [[True, True], [False, False]] * 10
+    con = _blocks({"steady": [[True, False]] * 6, "north": mixed, "south": mixed[::-1]})
+    het = fairness.heterogeneity(con).to_pylist()[0]
+    assert het["islands_tested"] == 3 and het["dof"] == 2
+    assert not het["islands_differ"] and het["q"] == pytest.approx(0.0)
+    # Those blocks vary more than independent games: spread 40 (x 46 / 43 for the three
+    # island means) against 92 games x 0.25.
+    assert het["design_effect"] == pytest.approx(40 * 46 / 43 / 23)
+    summary = {r["island"]: r for r in fairness.island_summary(con).to_pylist()}
+    assert summary["steady"]["se"] == 0.0 and summary["steady"]["tested"]
+    assert summary["steady"]["holm_p"] == pytest.approx(1.0)
+
+
+def test_an_island_with_too_few_games_is_left_out_and_said_so() -> None:
+    # "tiny": 4 games, all first-seat wins: 4 x 0.5 expected wins is below 5, so the
+    # chi-square approximation does not hold there; it is not tested and has no p-value.
+    con = _blocks(
+        {
+            "tiny": [[True]] * 4,
+            "east": [[b < 20] for b in range(40)],
+            "west": [[b < 20] for b in range(40)],
+        }
+    )
+    het = fairness.heterogeneity(con).to_pylist()[0]
+    assert het["islands"] == 3 and het["islands_tested"] == 2 and het["dof"] == 1
+    assert not het["islands_differ"]
+    tiny = next(r for r in fairness.island_summary(con).to_pylist() if r["island"] == "tiny")
+    assert not tiny["tested"] and tiny["holm_p"] is None and tiny["deviation_p"] is None
