@@ -9,8 +9,9 @@ paid), each table with a sentence saying what it shows.
 **Board fairness** asks whether the first seat is favoured (per player count, with its
 interval) and whether islands differ in that (a chi-square test of equal shares corrected
 for the seed blocks' design effect); islands are ordered by their advantage only when they
-do, each with a Holm-adjusted p-value, in a forest plot beside the pooled estimate. Heat maps show one island's terrain and landmarks under where treasures
-were raised and amulets appeared, with the reason that island was picked.
+do, each with a Holm-adjusted p-value, in a forest plot beside the pooled estimate. Heat
+maps show one island's terrain and landmarks under where treasures were raised and amulets
+appeared, with the reason that island was picked.
 """
 
 from __future__ import annotations
