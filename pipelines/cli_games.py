@@ -502,8 +502,18 @@ def verify_cmd(
         info = check_run(path, hashes=True)
         checked = info.checked
         status = info.manifest.get("status", "unknown")
+        if status == "running":  # check_run found no writer holding it: its simulate stopped
+            status = "unfinished: the simulate writing it stopped"
+        left = checked.leftovers
+        stray = (
+            f"; {len(left)} unrecorded part file{'s' if len(left) != 1 else ''} of unplayed "
+            f"shards left by the interrupted simulate ({', '.join(left)}) not read, and "
+            "deleted by its next run"
+            if left
+            else ""
+        )
         typer.echo(
             f"{path}: sound ({status}): {checked.games:,} games in {checked.files} part files "
             f"of {len(info.tables)} tables, {checked.bytes / 1e6:,.1f} MB, sizes, row counts "
-            f"and sha256 checked in {time.perf_counter() - start:.1f} s"
+            f"and sha256 checked in {time.perf_counter() - start:.1f} s{stray}"
         )

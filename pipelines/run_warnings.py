@@ -158,6 +158,14 @@ def run_warnings(
             have = con.execute(
                 "SELECT count(*) FROM games_all WHERE run = ?", [groups.runs.index(run)]
             ).fetchall()[0][0]
+            left = run.checked.leftovers if run.checked is not None else ()
+            stray = (
+                f" Not read: {numbers.count(len(left))} part file{'s' if len(left) != 1 else ''}"
+                f" of unplayed shards that the interrupted simulate left unrecorded ({left[0]}"
+                f"{', ...' if len(left) > 1 else ''})."
+                if left
+                else ""
+            )
             out.append(
                 RunWarning(
                     kind="unfinished_run",
@@ -165,7 +173,7 @@ def run_warnings(
                     text=(
                         f"{run_label(run)} ({run.where}) is an unfinished run: reported for the "
                         f"{numbers.count(have)} of {numbers.count(run.manifest['spec']['games'])} "
-                        "games it has; run the same simulate command again to finish it."
+                        f"games it has; run the same simulate command again to finish it.{stray}"
                     ),
                 )
             )

@@ -36,7 +36,7 @@ from sim.outcome import UNFINISHED
 from sim.runner.games import GAMES
 from sim.runner.locations import open_store
 from sim.runner.parts import PartRecord, PartsSummary, check_parts, records_from_manifest
-from sim.runner.run import MANIFEST, check_schema, read_manifest
+from sim.runner.run import MANIFEST, check_schema, read_manifest, run_code
 from sim.runner.store import LocalStore, RunStore
 
 
@@ -119,8 +119,10 @@ def check_run(
         raise InputError(
             f"{store}: a simulate is writing this run ({writer}); read it once that has finished"
         )
+    run_code(store, manifest)  # a run whose games were played by two codes is refused
     parts = records_from_manifest(manifest, GAMES[game].tables, store.show(MANIFEST))
-    checked = check_parts(store, parts, hashes, replica)
+    unfinished = manifest.get("status") != "complete"
+    checked = check_parts(store, parts, hashes, replica, unfinished=unfinished)
     if not parts["games"]:
         raise InputError(f"{store.show('games')}: no Parquet part files (the run has no games yet)")
     return CheckedRun(store, manifest, parts, checked)

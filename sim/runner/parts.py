@@ -175,6 +175,9 @@ class PartsSummary:
     games: int
     shards: frozenset[int]
     hashed: bool
+    #: Unrecorded part files of shards the manifest does not hold, in an unfinished run:
+    #: what an interrupted simulate left (never read; its next run deletes them).
+    leftovers: tuple[str, ...] = ()
 
 
 def _corrupt(where: str, why: str) -> InputError:
@@ -240,19 +243,33 @@ def check_parts(
     records: Mapping[str, list[PartRecord]],
     hashes: bool = True,
     replica: Path | None = None,
+    unfinished: bool = False,
 ) -> PartsSummary:
     """Check that the files of each table folder are exactly the recorded parts, with their
     recorded sizes and row counts (from the Parquet footers) and, with ``hashes``, the sha256
     of their bytes; and that every table holds the same shards, each once.
     ``InputError`` names the first missing, extra or corrupt file. A run in an object store
     is read whole (its hashes are always checked); ``replica``, a local directory, then keeps
-    the copy of every part, checked as it was copied."""
+    the copy of every part, checked as it was copied.
+
+    In an ``unfinished`` run, an unrecorded file named as a part of shards that no table's
+    recorded parts hold is what an interrupted simulate left (it writes a shard's tables one
+    by one and records the shard once all are written): it is listed in ``leftovers``, not
+    refused, and never read. Any other unrecorded file is refused."""
     store = open_store(run)
     sizes: dict[str, int] = {}
+    held = {k for recorded in records.values() for r in recorded for k in r.shards()}
+    leftovers: list[str] = []
     for table, recorded in records.items():
         names = {r.file for r in recorded}
         listed = store.list_files(table)
         extra = sorted(n for n in listed if n not in names)
+        if unfinished:
+            for name in extra:
+                span = shard_span(name)
+                if span is not None and held.isdisjoint(range(span[0], span[1] + 1)):
+                    leftovers.append(f"{table}/{name}")
+            extra = [n for n in extra if f"{table}/{n}" not in leftovers]
         if extra:
             raise InputError(
                 f"{store.show(f'{table}/{extra[0]}')}: extra file, not recorded in the run's "
@@ -287,6 +304,7 @@ def check_parts(
         games=sum(r.rows for r in records.get("games", [])),
         shards=frozenset(games_shards),
         hashed=hashes,
+        leftovers=tuple(leftovers),
     )
 
 

@@ -11,8 +11,11 @@ that are missing (:func:`sim.runner.parts.plan_resume`); the same spec with more
 the run without touching the parts it has; fewer games, a different spec, or a changed island
 file, is refused. One command at a time holds the directory (:class:`sim.runner.lock.RunLock`,
 or a lease object in an object store: :mod:`sim.runner.object_lock`). How the run executes
-(backend, workers, address, the driver's code identity) is recorded but does not define the
-data: every backend and worker count writes the same tables.
+(backend, workers, address) is recorded but does not define the data: every backend and
+worker count writes the same tables. The code does: the manifest records the identity of the
+code that plays the run's games (``code``, :mod:`sim.runner.code_identity`) before the first
+shard is played, and a resume or growth by other code is refused, so a run never holds games
+of two versions of a strategy or of the engine.
 """
 
 from __future__ import annotations
@@ -33,7 +36,7 @@ from typing import Any
 from sim.errors import InputError
 from sim.guard import NO_GUARD, Guard
 from sim.runner.backends import check_address, run_process, run_ray, run_serial
-from sim.runner.code_identity import code_identity, plugin_modules
+from sim.runner.code_identity import CodeIdentity, code_identity, plugin_modules
 from sim.runner.compaction import compact
 from sim.runner.games import Factory, Rules, game_kind
 from sim.runner.locations import open_store
@@ -248,6 +251,32 @@ def check_schema(run: Path | str | RunStore, manifest: dict[str, Any]) -> None:
         )
 
 
+def _short(code: CodeIdentity) -> str:
+    return f"tourney {code.version}, sources {code.digest[:12]}"
+
+
+def run_code(run: Path | str | RunStore, manifest: dict[str, Any]) -> CodeIdentity | None:
+    """The code that played the run's games: the manifest's ``code`` and that of every
+    execution that played some; None when nothing records it (a run written before the
+    identity was recorded, whose executions were all killed). ``InputError`` when they name
+    different code: such a run's tables mix the games of both."""
+    found = [manifest["code"]] if isinstance(manifest.get("code"), dict) else []
+    found += [
+        e["code"]
+        for e in manifest.get("executions") or []
+        if isinstance(e, dict) and e.get("games_played") and isinstance(e.get("code"), dict)
+    ]
+    codes = [CodeIdentity.from_json(c) for c in found]
+    distinct = sorted({_short(c) for c in codes})
+    if len(distinct) > 1:
+        raise InputError(
+            f"{open_store(run).show(MANIFEST)}: its games were played by different code "
+            f"({'; '.join(distinct)}), so its tables mix them; simulate the run again into "
+            "a new directory"
+        )
+    return codes[0] if codes else None
+
+
 @dataclass
 class Prepared:
     """A run directory opened for playing: its manifest, the parts it keeps, every shard's
@@ -261,6 +290,8 @@ class Prepared:
     #: Shard spans to compact, one per extent not compacted yet (never across extents, never
     #: an extent the run had when it was last complete: its parts stay as they are).
     spans: list[range]
+    #: The code that plays the shards (the driver's, which is the run's).
+    code: CodeIdentity
 
 
 def _games_text(spec: dict[str, Any]) -> str:
@@ -312,6 +343,7 @@ def prepare(config: RunConfig, boards: dict[str, tuple[str, Any]]) -> Prepared:
     kind = game_kind(config.game)
     tables = kind.tables
     recorded_boards = kind.boards.manifest(boards) if kind.boards else {}
+    code = code_identity(plugin_modules(config.factories))
     existing = read_manifest(store)
     if existing is not None:
         if isinstance(store, LocalStore):
@@ -349,6 +381,26 @@ def prepare(config: RunConfig, boards: dict[str, tuple[str, Any]]) -> Prepared:
             kind.boards.check(existing.get("boards") or {}, recorded_boards)
         recorded = records_from_manifest(existing, tables, store.show(MANIFEST))
         plan = plan_resume(store, recorded, len(ranges))
+        played_by = run_code(store, existing)
+        kept = any(plan.kept.values())
+        if played_by is None and kept:
+            raise InputError(
+                f"{store}: the code that played its games is not recorded (a run written by "
+                "an older tourney and stopped before it finished), so a resume could mix "
+                "codes; simulate the run again into a new directory"
+            )
+        if played_by is not None and not played_by.same_code(code):
+            if plan.play or spec["games"] > old["games"]:
+                raise InputError(
+                    f"{store}: its games were played by {_short(played_by)} and this is "
+                    f"{_short(code)}; a run holds the games of one code, so only that code "
+                    "resumes or grows it (or simulate into another --out)"
+                )
+            notes.append(
+                f"played by {_short(played_by)} (this is {_short(code)}); nothing was left "
+                "to play, so nothing changed"
+            )
+        existing["code"] = (played_by or code).to_json()
         store.delete_many(plan.delete)
         existing["extents"] = extents
         existing["shards"] = len(ranges)
@@ -363,6 +415,7 @@ def prepare(config: RunConfig, boards: dict[str, tuple[str, Any]]) -> Prepared:
             sorted(plan.play),
             notes + plan.notes,
             _spans(extents, config.shard_size, compacted, plan.play),
+            code,
         )
     if store.top_entries():
         raise InputError(f"{store}: exists, is not empty and holds no run; use another --out")
@@ -385,9 +438,13 @@ def prepare(config: RunConfig, boards: dict[str, tuple[str, Any]]) -> Prepared:
         "shards": len(ranges),
         "boards": recorded_boards,
         "parts": records_to_manifest(records),
+        # Recorded before any shard is played: a run killed at any point says what played it.
+        "code": code.to_json(),
     }
     _write_json(store, manifest)
-    return Prepared(manifest, records, ranges, list(range(len(ranges))), [], [range(len(ranges))])
+    return Prepared(
+        manifest, records, ranges, list(range(len(ranges))), [], [range(len(ranges))], code
+    )
 
 
 class _Recorder:
@@ -464,7 +521,7 @@ def _play(
     lock: Any = None,
 ) -> RunReport:
     manifest = prepared.manifest
-    code = code_identity(plugin_modules(config.factories))
+    code = prepared.code
     shipped = tuple((arg, board) for arg, (_, board) in boards.items())
     tasks = []
     run_id = str(manifest.get("run_id") or config.run_id())

@@ -1,9 +1,11 @@
 """Growing a run: the same spec with more games plays only the new ones, leaves every part of
 the games it had as it is (byte for byte, checked against the manifest's hashes) and ends
-with the tables a run made at full size in one go has."""
+with the tables a run made at full size in one go has. Only the code that played a run's
+games resumes or grows it."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +14,7 @@ from typer.testing import CliRunner
 
 from pipelines.cli import app
 from pipelines.simulate import resolve
+from sim.runner.code_identity import CodeIdentity, code_identity
 from sim.runner.parts import file_sha256
 from sim.runner.run import read_manifest, run
 from sim.runner.shard import ShardSummary
@@ -136,3 +139,86 @@ def test_a_lost_part_of_the_first_extent_is_repaired_after_growth(tmp_path: Path
     run(resolve(small(once, games=144, shard_size=4), {}, "test"))
     assert fingerprint(out) == fingerprint(once)
     assert runner.invoke(app, ["verify", str(out)]).exit_code == 0
+
+
+def _other_code(monkeypatch: pytest.MonkeyPatch) -> CodeIdentity:
+    """Make this process's code identity another one (as after editing a strategy)."""
+    other = CodeIdentity(code_identity().version, "f" * 64)
+    monkeypatch.setattr("sim.runner.run.code_identity", lambda modules=(): other)
+    return other
+
+
+def test_other_code_never_resumes_or_grows_a_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = tmp_path / "r"
+    values = small(out, games=24, shard_size=6)
+
+    def stop(summary: ShardSummary) -> None:
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        run(resolve(values, {}, "test"), stop)
+    manifest = read_manifest(out)
+    assert manifest is not None and manifest["status"] == "partial"
+    # Recorded when the run was created, before any shard: a killed run says it too.
+    assert manifest["code"]["digest"] == code_identity().digest
+    before = (out / "manifest.json").read_bytes(), snapshot(out)
+    _other_code(monkeypatch)
+    resumed = runner.invoke(app, cli(values))
+    assert resumed.exit_code == 2
+    (line,) = resumed.stderr.strip().splitlines()
+    assert f"its games were played by tourney {code_identity().version}, sources" in line
+    assert "ffffffffffff; a run holds the games of one code, so only that code resumes" in line
+    assert ((out / "manifest.json").read_bytes(), snapshot(out)) == before  # nothing touched
+    monkeypatch.undo()
+    assert run(resolve(values, {}, "test")).complete
+    # A complete run: other code may not grow it; asked for what it holds, nothing is played
+    # and it says whose games they are.
+    _other_code(monkeypatch)
+    grown = runner.invoke(app, cli(small(out, games=48, shard_size=6)))
+    assert grown.exit_code == 2 and "only that code resumes or grows it" in grown.stderr
+    same = runner.invoke(app, cli(values))
+    assert same.exit_code == 0, same.output
+    assert "nothing was left to play, so nothing changed" in same.output
+    assert runner.invoke(app, ["verify", str(out)]).exit_code == 0
+
+
+def test_a_run_that_two_codes_played_is_refused_everywhere(tmp_path: Path) -> None:
+    out = tmp_path / "r"
+    values = small(out, games=24, shard_size=6)
+    run(resolve(values, {}, "test"))
+    path = out / "manifest.json"
+    manifest = json.loads(path.read_text())
+    # As older versions wrote a run resumed by edited code: a second execution that played
+    # games with another digest (and the run's own code not recorded).
+    executions = manifest["executions"]
+    executions.append({**executions[0], "code": {**executions[0]["code"], "digest": "e" * 64}})
+    del manifest["code"]
+    path.write_text(json.dumps(manifest))
+    for command in (["verify", str(out)], ["report", str(out), "--format", "json"], cli(values)):
+        result = runner.invoke(app, command)
+        assert result.exit_code == 2, (command, result.output)
+        (line,) = result.stderr.strip().splitlines()
+        assert "its games were played by different code (tourney" in line, line
+        assert "so its tables mix them" in line
+
+
+def test_a_run_with_no_record_of_its_code_is_not_resumed(tmp_path: Path) -> None:
+    out = tmp_path / "r"
+    values = small(out, games=24, shard_size=6)
+
+    def stop(summary: ShardSummary) -> None:
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        run(resolve(values, {}, "test"), stop)
+    path = out / "manifest.json"
+    manifest = json.loads(path.read_text())
+    # What an older tourney left when killed: parts recorded, no code, no execution.
+    del manifest["code"]
+    manifest["executions"] = []
+    path.write_text(json.dumps(manifest))
+    resumed = runner.invoke(app, cli(values))
+    assert resumed.exit_code == 2
+    assert "the code that played its games is not recorded" in resumed.stderr

@@ -149,6 +149,48 @@ def test_a_half_written_shard_is_played_again(tmp_path: Path) -> None:
     assert fingerprint(tmp_path / "r") == clean
 
 
+def test_an_interrupted_run_is_read_without_the_parts_it_left_unrecorded(
+    tmp_path: Path,
+) -> None:
+    """An interrupted simulate can leave parts of a shard it never recorded (it writes the
+    tables one by one): verify and report read the run without them and say so; any other
+    unrecorded file is still refused; the next simulate deletes them."""
+    out = tmp_path / "r"
+    values = small(out, games=48, shard_size=6)
+    done: list[int] = []
+
+    def stop(summary: object) -> None:
+        done.append(1)
+        if len(done) == 2:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        run(resolve(values, {}, "test"), stop)
+    assert (out / "seats" / "part-000000.parquet").exists()
+    shutil.copy(out / "seats" / "part-000000.parquet", out / "seats" / "part-000007.parquet")
+    verified = runner.invoke(app, ["verify", str(out)])
+    assert verified.exit_code == 0, verified.output
+    assert "sound (partial)" in verified.stdout
+    assert "1 unrecorded part file of unplayed shards left by the interrupted simulate " in (
+        verified.stdout
+    )
+    reported = runner.invoke(app, ["report", str(out), "--format", "json"])
+    assert reported.exit_code == 0, reported.output
+    text = (out / "report" / "report.json").read_text()
+    assert "Not read: 1 part file of unplayed shards" in text  # in the run's warning
+    assert "reported for the 12 of 48 games it has" in text  # the two recorded shards
+    # A file that is not a part of an unplayed shard is refused as before.
+    for stray in ("games/part-000000-000001.parquet", "games/notes.txt"):
+        shutil.copy(out / "games" / "part-000000.parquet", out / stray)
+        refused = runner.invoke(app, ["verify", str(out)])
+        assert refused.exit_code == 2 and "extra file, not recorded" in refused.stderr
+        (out / stray).unlink()
+    # The next simulate deletes the leftover and plays its shard; a complete run holds no
+    # unrecorded file at all (verify would refuse it).
+    assert run(resolve(values, {}, "test")).complete
+    assert runner.invoke(app, ["verify", str(out)]).exit_code == 0
+
+
 def test_a_second_simulate_on_the_same_directory_is_refused_at_once(tmp_path: Path) -> None:
     out = tmp_path / "r"
     args = ["simulate", "--backend", "serial", "--games", "48", "--shard-size", "12",

@@ -279,6 +279,13 @@ def test_ctrl_c_stops_cleanly_and_the_run_resumes(tmp_path: Path) -> None:
     # Shards whose parts reached disk but whose report had not reached the driver are not
     # recorded: the resume plays them again.
     assert len(shards_written(out)) < 16
+    # The interrupted run is read as it is: what it has, sound; any part files of shards it
+    # did not record are named and left unread.
+    verified = runner.invoke(app, ["verify", str(out)])
+    assert verified.exit_code == 0 and "sound (partial)" in verified.stdout, verified.output
+    rep = str(tmp_path / "rep")
+    reported = runner.invoke(app, ["report", str(out), "--format", "json", "--out", rep])
+    assert reported.exit_code == 0 and "unfinished run" in reported.stderr, reported.output
     assert runner.invoke(app, [*args, "--out", str(out)]).exit_code == 0
     assert runner.invoke(app, [*args, "--out", str(tmp_path / "clean")]).exit_code == 0
     assert fingerprint(out) == fingerprint(tmp_path / "clean")
