@@ -122,6 +122,22 @@ def test_a_run_and_its_twin_give_the_labelled_paired_curse_effect(tmp_path: Path
         if g["kind"] == "curse_winner":
             assert g["run"] == str(base) and (out / g["page"]).is_file()
 
+    # Reported again into the same directory without the twin: nothing of the pairing (its
+    # tables, its pages) is left beside the new report; a file of the user's stays.
+    (out / "notes.txt").write_text("mine")
+    paired_tables = sorted(p.name for p in (out / "tables").glob("paired_*"))
+    assert paired_tables
+    alone = _report(base, out=out)
+    assert alone["comparisons"] == [] and not list((out / "tables").glob("paired_*"))
+    pages = {g["page"] for g in alone["games_to_look_at"] if g.get("page")}
+    assert {f"games/{p.name}" for p in (out / "games").iterdir()} == pages
+    # A Markdown-only report leaves no HTML or JSON of the last one behind.
+    md = runner.invoke(app, ["report", str(base), "--out", str(out), "--format", "md"])
+    assert md.exit_code == 0, md.output
+    assert (out / "summary.md").is_file() and (out / "notes.txt").read_text() == "mine"
+    assert not (out / "index.html").exists() and not (out / "report.json").exists()
+    assert not list((out / "games").iterdir())
+
 
 def test_cut_off_games_and_a_crashing_plug_in_are_warned_about(tmp_path: Path) -> None:
     rules = tmp_path / "short.toml"
