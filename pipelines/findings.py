@@ -161,6 +161,13 @@ def pair_findings(pair: PairResult) -> list[Finding]:
             return r["estimate"], r["low"], r["high"]
         return -r["estimate"], -r["high"], -r["low"]
 
+    # A pairing that left out games which did not end naturally says so in every finding.
+    caveat = (
+        f" {numbers.count(sum(pair.unfinished))} seed-matched games that did not end naturally"
+        " in A or B are left out (see the warning at the top)."
+        if sum(pair.unfinished)
+        else ""
+    )
     out = []
     for r in pair.rows("win_share"):
         est, low, high = oriented(r)
@@ -175,7 +182,7 @@ def pair_findings(pair: PairResult) -> list[Finding]:
                 int(r["pairs"]),
                 _sentence(
                     f"{_effect(subject, who, est, low, high, 'points')} (paired: the same "
-                    f"{numbers.count(r['pairs'])} games {_both(p.factor)})."
+                    f"{numbers.count(r['pairs'])} games {_both(p.factor)}).{caveat}"
                 ),
                 scope,
             )
@@ -196,7 +203,7 @@ def pair_findings(pair: PairResult) -> list[Finding]:
                     int(r["pairs"]),
                     _sentence(
                         f"{_effect(subject, what, est, low, high, unit)} (paired, "
-                        f"{numbers.count(r['pairs'])} games)."
+                        f"{numbers.count(r['pairs'])} games).{caveat}"
                     ),
                     scope,
                 )

@@ -24,7 +24,7 @@ import pyarrow.csv as pacsv
 from pipelines import findings as common_findings
 from pipelines.metrics import paired, rating, win_rate
 from pipelines.metrics.source import RunInfo, connect
-from pipelines.report_data import CohortResult, Finding, PairResult, ReportData
+from pipelines.report_data import CohortResult, Finding, PairResult, ReportData, RunWarning
 from pipelines.run_groups import (
     Cohort,
     Groups,
@@ -122,11 +122,27 @@ def compute(report: GameReport, runs: list[RunInfo], include_unfinished: bool) -
         with connect([pairing.a, pairing.b], include_unfinished) as con:
             notable = report.pair_notable(con, pairing) if report.pair_notable else None
             pairs.append(
-                PairResult(pairing, paired.differences(con), paired.unpaired_games(con), notable)
+                PairResult(
+                    pairing,
+                    paired.differences(con),
+                    paired.unpaired_games(con),
+                    paired.left_out_unfinished(con),
+                    notable,
+                )
             )
     with connect(list(runs), include_unfinished) as con:
         warnings = run_warnings(con, groups, include_unfinished)
         games = int(con.sql("SELECT count(*) FROM games_all").fetchall()[0][0])
+    for pair in pairs:  # a pairing blind to what its change does to whether games end
+        if pair.left_out():
+            warnings.append(
+                RunWarning(
+                    kind="pairs_left_out",
+                    run=pair.pairing.title,
+                    text=f"Paired comparison ({pair.pairing.title}): {pair.left_out()}",
+                    details=(dict(zip(("a", "b", "both"), pair.unfinished, strict=True)),),
+                )
+            )
     data = ReportData(
         game=report.game,
         groups=groups,
@@ -276,6 +292,7 @@ def report_json(report: GameReport, data: ReportData) -> dict[str, Any]:
                 "b": p.pairing.b.where,
                 "changes": list(p.pairing.changes),
                 "unpaired_games": {"a": p.unpaired[0], "b": p.unpaired[1]},
+                "left_out_unfinished": dict(zip(("a", "b", "both"), p.unfinished, strict=True)),
                 "differences": p.differences.to_pylist(),
             }
             for p in data.pairs
@@ -508,6 +525,8 @@ def pair_body(pair: PairResult, unit: str) -> str:
         _whole_table(table_rows),
     ]
     a_only, b_only = pair.unpaired
+    if pair.left_out():
+        parts.append(doc.paragraph(pair.left_out(), "warning"))
     if a_only or b_only:
         parts.append(
             doc.paragraph(

@@ -14,6 +14,7 @@ import pyarrow as pa
 
 from pipelines.metrics.source import RunInfo
 from pipelines.run_groups import Cohort, Groups, Pairing
+from reports import numbers
 
 
 @dataclass(frozen=True)
@@ -82,12 +83,30 @@ class PairResult:
     pairing: Pairing
     differences: pa.Table
     unpaired: tuple[int, int]
+    #: Seed-matched games left out because they did not end naturally in A only, in B only
+    #: and in both (:func:`pipelines.metrics.paired.left_out_unfinished`).
+    unfinished: tuple[int, int, int] = (0, 0, 0)
     #: Games of the pairing worth looking at (``win_rate.notable_games``' columns; ``run`` 0
     #: is A, 1 is B), when the game's report looks for any.
     notable: pa.Table | None = None
 
     def rows(self, metric: str) -> list[dict[str, Any]]:
         return [r for r in self.differences.to_pylist() if r["metric"] == metric]
+
+    def left_out(self) -> str:
+        """A sentence on the games :attr:`unfinished` left out of the pairing ("" if none)."""
+        a, b, both = self.unfinished
+        total = a + b + both
+        if not total:
+            return ""
+        return (
+            f"{numbers.count(total)} seed-matched games are left out of this pairing because "
+            f"they did not end naturally (the turn cap or a deadlock) in A only "
+            f"({numbers.count(a)}), in B only ({numbers.count(b)}) or in both "
+            f"({numbers.count(both)}): its figures describe only the games that ended in both "
+            "runs, which hides whatever the change does to whether games end (report with "
+            "--include-unfinished to pair every game)."
+        )
 
     def notable_rows(self) -> list[dict[str, Any]]:
         return [] if self.notable is None else list(self.notable.to_pylist())

@@ -207,6 +207,7 @@ _STYLE = (
     "max-width:60em}.caption{color:#4a5660}.note{color:#5a6670}"
     "ul.findings{background:#f1f7f1;border-left:4px solid #3a8a4a;padding:.8em 1em .8em 2em}"
     "ul.warnings{background:#fdf3e6;border-left:4px solid #d27a00;padding:.8em 1em .8em 2em}"
+    "p.warning{background:#fdf3e6;border-left:4px solid #d27a00;padding:.5em 1em}"
     "ul.findings li,ul.warnings li{margin:.3em 0}p.scope{font-weight:600;margin:1em 0 .2em}"
     "details{margin:.6em 0}summary{cursor:pointer;color:#235a8c}"
     "code{background:#eef2f5;padding:1px 4px;border-radius:3px;font-size:90%}"

@@ -6,7 +6,10 @@ and seed, and every seat with the same seat. The differences B - A are then aver
 player slot (the strategy in that place of the players list; in a strategy swap, the slot
 that changed holds A's strategy in A and B's in B), with 95% intervals that treat a seed
 block as the independent unit. Only games that reached their natural end in both runs are
-paired; the table says how many games were used.
+paired (unless the report includes unfinished games); the table says how many games were
+used, and :func:`left_out_unfinished` how many seed-matched games were left out because one
+of the two did not end naturally: a change that makes games hit the turn cap would
+otherwise look like no change at all on the games that still finish.
 
 Rows (``metric``, ``group``): ``win_share`` and ``score`` per player slot, ``first_seat``
 (the first seat's win share, i.e. the change in the first-seat advantage) and ``turns``
@@ -100,3 +103,22 @@ def unpaired_games(con: duckdb.DuckDBPyConnection) -> tuple[int, int]:
                  AND g0.seed = g1.seed))"""
     ).fetchall()[0]
     return int(a), int(b)
+
+
+def left_out_unfinished(con: duckdb.DuckDBPyConnection) -> tuple[int, int, int]:
+    """Seed-matched games left out of the pairing because they did not reach their natural
+    end (the turn cap, a deadlock) in A only, in B only, and in both."""
+    a, b, both = con.sql(
+        """WITH m AS (
+             SELECT EXISTS (SELECT 1 FROM unfinished u WHERE u.run = 0
+                            AND u.game_id = g0.game_id) AS u0,
+                    EXISTS (SELECT 1 FROM unfinished u WHERE u.run = 1
+                            AND u.game_id = g1.game_id) AS u1
+             FROM games_all g0
+             JOIN games_all g1 ON g1.run = 1 AND g1.game_id = g0.game_id AND g1.seed = g0.seed
+             WHERE g0.run = 0)
+           SELECT count(*) FILTER (WHERE u0 AND NOT u1), count(*) FILTER (WHERE u1 AND NOT u0),
+                  count(*) FILTER (WHERE u0 AND u1)
+           FROM m"""
+    ).fetchall()[0]
+    return int(a), int(b), int(both)

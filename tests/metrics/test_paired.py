@@ -35,6 +35,16 @@ def test_games_cut_off_in_either_run_are_not_paired(tmp_path: Path) -> None:
     score = {r["group"]: r for r in paired.differences(con).to_pylist() if r["metric"] == "score"}
     assert score["C"]["pairs"] == 1 and score["A"]["pairs"] == 2
     assert paired.unpaired_games(con) == (1, 0)
+    # Counted as left out because B's game did not end naturally (not A's, not both).
+    assert paired.left_out_unfinished(con) == (0, 1, 0)
+    assert paired.left_out_unfinished(connect([other, other])) == (0, 0, 1)
+    assert paired.left_out_unfinished(connect([base, base])) == (0, 0, 0)
+    # Reported with the unfinished games, every seed-matched game is paired.
+    assert paired.left_out_unfinished(connect([base, other], include_unfinished=True)) == (
+        0,
+        0,
+        0,
+    )
 
 
 def test_a_strategy_swap_pairs_by_player_slot(tmp_path: Path) -> None:
