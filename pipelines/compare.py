@@ -13,6 +13,13 @@ stops as soon as it can decide, or at ``max_games``.
 Metrics: ``first-seat`` (win share of the seat that plays first, i.e. first-seat advantage +
 1/n), ``turns`` (game length), ``win:STRATEGY`` (win share of one strategy), ``candidate`` (win
 share of the candidate, the metric of strategy comparisons).
+
+Every game counts, whatever ended it: a game cut off at the turn cap counts its length and
+the shares of the leader it credits, so a change that makes games stall shows in the metric
+instead of being dropped with them. What could make the verdict wrong is counted per side
+and said before it (``warnings``): games that did not end naturally (by reason) and
+strategy failures (decisions a strategy crashed on or answered illegally, played by the
+fallback instead).
 """
 
 from __future__ import annotations
@@ -26,6 +33,7 @@ from pipelines.sprt import CONTINUE, Sprt, TwoSidedSprt, fixed_size
 from pipelines.ticker import Ticker
 from reports import numbers
 from sim.errors import InputError
+from sim.outcome import UNFINISHED
 from sim.runner.games import Factory, Rules, kind_of, play_planned
 from sim.runner.schedule import plan_game
 
@@ -80,15 +88,27 @@ def check_metric(metric: str, labels: tuple[str, ...], strategies: bool = False)
     )
 
 
-def _value(spec: CompareSpec, rules: Rules, factories: tuple[Factory, ...], block: int) -> float:
+#: What is counted per side besides the metric: games by each end reason that is not the
+#: natural one, then strategy failures.
+ISSUES = (*UNFINISHED, "strategy_failures")
+
+
+def _value(
+    spec: CompareSpec, rules: Rules, factories: tuple[Factory, ...], block: int
+) -> tuple[float, list[int]]:
     """The metric over one block's rotations under ``rules`` with ``factories`` (raw: shares
-    0..1, turns)."""
+    0..1, turns), and the block's counts of :data:`ISSUES`."""
     n = len(spec.labels)
     total = 0.0
+    issues = [0] * len(ISSUES)
     for rotation in range(n):
         plan = plan_game(block * n + rotation, spec.seed, n, "rotate", spec.islands)
-        result = play_planned(plan, rules, factories).result
+        game = play_planned(plan, rules, factories)
+        result = game.result
         assert result is not None
+        if result.end_reason in UNFINISHED:
+            issues[UNFINISHED.index(result.end_reason)] += 1
+        issues[-1] += len(game.violations)
         if spec.metric == "first-seat":
             total += result.win_shares[result.first_player]
         elif spec.metric == "turns":
@@ -104,25 +124,60 @@ def _value(spec: CompareSpec, rules: Rules, factories: tuple[Factory, ...], bloc
                 for seat, share in enumerate(result.win_shares)
                 if plan.order[seat] >= first and spec.labels[plan.order[seat]] == name
             )
-    return total / n
+    return total / n, issues
 
 
-def block_difference(args: tuple[CompareSpec, int]) -> float:
-    """``metric(B) - metric(A)`` for one block (raw; a pure function of the spec and block)."""
+def block_difference(args: tuple[CompareSpec, int]) -> tuple[float, list[int], list[int]]:
+    """``metric(B) - metric(A)`` for one block (raw; a pure function of the spec and block),
+    with A's and B's counts of :data:`ISSUES`."""
     spec, block = args
-    b = _value(spec, spec.rules_b, spec.factories_b or spec.factories, block)
-    return b - _value(spec, spec.rules_a, spec.factories, block)
+    b, b_issues = _value(spec, spec.rules_b, spec.factories_b or spec.factories, block)
+    a, a_issues = _value(spec, spec.rules_a, spec.factories, block)
+    return b - a, a_issues, b_issues
 
 
-def _differences(spec: CompareSpec, blocks: range, pool: Any) -> list[float]:
-    """The blocks' differences in the metric's units."""
+def _differences(
+    spec: CompareSpec, blocks: range, pool: Any, issues: dict[str, list[int]] | None = None
+) -> list[float]:
+    """The blocks' differences in the metric's units; their :data:`ISSUES` are added to
+    ``issues`` (per side, ``a`` and ``b``) when given."""
     jobs = [(spec, b) for b in blocks]
     if pool is None:
         raw = [block_difference(j) for j in jobs]
     else:
         raw = list(pool.map(block_difference, jobs, chunksize=max(1, len(jobs) // 8)))
+    if issues is not None:
+        for _, a_issues, b_issues in raw:
+            for side, counts in (("a", a_issues), ("b", b_issues)):
+                issues[side] = [x + y for x, y in zip(issues[side], counts, strict=True)]
     scale = verdicts.metric_info(spec.metric).scale
-    return [x * scale for x in raw]
+    return [x * scale for x, _, _ in raw]
+
+
+def warnings(issues: dict[str, list[int]], games_per_side: int) -> list[str]:
+    """A sentence per side and issue that could make the verdict wrong (none: empty)."""
+    out = []
+    words = {
+        "turn_cap": "stopped at the turn cap (counted with their length and the leader's win)",
+        "deadlock": "ended in a deadlock",
+        "timeout": "ended when a decision ran past the time limit",
+    }
+    for side in ("a", "b"):
+        counts = dict(zip(ISSUES, issues[side], strict=True))
+        for reason in UNFINISHED:
+            if counts[reason]:
+                out.append(
+                    f"{numbers.count(counts[reason])} of {numbers.count(games_per_side)} games "
+                    f"of {side.upper()} {words[reason]}"
+                )
+        if counts["strategy_failures"]:
+            out.append(
+                f"{numbers.count(counts['strategy_failures'])} decisions in "
+                f"{side.upper()}'s games were strategy failures (a strategy crashed or answered "
+                "illegally, and the fallback played instead): the figures measure the fallback "
+                "too"
+            )
+    return out
 
 
 def rule_changes(a: Rules, b: Rules) -> dict[str, list[Any]]:
@@ -205,6 +260,7 @@ def compare(spec: CompareSpec, ticker: Ticker | None = None) -> dict[str, Any]:
     most = max_blocks(spec)
     test = _test(spec)
     status = CONTINUE
+    issues = {"a": [0] * len(ISSUES), "b": [0] * len(ISSUES)}
     pool = None
     if spec.workers > 1:
         pool = multiprocessing.get_context("spawn").Pool(spec.workers)
@@ -212,7 +268,7 @@ def compare(spec: CompareSpec, ticker: Ticker | None = None) -> dict[str, Any]:
         block = 0
         while block < most and status == CONTINUE:
             batch = range(block, min(most, block + spec.batch_blocks))
-            for x in _differences(spec, batch, pool):
+            for x in _differences(spec, batch, pool, issues):
                 test.add(x)
             block = batch.stop
             status = test.look()
@@ -263,6 +319,8 @@ def compare(spec: CompareSpec, ticker: Ticker | None = None) -> dict[str, Any]:
         "max_games": spec.max_games,
         "llr": test.llrs(),
         "llr_bounds": list(test.llr_bounds()),
+        "issues": {side: dict(zip(ISSUES, issues[side], strict=True)) for side in issues},
+        "warnings": warnings(issues, test.n * n),
         "field": field(spec),
     }
 

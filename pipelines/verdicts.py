@@ -302,7 +302,9 @@ def lines(result: dict[str, Any]) -> list[str]:
             f"beta = {result['beta']:g}"
         )
     lo_b, hi_b = result["llr_bounds"]
-    out = [
+    # What could make the verdict wrong comes before it.
+    out = [f"warning: {w}" for w in result.get("warnings", ())]
+    out += [
         result["verdict"],
         f"  measured: {metric.quantity}, B - A in {metric.unit}"
         f"{' per game' if metric.unit == 'turns' else ''}, on {numbers.count(result['blocks'])} "

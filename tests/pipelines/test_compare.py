@@ -158,8 +158,8 @@ def test_paired_design_has_lower_variance_than_unpaired() -> None:
         islands=tuple(island_names()),
         max_games=0,
     )
-    a = [_value(spec, rules_a, spec.factories, b) for b in range(40)]
-    b = [_value(spec, rules_b, spec.factories, b) for b in range(40)]
+    a = [_value(spec, rules_a, spec.factories, b)[0] for b in range(40)]
+    b = [_value(spec, rules_b, spec.factories, b)[0] for b in range(40)]
     paired = [y - x for x, y in zip(a, b, strict=True)]
     unpaired = [y - x for x, y in zip(a, b[1:] + b[:1], strict=True)]
     assert variance(paired) < 0.8 * variance(unpaired)
@@ -289,3 +289,33 @@ def test_another_lineup_on_the_same_seats() -> None:
     ]:
         result = runner.invoke(app, [*BASE, *args])
         assert result.exit_code == 2 and message in result.output, result.output
+
+
+def test_capped_games_and_strategy_failures_are_said_before_the_verdict(tmp_path: Path) -> None:
+    """A turn cap that cuts games short is counted in B (and the games count, with their
+    length, so the metric sees the cap); a crashing plug-in's failures are counted per side."""
+    capped = write_rules(tmp_path, "cap.toml", "max_turns = 20\n")
+    args = ["--b-rules", capped, "--metric", "turns", "--max-games", "160", "--workers", "1"]
+    result = run_json(args)
+    assert result["issues"]["a"]["turn_cap"] == 0
+    cut = result["issues"]["b"]["turn_cap"]
+    assert cut > 0 and result["estimate"] < -5  # capped games are shorter, and counted
+    assert result["warnings"] == [
+        f"{cut:,} of {result['games'] // 2:,} games of B stopped at the turn cap (counted with "
+        "their length and the leader's win)"
+    ]
+    text = runner.invoke(app, [*BASE[:-1], *ISLANDS, *args])
+    assert text.exit_code == 0, text.output
+    assert text.stdout.splitlines()[0].startswith(f"warning: {cut:,} of ")
+    crashy = run_json(
+        ["--a-strategy", "hunter", "--b-strategy", "tests.runner.crashy:Crashy", "--players",
+         "cautious,collector", "--max-games", "60", "--workers", "1"]
+    )  # fmt: skip
+    assert crashy["issues"]["a"]["strategy_failures"] == 0
+    failures = crashy["issues"]["b"]["strategy_failures"]
+    assert failures > 0
+    assert crashy["warnings"] == [
+        f"{failures:,} decisions in B's games were strategy failures (a strategy crashed or "
+        "answered illegally, and the fallback played instead): the figures measure the "
+        "fallback too"
+    ]
