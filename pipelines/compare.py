@@ -281,12 +281,16 @@ def compare(spec: CompareSpec, ticker: Ticker | None = None) -> dict[str, Any]:
         if ticker is not None:
             ticker.finish()
     low, high = test.interval()
+    # A normal interval from a few blocks can pass what the metric can show (a win share
+    # moves by at most 100 points): it is cut there.
+    low, high = max(low, -metric.max_abs), min(high, metric.max_abs)
     decision = status if status != CONTINUE else "undecided"
     hyps = hypotheses(spec)
     accepted = next((h.text for h in hyps if h.name == decision), None)
     games = test.n * 2 * n
     sd = test.variance**0.5
-    shown = verdicts.direction(low, high)
+    # The direction the interval shows, once the test has decided (undecided: none).
+    shown = verdicts.direction(low, high) if decision != "undecided" else 0
     return {
         "game": spec.rules_a.game,
         "metric": spec.metric,

@@ -232,9 +232,11 @@ def verdict(
             if len(hypotheses) == 2
             else f"a difference of {metric.amount(hypotheses[1].difference)} or more either way"
         )
+        # No direction is claimed: the test has not decided, and the interval is not
+        # adjusted for the sequential looks.
         return (
             f'undecided after {numbers.count(games)} games (--max-games): neither "{h0}" nor '
-            f'"{h1}" could be accepted; so far {seen}'
+            f'"{h1}" could be accepted; the estimate so far, not a finding: {figures}'
         )
     accepted = next(h for h in hypotheses if h.name == decision)
     if shown and shown != accepted.direction:

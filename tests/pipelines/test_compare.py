@@ -319,3 +319,13 @@ def test_capped_games_and_strategy_failures_are_said_before_the_verdict(tmp_path
         "answered illegally, and the fallback played instead): the figures measure the "
         "fallback too"
     ]
+
+
+def test_an_undecided_compare_claims_no_direction_and_stays_in_range() -> None:
+    tiny = run_json(["--ablate", "curses", "--metric", "win:cautious", "--two-sided",
+                     "--max-games", "3", "--workers", "1"])  # fmt: skip
+    assert tiny["decision"] == "undecided" and tiny["direction"] == "none"
+    low, high = tiny["interval"]
+    assert -100 <= low <= tiny["estimate"] <= high <= 100
+    assert "the estimate so far, not a finding: " in tiny["verdict"]
+    assert " raises " not in tiny["verdict"] and " lowers " not in tiny["verdict"]

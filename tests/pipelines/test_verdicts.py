@@ -81,7 +81,7 @@ def test_undecided_says_what_was_not_decided() -> None:
     assert text == (
         'undecided after 20,000 games (--max-games): neither "no difference of 1 turn or more '
         'in game length" nor "a difference of 1 turn or more either way" could be accepted; '
-        "so far B shortens games: -0.30 turns [-0.50, -0.10]"
+        "the estimate so far, not a finding: -0.30 turns [-0.50, -0.10]"
     )
     text = verdicts.verdict(TURNS, hyps, "undecided", 0.0, (0.0, 0.0), 160, 0.0)
     assert "every block gave the same difference (+0.00 turns)" in text
