@@ -90,7 +90,7 @@ def length_findings(result: CohortResult) -> list[Finding]:
     """Per player count, the mean game length in turns."""
     out = []
     for r in result.rows("game_length"):
-        if not r["finished"]:
+        if not r["reported"]:
             continue
         n = int(r["n_players"])
         out.append(
@@ -100,11 +100,18 @@ def length_findings(result: CohortResult) -> list[Finding]:
                 r["mean_turns"],
                 r["low"],
                 r["high"],
-                int(r["finished"]),
+                int(r["reported"]),
                 (
                     f"{n}-player games last {r['mean_turns']:.1f} turns on average "
                     f"{numbers.interval(r['low'], r['high'], scale=1.0)} "
-                    f"({numbers.count(r['finished'])} games)."
+                    f"({numbers.count(r['reported'])} games"
+                    + (
+                        f", {numbers.count(r['reported'] - r['finished'])} of them cut off "
+                        "before their natural end"
+                        if r["reported"] > r["finished"]
+                        else ""
+                    )
+                    + ")."
                 ),
                 cohort_scope(result),
             )

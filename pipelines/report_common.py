@@ -352,6 +352,7 @@ LENGTH_COLUMNS = [
     col("players", "text", "n_players"),
     col("games", "count"),
     col("finished", "count"),
+    col("in the figures", "count", "reported"),
     col("mean turns [95% interval]", "mean_ci", "mean_turns", "low", "high"),
     col("sd", "num1", "sd_turns"),
     col("min", "count", "min_turns"),
@@ -641,10 +642,11 @@ def scope_labels(data: ReportData) -> dict[str, str]:
     """What each finding's scope is called on the page."""
     labels = {}
     for r in data.cohorts:
-        games = sum(int(x["finished"]) for x in r.rows("game_length"))
-        labels[f"cohort:{r.cohort.index}"] = (
-            f"{r.cohort.label} ({numbers.count(games)} finished games)"
-        )
+        rows = r.rows("game_length")
+        games = sum(int(x["reported"]) for x in rows)
+        cut = games - sum(int(x["finished"]) for x in rows)
+        what = f"games, {numbers.count(cut)} of them unfinished" if cut else "finished games"
+        labels[f"cohort:{r.cohort.index}"] = f"{r.cohort.label} ({numbers.count(games)} {what})"
     for p in data.pairs:
         changes = "; ".join(p.pairing.changes)
         labels[f"pairing:{p.pairing.index}"] = (

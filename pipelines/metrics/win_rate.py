@@ -17,6 +17,7 @@ import polars as pl
 import pyarrow as pa
 
 from pipelines.metrics.clustered import clustered
+from reports.numbers import pct
 
 _SEATS = "SELECT * FROM seat_games"
 
@@ -170,8 +171,10 @@ def head_to_head(con: duckdb.DuckDBPyConnection) -> pa.Table:
 
 
 def game_length(con: duckdb.DuckDBPyConnection) -> pa.Table:
-    """Per player count: finished games, mean turns with its interval, sd, min and max, and
-    how many games of every end reason the runs hold (unfinished ones included)."""
+    """Per player count: games, those that ended naturally (``finished``), those the figures
+    count (``reported``: the finished ones, or every game when the report includes the
+    unfinished), mean turns with its interval, sd, min and max over those, and how many
+    games of every other end reason the runs hold."""
     source = "SELECT run, block, n_players, turns::DOUBLE AS turns FROM games"
     means = {r["n_players"]: r for r in clustered(con, source, ["n_players"], "turns")}
     spread = {
@@ -198,7 +201,8 @@ def game_length(con: duckdb.DuckDBPyConnection) -> pa.Table:
             {
                 "n_players": n,
                 "games": total,
-                "finished": m["n"] if m else 0,
+                "finished": total - capped - deadlocked - timed_out,
+                "reported": m["n"] if m else 0,
                 "mean_turns": m["mean"] if m else None,
                 "low": m["low"] if m else None,
                 "high": m["high"] if m else None,
@@ -216,6 +220,7 @@ def game_length(con: duckdb.DuckDBPyConnection) -> pa.Table:
             "n_players": pa.int8(),
             "games": pa.int64(),
             "finished": pa.int64(),
+            "reported": pa.int64(),
             "mean_turns": pa.float64(),
             "low": pa.float64(),
             "high": pa.float64(),
@@ -249,15 +254,17 @@ def by_strategy_polars(frames: list[pl.LazyFrame]) -> pl.DataFrame:
 def notable_games(con: duckdb.DuckDBPyConnection) -> pa.Table:
     """Per player count, games worth looking at: the longest finished game, the biggest
     upset (a sole win by the strategy with the lowest win share at that table size, by the
-    widest margin over the runner-up), and the first game cut off at the turn cap
-    (``turn_cap``) and ended by a deadlock (``deadlock``) when there are any, counted or not.
+    widest margin over the runner-up, in a game that ended naturally), and the first game
+    cut off at the turn cap (``turn_cap``) and ended by a deadlock (``deadlock``) when there
+    are any, counted or not.
     ``run`` is the run's index in the connection."""
     rows = con.sql(
         """
         WITH longest AS (
             SELECT 'longest' AS kind, n_players, run, game_id,
-                   turns::VARCHAR || ' turns' AS detail
+                   turns::VARCHAR || ' turns' AS detail, NULL::DOUBLE AS share
             FROM games
+            WHERE end_reason::VARCHAR NOT IN ('turn_cap', 'deadlock', 'timeout')
             QUALIFY row_number() OVER (
                 PARTITION BY n_players ORDER BY turns DESC, run, game_id) = 1),
         shares AS (
@@ -268,19 +275,25 @@ def notable_games(con: duckdb.DuckDBPyConnection) -> pa.Table:
             FROM seat_games GROUP BY 1, 2),
         upset AS (
             SELECT 'upset' AS kind, w.n_players, w.run, w.game_id,
-                   w.strategy || ' won (it wins ' || round(100 * s.share, 1)::VARCHAR ||
-                   '% of ' || w.n_players::VARCHAR || '-player games) by ' ||
-                   (w.score - r.second)::INT::VARCHAR AS detail
+                   -- the share is written in Python, as the report's tables write it
+                   w.strategy || ' won (it wins {share} of ' || w.n_players::VARCHAR ||
+                   '-player games) by ' || (w.score - r.second)::INT::VARCHAR AS detail,
+                   s.share AS share
             FROM seat_games w
             JOIN shares s USING (n_players, strategy)
             JOIN runner r USING (run, game_id)
             WHERE w.win_share = 1.0 AND r.second IS NOT NULL
+              -- a win at the turn cap is the leader's credit, no upset (with unfinished
+              -- games in the report, seat_games holds them too)
+              AND NOT EXISTS (
+                  SELECT 1 FROM games_all g WHERE g.run = w.run AND g.game_id = w.game_id
+                  AND g.end_reason::VARCHAR IN ('turn_cap', 'deadlock', 'timeout'))
             QUALIFY row_number() OVER (
                 PARTITION BY w.n_players
                 ORDER BY s.share, w.score - r.second DESC, w.run, w.game_id) = 1),
         stalled AS (
             SELECT end_reason::VARCHAR AS kind, n_players, run, game_id,
-                   turns::VARCHAR || ' turns' AS detail
+                   turns::VARCHAR || ' turns' AS detail, NULL::DOUBLE AS share
             FROM games_all
             WHERE end_reason::VARCHAR IN ('turn_cap', 'deadlock', 'timeout')
             QUALIFY row_number() OVER (
@@ -295,6 +308,9 @@ def notable_games(con: duckdb.DuckDBPyConnection) -> pa.Table:
             "n_players": pa.array([r[1] for r in rows], pa.int8()),
             "run": pa.array([r[2] for r in rows], pa.int32()),
             "game_id": pa.array([r[3] for r in rows], pa.int64()),
-            "detail": pa.array([r[4] for r in rows], pa.string()),
+            "detail": pa.array(
+                [r[4] if r[5] is None else r[4].replace("{share}", pct(r[5])) for r in rows],
+                pa.string(),
+            ),
         }
     )

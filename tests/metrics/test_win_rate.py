@@ -134,9 +134,16 @@ def test_games_cut_off_are_left_out_unless_asked(tmp_path: Path) -> None:
     assert got[(4, "A")]["seats"] == 1 and got[(4, "A")]["win_share"] == 0.5  # game 1 only
     length = {r["n_players"]: r for r in rows(win_rate.game_length(connect([run])))}
     assert length[4]["games"] == 2 and length[4]["finished"] == 1 and length[4]["turn_cap"] == 1
+    assert length[4]["reported"] == 1
     every = connect([run], include_unfinished=True)
     got = {(r["n_players"], r["strategy"]): r for r in rows(win_rate.by_strategy(every))}
     assert got[(4, "A")]["seats"] == 2 and got[(4, "A")]["win_share"] == 0.75
+    # With the unfinished games in the figures, the capped game is reported but not called
+    # finished, and it is never the longest game or an upset.
+    length = {r["n_players"]: r for r in rows(win_rate.game_length(every))}
+    assert length[4]["finished"] == 1 and length[4]["reported"] == 2
+    notable = [r for r in rows(win_rate.notable_games(every)) if r["n_players"] == 4]
+    assert {r["kind"]: r["game_id"] for r in notable} == {"longest": 1, "turn_cap": 0}
 
 
 def test_notable_games_by_hand(tmp_path: Path) -> None:
