@@ -11,6 +11,7 @@ from __future__ import annotations
 import duckdb
 import pyarrow as pa
 
+from pipelines.metrics.clustered import clustered
 from sim.seeding import stream
 from sim.tobago.board import Board
 from sim.tobago.terrain import TERRAIN_NAMES
@@ -39,16 +40,28 @@ def heat(con: duckdb.DuckDBPyConnection) -> pa.Table:
 
 
 def start_cells(con: duckdb.DuckDBPyConnection) -> pa.Table:
-    """Per island and ATV start cell: seats that started there and their win share."""
-    return con.sql(
-        """
-        SELECT s.island, m.a AS cell, count(*)::BIGINT AS seats,
-               avg(s.win_share)::DOUBLE AS win_share
-        FROM moves m JOIN seat_games s USING (run, game_id, seat)
-        WHERE m.event = 'start_cell'
-        GROUP BY 1, 2 ORDER BY 1, 2
-        """
-    ).to_arrow_table()
+    """Per island and ATV start cell: seats that started there and their win share with its
+    95% interval (seed blocks as the unit)."""
+    rows = clustered(
+        con,
+        """SELECT s.island::VARCHAR AS island, m.a AS cell, s.run, s.block, s.win_share
+           FROM moves m JOIN seat_games s USING (run, game_id, seat)
+           WHERE m.event = 'start_cell'""",
+        ["island", "cell"],
+        "win_share",
+        share=True,
+    )
+    f = pa.float64()
+    return pa.table(
+        {
+            "island": pa.array([r["island"] for r in rows], pa.string()),
+            "cell": pa.array([r["cell"] for r in rows], pa.int64()),
+            "seats": pa.array([r["n"] for r in rows], pa.int64()),
+            "win_share": pa.array([r["mean"] for r in rows], f),
+            "low": pa.array([r["low"] for r in rows], f),
+            "high": pa.array([r["high"] for r in rows], f),
+        }
+    )
 
 
 def cell_geometry(boards: dict[str, Board]) -> pa.Table:

@@ -57,32 +57,69 @@ def frequency(con: duckdb.DuckDBPyConnection) -> pa.Table:
     return pa.table(cols)
 
 
+def _columns(rows: list[dict[str, object]], types: dict[str, pa.DataType]) -> pa.Table:
+    return pa.table({k: pa.array([r[k] for r in rows], t) for k, t in types.items()})
+
+
+#: A game's curse hits and coins lost to curses (every seat), with its island and block.
+_PER_GAME = """
+    SELECT g.island::VARCHAR AS island, g.n_players, g.run, g.block,
+           coalesce(sum(s.curse_hits), 0)::DOUBLE AS hits,
+           coalesce(sum(s.coins_lost), 0)::DOUBLE AS lost
+    FROM games g JOIN seats s USING (run, game_id)
+    GROUP BY g.run, g.game_id, g.block, g.island, g.n_players"""
+
+
 def by_island(con: duckdb.DuckDBPyConnection) -> pa.Table:
-    """Per island and player count: distributions, curses, curse rate, and per game the
-    curse hits and coins lost to curses."""
-    return con.sql(
-        """
-        WITH d AS (
-            SELECT run, game_id, count(*) AS distributions,
-                   sum(curse_revealed::INT) AS curses
-            FROM treasures GROUP BY 1, 2
-        ), s AS (
-            SELECT run, game_id, sum(curse_hits) AS hits, sum(coins_lost) AS lost
-            FROM seats GROUP BY 1, 2
+    """Per island and player count: games, distributions, curses and the curse rate per
+    distribution, and per game the curse hits and coins lost to curses, each with its 95%
+    interval (seed blocks as the unit)."""
+    groups = ["island", "n_players"]
+    rate = {
+        (r["island"], r["n_players"]): r
+        for r in clustered(
+            con,
+            """SELECT g.island::VARCHAR AS island, g.n_players, g.run, g.block,
+                      t.curse_revealed::DOUBLE AS curse
+               FROM treasures t JOIN games g USING (run, game_id)""",
+            groups,
+            "curse",
+            share=True,
         )
-        SELECT g.island::VARCHAR AS island, g.n_players, count(*)::BIGINT AS games,
-               coalesce(sum(d.distributions), 0)::BIGINT AS distributions,
-               coalesce(sum(d.curses), 0)::BIGINT AS curses,
-               (coalesce(sum(d.curses), 0) / greatest(coalesce(sum(d.distributions), 0), 1))::DOUBLE
-                   AS curse_rate,
-               avg(coalesce(s.hits, 0))::DOUBLE AS hits_per_game,
-               avg(coalesce(s.lost, 0))::DOUBLE AS coins_lost_per_game
-        FROM games g
-        LEFT JOIN d USING (run, game_id)
-        LEFT JOIN s USING (run, game_id)
-        GROUP BY 1, 2 ORDER BY 1, 2
-        """
-    ).to_arrow_table()
+    }
+    lost = {(r["island"], r["n_players"]): r for r in clustered(con, _PER_GAME, groups, "lost")}
+    rows = []
+    for h in clustered(con, _PER_GAME, groups, "hits"):
+        key = (h["island"], h["n_players"])
+        r, c = rate.get(key), lost[key]
+        rows.append(
+            {
+                "island": h["island"],
+                "n_players": h["n_players"],
+                "games": h["n"],
+                "distributions": r["n"] if r else 0,
+                "curses": int(r["total"]) if r else 0,
+                "curse_rate": r["mean"] if r else None,
+                "rate_low": r["low"] if r else None,
+                "rate_high": r["high"] if r else None,
+                "hits_per_game": h["mean"],
+                "hits_low": h["low"],
+                "hits_high": h["high"],
+                "coins_lost_per_game": c["mean"],
+                "lost_low": c["low"],
+                "lost_high": c["high"],
+            }
+        )
+    f, i = pa.float64(), pa.int64()
+    return _columns(
+        rows,
+        {
+            "island": pa.string(), "n_players": pa.int8(), "games": i, "distributions": i,
+            "curses": i, "curse_rate": f, "rate_low": f, "rate_high": f, "hits_per_game": f,
+            "hits_low": f, "hits_high": f, "coins_lost_per_game": f, "lost_low": f,
+            "lost_high": f,
+        },
+    )  # fmt: skip
 
 
 def positions(con: duckdb.DuckDBPyConnection) -> pa.Table:
@@ -95,14 +132,39 @@ def positions(con: duckdb.DuckDBPyConnection) -> pa.Table:
 
 def victims(con: duckdb.DuckDBPyConnection) -> pa.Table:
     """Per player count and strategy: seats, curse hits and coins lost, in total and per
-    game."""
-    return con.sql(
-        """SELECT g.n_players, s.strategy::VARCHAR AS strategy, count(*)::BIGINT AS seats,
-                  sum(s.curse_hits)::BIGINT AS hits, sum(s.coins_lost)::BIGINT AS coins_lost,
-                  avg(s.curse_hits)::DOUBLE AS hits_per_game,
-                  avg(s.coins_lost)::DOUBLE AS coins_lost_per_game
-           FROM seats s JOIN games g USING (run, game_id) GROUP BY 1, 2 ORDER BY 1, 2"""
-    ).to_arrow_table()
+    game with their 95% intervals (seed blocks as the unit)."""
+    source = """SELECT g.n_players, s.strategy::VARCHAR AS strategy, g.run, g.block,
+                       s.curse_hits::DOUBLE AS hits, s.coins_lost::DOUBLE AS lost
+                FROM seats s JOIN games g USING (run, game_id)"""
+    groups = ["n_players", "strategy"]
+    lost = {(r["n_players"], r["strategy"]): r for r in clustered(con, source, groups, "lost")}
+    rows = []
+    for h in clustered(con, source, groups, "hits"):
+        c = lost[(h["n_players"], h["strategy"])]
+        rows.append(
+            {
+                "n_players": h["n_players"],
+                "strategy": h["strategy"],
+                "seats": h["n"],
+                "hits": int(h["total"]),
+                "coins_lost": int(c["total"]),
+                "hits_per_game": h["mean"],
+                "hits_low": h["low"],
+                "hits_high": h["high"],
+                "coins_lost_per_game": c["mean"],
+                "lost_low": c["low"],
+                "lost_high": c["high"],
+            }
+        )
+    f, i = pa.float64(), pa.int64()
+    return _columns(
+        rows,
+        {
+            "n_players": pa.int8(), "strategy": pa.string(), "seats": i, "hits": i,
+            "coins_lost": i, "hits_per_game": f, "hits_low": f, "hits_high": f,
+            "coins_lost_per_game": f, "lost_low": f, "lost_high": f,
+        },
+    )  # fmt: skip
 
 
 def hit_vs_not_hit(con: duckdb.DuckDBPyConnection) -> pa.Table:
@@ -120,14 +182,32 @@ def hit_vs_not_hit(con: duckdb.DuckDBPyConnection) -> pa.Table:
 
 
 def amulet_value(con: duckdb.DuckDBPyConnection) -> pa.Table:
-    """Curse hits by how they were paid (amulet, card, nothing) with the coins lost; the mean
-    coins lost by those who paid with a card is what holding an amulet was worth."""
-    return con.sql(
-        """SELECT CASE a WHEN 0 THEN 'amulet' WHEN 1 THEN 'card' ELSE 'nothing' END AS paid_with,
-                  count(*)::BIGINT AS hits,
-                  avg(CASE WHEN a = 1 THEN b ELSE 0 END)::DOUBLE AS mean_coins_lost
-           FROM moves WHERE event = 'curse_hit' GROUP BY 1 ORDER BY 1"""
-    ).to_arrow_table()
+    """Curse hits by how they were paid (amulet, card, nothing) with the mean coins lost and
+    its 95% interval (seed blocks as the unit); the mean coins lost by those who paid with a
+    card is what holding an amulet was worth."""
+    rows = clustered(
+        con,
+        """SELECT CASE m.a WHEN 0 THEN 'amulet' WHEN 1 THEN 'card' ELSE 'nothing' END
+                      AS paid_with, g.run, g.block,
+                  (CASE WHEN m.a = 1 THEN m.b ELSE 0 END)::DOUBLE AS coins
+           FROM moves m JOIN games g USING (run, game_id) WHERE m.event = 'curse_hit'""",
+        ["paid_with"],
+        "coins",
+    )
+    f = pa.float64()
+    return _columns(
+        [
+            {
+                "paid_with": r["paid_with"],
+                "hits": r["n"],
+                "mean_coins_lost": r["mean"],
+                "low": r["low"],
+                "high": r["high"],
+            }
+            for r in rows
+        ],
+        {"paid_with": pa.string(), "hits": pa.int64(), "mean_coins_lost": f, "low": f, "high": f},
+    )
 
 
 #: How many games of a run and its twin the search for a curse that changed the winner looks

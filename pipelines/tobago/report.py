@@ -201,8 +201,8 @@ VICTIM_COLUMNS = [
     col("games", "count", "seats"),
     col("curse hits", "count", "hits"),
     col("coins lost", "count", "coins_lost"),
-    col("hits per game", "num2", "hits_per_game"),
-    col("coins lost per game", "num2", "coins_lost_per_game"),
+    col("hits per game [95%]", "mean_ci", "hits_per_game", "hits_low", "hits_high"),
+    col("coins lost per game [95%]", "mean_ci", "coins_lost_per_game", "lost_low", "lost_high"),
 ]
 HIT_COLUMNS = [
     col("players", "text", "n_players"),
@@ -229,9 +229,9 @@ CURSE_ISLAND_COLUMNS = [
     col("games", "count"),
     col("distributions", "count"),
     col("curses", "count"),
-    col("curse rate", "pct", "curse_rate"),
-    col("hits per game", "num2", "hits_per_game"),
-    col("coins lost per game", "num2", "coins_lost_per_game"),
+    col("curse rate [95%]", "share_ci", "curse_rate", "rate_low", "rate_high"),
+    col("hits per game [95%]", "mean_ci", "hits_per_game", "hits_low", "hits_high"),
+    col("coins lost per game [95%]", "mean_ci", "coins_lost_per_game", "lost_low", "lost_high"),
 ]
 
 
@@ -308,7 +308,7 @@ def curse_section(data: ReportData) -> Section:
                 [
                     col("paid with", "text", "paid_with"),
                     col("hits", "count"),
-                    col("mean coins lost", "num2", "mean_coins_lost"),
+                    col("mean coins lost [95%]", "mean_ci", "mean_coins_lost", "low", "high"),
                 ],
             )
         )

@@ -86,3 +86,24 @@ def test_a_curse_that_changed_the_winner_is_found_by_hand(tmp_path: Path) -> Non
     ]
     # The same outcome with and without: nothing changed.
     assert curses.winner_changed(connect([with_curses, with_curses])).num_rows == 0
+
+
+def test_every_rate_and_mean_has_its_interval(tmp_path: Path) -> None:
+    from pipelines.tobago import cells
+
+    con = connect([open_run(write_fixture(tmp_path))])
+    checks = (
+        (curses.by_island(con), ("curse_rate", "rate"), ("hits_per_game", "hits"),
+         ("coins_lost_per_game", "lost")),
+        (curses.victims(con), ("hits_per_game", "hits"), ("coins_lost_per_game", "lost")),
+        (curses.amulet_value(con), ("mean_coins_lost", "")),
+        (cells.start_cells(con), ("win_share", "")),
+    )  # fmt: skip
+    for table, *columns in checks:
+        rows = table.to_pylist()
+        assert rows
+        for r in rows:
+            for value, prefix in columns:
+                low, high = (f"{prefix}_low", f"{prefix}_high") if prefix else ("low", "high")
+                if r[value] is not None:
+                    assert r[low] <= r[value] <= r[high], (value, r)
