@@ -39,14 +39,16 @@ def _points_ci(r: dict[str, Any], keys: tuple[str, ...]) -> str:
     )
 
 
-def _mean_ci(r: dict[str, Any], keys: tuple[str, ...], signed: bool = False) -> str:
+def _mean_ci(
+    r: dict[str, Any], keys: tuple[str, ...], signed: bool = False, digits: int = 1
+) -> str:
     value, low, high = (r.get(k) for k in keys)
     if value is None:
         return ""
-    text = numbers.number(float(value), 1, signed)
+    text = numbers.number(float(value), digits, signed)
     if low is None or high is None:
         return text
-    return f"{text} {numbers.interval(float(low), float(high), scale=1.0)}"
+    return f"{text} {numbers.interval(float(low), float(high), scale=1.0, digits=digits)}"
 
 
 def _one(fmt: Callable[[float], str]) -> Callable[[dict[str, Any], tuple[str, ...]], str]:
@@ -77,6 +79,7 @@ FORMATS: dict[str, Callable[[dict[str, Any], tuple[str, ...]], str]] = {
     "share_ci": _share_ci,
     "points_ci": _points_ci,
     "mean_ci": _mean_ci,
+    "mean2_ci": lambda r, k: _mean_ci(r, k, digits=2),
     "signed_ci": lambda r, k: _mean_ci(r, k, signed=True),
 }
 

@@ -128,6 +128,20 @@ def findings(data: ReportData) -> list[Finding]:
         for h in result.rows("island_heterogeneity"):
             n = int(h["n_players"])
             if h["dof"] < 1:
+                if int(h["islands"]) > 1:  # islands played, but too few games to compare
+                    out.append(
+                        Finding(
+                            "island_heterogeneity",
+                            f"{n} players",
+                            float("nan"),
+                            float("nan"),
+                            float("nan"),
+                            int(h["games"]),
+                            f"Islands are not compared in {n}-player games: fewer than two "
+                            f"islands had games enough for the test.{_left_out(h)}",
+                            scope,
+                        )
+                    )
                 continue
             test = f"Q = {h['q']:.1f} on {h['dof']} df, {numbers.p_value(h['p_value'])}"
             tested = int(h["islands_tested"])
@@ -192,7 +206,7 @@ FREQUENCY_COLUMNS = [
     col("distributions", "count"),
     col("curses", "count"),
     col("curse per distribution [95% interval]", "share_ci", "rate", "low", "high"),
-    col("curse hits per game [95%]", "mean_ci", "hits_per_game", "hits_low", "hits_high"),
+    col("curse hits per game [95%]", "mean2_ci", "hits_per_game", "hits_low", "hits_high"),
     col("coins lost per game [95%]", "mean_ci", "coins_lost_per_game", "lost_low", "lost_high"),
 ]
 VICTIM_COLUMNS = [
@@ -201,13 +215,13 @@ VICTIM_COLUMNS = [
     col("games", "count", "seats"),
     col("curse hits", "count", "hits"),
     col("coins lost", "count", "coins_lost"),
-    col("hits per game [95%]", "mean_ci", "hits_per_game", "hits_low", "hits_high"),
+    col("hits per game [95%]", "mean2_ci", "hits_per_game", "hits_low", "hits_high"),
     col("coins lost per game [95%]", "mean_ci", "coins_lost_per_game", "lost_low", "lost_high"),
 ]
 HIT_COLUMNS = [
     col("players", "text", "n_players"),
     col("strategy", "text"),
-    col("hit by a curse", "text", "hit"),
+    col("hit by a curse", "yesno", "hit"),
     col("games", "count", "seats"),
     col("win share [95% interval]", "share_ci", "win_share", "low", "high"),
     col("mean score", "num1", "mean_score"),
@@ -230,7 +244,7 @@ CURSE_ISLAND_COLUMNS = [
     col("distributions", "count"),
     col("curses", "count"),
     col("curse rate [95%]", "share_ci", "curse_rate", "rate_low", "rate_high"),
-    col("hits per game [95%]", "mean_ci", "hits_per_game", "hits_low", "hits_high"),
+    col("hits per game [95%]", "mean2_ci", "hits_per_game", "hits_low", "hits_high"),
     col("coins lost per game [95%]", "mean_ci", "coins_lost_per_game", "lost_low", "lost_high"),
 ]
 
@@ -465,7 +479,13 @@ def fairness_section(data: ReportData) -> Section:
             )
             if het is None or het["dof"] < 1:
                 body.append(
-                    doc.paragraph("Only one island was played: no comparison of islands.", "note")
+                    doc.paragraph(
+                        "Only one island was played: no comparison of islands."
+                        if het is None or int(het["islands"]) < 2
+                        else "Islands are not compared: fewer than two islands had games "
+                        f"enough for the test.{_left_out(het)}",
+                        "note",
+                    )
                 )
             else:
                 ranked = bool(het["islands_differ"])

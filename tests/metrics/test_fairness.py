@@ -165,3 +165,13 @@ def test_an_island_with_too_few_games_is_left_out_and_said_so() -> None:
     assert not het["islands_differ"]
     tiny = next(r for r in fairness.island_summary(con).to_pylist() if r["island"] == "tiny")
     assert not tiny["tested"] and tiny["holm_p"] is None and tiny["deviation_p"] is None
+
+
+def test_no_island_test_when_fewer_than_two_islands_have_games_enough() -> None:
+    con = _blocks(
+        {"tiny": [[True]] * 4, "small": [[False]] * 4, "east": [[b < 20] for b in range(40)]}
+    )
+    het = fairness.heterogeneity(con).to_pylist()[0]
+    assert het["islands"] == 3 and het["islands_tested"] == 0 and het["dof"] == 0
+    assert not het["islands_differ"] and het["p_value"] == 1.0
+    assert not any(r["tested"] for r in fairness.island_summary(con).to_pylist())
