@@ -10,6 +10,8 @@ treasures, for one), so ``hit_vs_not_hit`` is no estimate of a curse's effect.
 
 from __future__ import annotations
 
+from typing import Any
+
 import duckdb
 import pyarrow as pa
 
@@ -61,6 +63,18 @@ def _columns(rows: list[dict[str, object]], types: dict[str, pa.DataType]) -> pa
     return pa.table({k: pa.array([r[k] for r in rows], t) for k, t in types.items()})
 
 
+def _hits_and_losses(hits: dict[str, Any], lost: dict[str, Any]) -> dict[str, object]:
+    """Curse hits and coins lost per game with their intervals, from ``clustered`` rows."""
+    return {
+        "hits_per_game": hits["mean"],
+        "hits_low": hits["low"],
+        "hits_high": hits["high"],
+        "coins_lost_per_game": lost["mean"],
+        "lost_low": lost["low"],
+        "lost_high": lost["high"],
+    }
+
+
 #: A game's curse hits and coins lost to curses (every seat), with its island and block.
 _PER_GAME = """
     SELECT g.island::VARCHAR AS island, g.n_players, g.run, g.block,
@@ -102,12 +116,7 @@ def by_island(con: duckdb.DuckDBPyConnection) -> pa.Table:
                 "curse_rate": r["mean"] if r else None,
                 "rate_low": r["low"] if r else None,
                 "rate_high": r["high"] if r else None,
-                "hits_per_game": h["mean"],
-                "hits_low": h["low"],
-                "hits_high": h["high"],
-                "coins_lost_per_game": c["mean"],
-                "lost_low": c["low"],
-                "lost_high": c["high"],
+                **_hits_and_losses(h, c),
             }
         )
     f, i = pa.float64(), pa.int64()
@@ -148,12 +157,7 @@ def victims(con: duckdb.DuckDBPyConnection) -> pa.Table:
                 "seats": h["n"],
                 "hits": int(h["total"]),
                 "coins_lost": int(c["total"]),
-                "hits_per_game": h["mean"],
-                "hits_low": h["low"],
-                "hits_high": h["high"],
-                "coins_lost_per_game": c["mean"],
-                "lost_low": c["low"],
-                "lost_high": c["high"],
+                **_hits_and_losses(h, c),
             }
         )
     f, i = pa.float64(), pa.int64()

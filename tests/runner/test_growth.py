@@ -141,6 +141,18 @@ def test_a_lost_part_of_the_first_extent_is_repaired_after_growth(tmp_path: Path
     assert runner.invoke(app, ["verify", str(out)]).exit_code == 0
 
 
+def _stopped_run(out: Path) -> dict[str, object]:
+    """A run of 24 games in shards of 6 stopped (Ctrl-C) after its first shard; its spec."""
+    values = small(out, games=24, shard_size=6)
+
+    def stop(summary: ShardSummary) -> None:
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        run(resolve(values, {}, "test"), stop)
+    return values
+
+
 def _other_code(monkeypatch: pytest.MonkeyPatch) -> CodeIdentity:
     """Make this process's code identity another one (as after editing a strategy)."""
     other = CodeIdentity(code_identity().version, "f" * 64)
@@ -152,13 +164,7 @@ def test_other_code_never_resumes_or_grows_a_run(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     out = tmp_path / "r"
-    values = small(out, games=24, shard_size=6)
-
-    def stop(summary: ShardSummary) -> None:
-        raise KeyboardInterrupt
-
-    with pytest.raises(KeyboardInterrupt):
-        run(resolve(values, {}, "test"), stop)
+    values = _stopped_run(out)
     manifest = read_manifest(out)
     assert manifest is not None and manifest["status"] == "partial"
     # Recorded when the run was created, before any shard: a killed run says it too.
@@ -206,13 +212,7 @@ def test_a_run_that_two_codes_played_is_refused_everywhere(tmp_path: Path) -> No
 
 def test_a_run_with_no_record_of_its_code_is_not_resumed(tmp_path: Path) -> None:
     out = tmp_path / "r"
-    values = small(out, games=24, shard_size=6)
-
-    def stop(summary: ShardSummary) -> None:
-        raise KeyboardInterrupt
-
-    with pytest.raises(KeyboardInterrupt):
-        run(resolve(values, {}, "test"), stop)
+    values = _stopped_run(out)
     path = out / "manifest.json"
     manifest = json.loads(path.read_text())
     # What an older tourney left when killed: parts recorded, no code, no execution.
