@@ -122,7 +122,15 @@ def check_run(
     run_code(store, manifest)  # a run whose games were played by two codes is refused
     parts = records_from_manifest(manifest, GAMES[game].tables, store.show(MANIFEST))
     unfinished = manifest.get("status") != "complete"
-    checked = check_parts(store, parts, hashes, replica, unfinished=unfinished)
+    shards = manifest.get("shards")
+    checked = check_parts(
+        store,
+        parts,
+        hashes,
+        replica,
+        unfinished=unfinished,
+        n_shards=shards if isinstance(shards, int) else 0,
+    )
     if not parts["games"]:
         raise InputError(f"{store.show('games')}: no Parquet part files (the run has no games yet)")
     return CheckedRun(store, manifest, parts, checked)

@@ -4,19 +4,23 @@ A worker does not necessarily import the code the driver runs: Ray puts the driv
 working directory first on its workers' import path, so a checkout there shadows the
 installed package, and the nodes of a cluster have their own installs. The identity is the
 package version and a sha256 over the source files of the packages that play games (``sim``
-and ``strategies``), of the plug-in strategy modules the run uses, and of the data files a
-game reads (section faces, clue decks), each as the importing process finds them. The driver
+and ``strategies``), of the plug-in strategy modules the run uses (with their base classes'
+modules and the user's own modules they import), and of the data files a game reads
+(section faces, clue decks), each as the importing process finds them. The driver
 puts its identity in every shard; a worker computes its own before playing and refuses the
 shard when they differ (:func:`check_code`), so no game is ever played by other code.
 """
 
 from __future__ import annotations
 
+import ast
 import functools
 import hashlib
 import importlib.util
+import site
 import socket
 import sys
+import sysconfig
 from collections.abc import Iterable
 from dataclasses import dataclass
 from importlib import metadata
@@ -131,14 +135,79 @@ def code_identity(modules: tuple[str, ...] = ()) -> CodeIdentity:
 
 def plugin_modules(factories: Iterable[Any]) -> tuple[str, ...]:
     """The modules of the strategies behind ``factories`` that are not part of the
-    packages (a user's ``pkg.mod:Class``), sorted."""
-    names = set()
+    packages (a user's ``pkg.mod:Class``), with the modules of their base classes and every
+    module those import, directly or not, that is not installed (outside the standard
+    library and site-packages: the user's own helpers), sorted. Imports are read from the
+    sources, so the driver and its workers find the same list."""
+    names: set[str] = set()
     for factory in factories:
         target = getattr(factory, "func", factory)  # functools.partial(cls, **params)
-        module = getattr(target, "__module__", None)
-        if isinstance(module, str) and module.split(".")[0] not in PACKAGES:
-            names.add(module)
+        for cls in getattr(target, "__mro__", (target,)):
+            module = getattr(cls, "__module__", None)
+            if isinstance(module, str) and module.split(".")[0] not in (*PACKAGES, "builtins"):
+                names.add(module)
+    todo = sorted(names)
+    while todo:
+        for imported in _imports(todo.pop()):
+            if imported not in names and _local(imported):
+                names.add(imported)
+                todo.append(imported)
     return tuple(sorted(names))
+
+
+def _imports(name: str) -> list[str]:
+    """The modules the source of module ``name`` imports (absolute names; ``from pkg import
+    x`` also names ``pkg.x``, which may be a module)."""
+    path = _module_file(name)
+    try:
+        tree = ast.parse(path.read_bytes()) if path is not None else None
+    except (OSError, SyntaxError, ValueError):
+        tree = None
+    if tree is None:
+        return []
+    package = name if path is not None and path.name == "__init__.py" else name.rpartition(".")[0]
+    out: list[str] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out += [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            try:
+                base = (
+                    importlib.util.resolve_name("." * node.level + (node.module or ""), package)
+                    if node.level
+                    else (node.module or "")
+                )
+            except (ImportError, ValueError):
+                continue
+            if base:
+                out.append(base)
+                out += [f"{base}.{alias.name}" for alias in node.names if alias.name != "*"]
+    return out
+
+
+def _local(name: str) -> bool:
+    """Whether module ``name`` is the user's own Python source: a ``.py`` file outside the
+    standard library and the installed packages, and not part of the hashed packages."""
+    if name.split(".", maxsplit=1)[0] in PACKAGES:
+        return False
+    path = _module_file(name)
+    if path is None:
+        return False
+    try:
+        resolved = path.resolve()
+    except OSError:
+        return False
+    return not any(resolved.is_relative_to(root) for root in _installed_roots())
+
+
+@functools.cache
+def _installed_roots() -> tuple[Path, ...]:
+    """The standard library's and the installed packages' directories."""
+    paths = sysconfig.get_paths()
+    roots = {paths[k] for k in ("stdlib", "platstdlib", "purelib", "platlib") if k in paths}
+    roots.update(site.getsitepackages())
+    roots.add(site.getusersitepackages())
+    return tuple(sorted(Path(r).resolve() for r in roots if r))
 
 
 def check_code(expected: CodeIdentity) -> None:

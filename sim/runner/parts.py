@@ -244,6 +244,7 @@ def check_parts(
     hashes: bool = True,
     replica: Path | None = None,
     unfinished: bool = False,
+    n_shards: int = 0,
 ) -> PartsSummary:
     """Check that the files of each table folder are exactly the recorded parts, with their
     recorded sizes and row counts (from the Parquet footers) and, with ``hashes``, the sha256
@@ -252,10 +253,11 @@ def check_parts(
     is read whole (its hashes are always checked); ``replica``, a local directory, then keeps
     the copy of every part, checked as it was copied.
 
-    In an ``unfinished`` run, an unrecorded file named as a part of shards that no table's
-    recorded parts hold is what an interrupted simulate left (it writes a shard's tables one
-    by one and records the shard once all are written): it is listed in ``leftovers``, not
-    refused, and never read. Any other unrecorded file is refused."""
+    In an ``unfinished`` run of ``n_shards`` shards, an unrecorded file named as a part of
+    shards of the run that no table's recorded parts hold is what an interrupted simulate
+    left (it writes a shard's tables one by one and records the shard once all are
+    written): it is listed in ``leftovers``, not refused, and never read. Any other
+    unrecorded file is refused."""
     store = open_store(run)
     sizes: dict[str, int] = {}
     held = {k for recorded in records.values() for r in recorded for k in r.shards()}
@@ -267,7 +269,11 @@ def check_parts(
         if unfinished:
             for name in extra:
                 span = shard_span(name)
-                if span is not None and held.isdisjoint(range(span[0], span[1] + 1)):
+                if (
+                    span is not None
+                    and span[1] < n_shards
+                    and held.isdisjoint(range(span[0], span[1] + 1))
+                ):
                     leftovers.append(f"{table}/{name}")
             extra = [n for n in extra if f"{table}/{n}" not in leftovers]
         if extra:

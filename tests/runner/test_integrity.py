@@ -21,7 +21,7 @@ from pipelines.cli import app
 from pipelines.simulate import resolve
 from sim.errors import InputError, RunError
 from sim.runner.backends import run_process
-from sim.runner.code_identity import CodeIdentity, check_code, code_identity
+from sim.runner.code_identity import CodeIdentity, check_code, code_identity, plugin_modules
 from sim.runner.compaction import compact
 from sim.runner.lock import LOCK, RunLock
 from sim.runner.parts import PartRecord, records_from_manifest, records_to_manifest
@@ -180,7 +180,11 @@ def test_an_interrupted_run_is_read_without_the_parts_it_left_unrecorded(
     assert "Not read: 1 part file of unplayed shards" in text  # in the run's warning
     assert "reported for the 12 of 48 games it has" in text  # the two recorded shards
     # A file that is not a part of an unplayed shard is refused as before.
-    for stray in ("games/part-000000-000001.parquet", "games/notes.txt"):
+    for stray in (
+        "games/part-000000-000001.parquet",  # shards the run holds
+        "games/part-000008.parquet",  # a shard the run does not have (8 shards: 0 to 7)
+        "games/notes.txt",
+    ):
         shutil.copy(out / "games" / "part-000000.parquet", out / stray)
         refused = runner.invoke(app, ["verify", str(out)])
         assert refused.exit_code == 2 and "extra file, not recorded" in refused.stderr
@@ -310,6 +314,38 @@ def test_a_worker_refuses_other_code() -> None:
     other_version = CodeIdentity("9.9.9", mine.digest)
     with pytest.raises(RunError, match=r"tourney 9\.9\.9"):
         check_code(other_version)
+
+
+def test_a_plug_in_s_identity_covers_its_bases_and_its_own_helpers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A plug-in that subclasses another user module and reads a constant from a helper
+    package: editing either changes the identity (only the class's module was hashed)."""
+    (tmp_path / "basegreedy.py").write_text(
+        "from strategies.tobago.scripted import ScriptedPlayer\n\n"
+        "class Base(ScriptedPlayer):\n    pass\n"
+    )
+    (tmp_path / "helperpkg").mkdir()
+    (tmp_path / "helperpkg" / "__init__.py").write_text("from .values import TAKE_AT\n")
+    (tmp_path / "helperpkg" / "values.py").write_text("TAKE_AT = 4\n")
+    (tmp_path / "wrapped.py").write_text(
+        "import json\nimport numpy\nfrom basegreedy import Base\nfrom helperpkg import TAKE_AT\n\n"
+        "class Wrapped(Base):\n    take = TAKE_AT\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import importlib
+
+    wrapped = importlib.import_module("wrapped")
+    modules = plugin_modules([wrapped.Wrapped])
+    # Its own modules, not the standard library's, numpy's or the hashed packages'.
+    assert modules == ("basegreedy", "helperpkg", "helperpkg.values", "wrapped")
+    before = code_identity(modules).digest
+    (tmp_path / "helperpkg" / "values.py").write_text("TAKE_AT = 2\n")
+    code_identity.cache_clear()
+    assert code_identity(modules).digest != before
+    (tmp_path / "helperpkg" / "values.py").write_text("TAKE_AT = 4\n")
+    code_identity.cache_clear()
+    assert code_identity(modules).digest == before
 
 
 def test_a_process_worker_with_other_code_writes_nothing(tmp_path: Path) -> None:
