@@ -16,6 +16,9 @@ and let one island decide the test. Under the hypothesis of equal shares the wei
 games on each island, so the pooled share is the share over all games, the headline figure.
 An island whose expected first-seat wins or losses (games times the pooled share) fall below 5 is
 left out of the test (the chi-square approximation needs them) and counted as not tested.
+Only when the islands differ is each tested island's departure from the pool tested (closed
+testing, Holm over the tested islands), with the larger of the common variance and the
+island's own clustered one; otherwise no island gets a p-value.
 
 Intervals treat a seed block as the independent unit (:mod:`pipelines.metrics.clustered`).
 """
@@ -83,8 +86,17 @@ def island_summary(con: duckdb.DuckDBPyConnection) -> pa.Table:
         h = tests[n]
         tested = _tested(r, h["all_share"])
         # The island's share against the pooled one, which it is part of: under equal shares
-        # the difference has variance p (1 - p) deff (1/n_i - 1/N).
-        var = h["unit_variance"] * (1 / r["n"] - 1 / h["tested_games"]) if tested else 0.0
+        # the difference has variance p (1 - p) deff (1/n_i - 1/N), or more where the
+        # island's own blocks vary more (its clustered variance less the pooled one): the
+        # common design effect must not make one island's luck look like a difference.
+        var = (
+            max(
+                h["unit_variance"] * (1 / r["n"] - 1 / h["tested_games"]),
+                r["se"] ** 2 - h["pooled_se"] ** 2,
+            )
+            if tested
+            else 0.0
+        )
         z = (r["mean"] - fair - h["pooled"]) / math.sqrt(var) if var > 0 else 0.0
         rows.append(
             {
@@ -101,14 +113,17 @@ def island_summary(con: duckdb.DuckDBPyConnection) -> pa.Table:
                 "chi_square": chi,
                 "seat_p_value": p_seats,
                 "tested": tested and h["dof"] > 0,
+                # Closed testing: an island is tested against the pool only once the test of
+                # all islands has found that they differ; otherwise there is no p-value, so
+                # that no island is pointed at when the islands as a whole are alike.
                 "deviation_p": (normal_p(z) if var > 0 else 1.0)
-                if tested and h["dof"] > 0
+                if tested and h["islands_differ"]
                 else None,
             }
         )
     for n in {int(r["n_players"]) for r in rows}:
         group = [r for r in rows if r["n_players"] == n]
-        tested_rows = [r for r in group if r["tested"]]
+        tested_rows = [r for r in group if r["deviation_p"] is not None]
         for r, adjusted in zip(
             tested_rows, holm([r["deviation_p"] for r in tested_rows]), strict=True
         ):
