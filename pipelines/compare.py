@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pipelines import verdicts
-from pipelines.sprt import CONTINUE, Sprt, TwoSidedSprt, fixed_size
+from pipelines.sprt import CONTINUE, MIN_BLOCKS, Sprt, TwoSidedSprt, fixed_size
 from pipelines.ticker import Ticker
 from reports import numbers
 from sim.errors import InputError
@@ -271,7 +271,8 @@ def compare(spec: CompareSpec, ticker: Ticker | None = None) -> dict[str, Any]:
             for x in _differences(spec, batch, pool, issues):
                 test.add(x)
             block = batch.stop
-            status = test.look()
+            # No verdict from a variance of fewer blocks than MIN_BLOCKS.
+            status = test.look() if test.n >= MIN_BLOCKS else CONTINUE
             if ticker is not None:
                 ticker(block, _look_line(spec, test, most, ticker))
     finally:
@@ -324,7 +325,15 @@ def compare(spec: CompareSpec, ticker: Ticker | None = None) -> dict[str, Any]:
         "llr": test.llrs(),
         "llr_bounds": list(test.llr_bounds()),
         "issues": {side: dict(zip(ISSUES, issues[side], strict=True)) for side in issues},
-        "warnings": warnings(issues, test.n * n),
+        "warnings": warnings(issues, test.n * n)
+        + (
+            [
+                f"only {test.n} blocks: the test decides after {MIN_BLOCKS} blocks at the "
+                f"least (--max-games {MIN_BLOCKS * 2 * n} or more)"
+            ]
+            if test.n < MIN_BLOCKS
+            else []
+        ),
         "field": field(spec),
     }
 

@@ -310,7 +310,7 @@ def lines(result: dict[str, Any]) -> list[str]:
         result["verdict"],
         f"  measured: {metric.quantity}, B - A in {metric.unit}"
         f"{' per game' if metric.unit == 'turns' else ''}, on {numbers.count(result['blocks'])} "
-        f"blocks = {numbers.count(result['games'])} games; 95% interval by normal approximation,"
+        f"blocks = {numbers.count(result['games'])} games; 95% interval from Student's t,"
         " not adjusted for the sequential stop",
         f"  test: {test}; LLR {llr} (bounds {lo_b:+.2f}, {hi_b:+.2f})",
     ]

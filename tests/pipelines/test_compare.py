@@ -325,7 +325,17 @@ def test_an_undecided_compare_claims_no_direction_and_stays_in_range() -> None:
     tiny = run_json(["--ablate", "curses", "--metric", "win:cautious", "--two-sided",
                      "--max-games", "3", "--workers", "1"])  # fmt: skip
     assert tiny["decision"] == "undecided" and tiny["direction"] == "none"
+    # Two blocks: no verdict from a variance of two values, and it says why.
+    assert tiny["blocks"] == 2
+    assert tiny["warnings"][-1].startswith("only 2 blocks: the test decides after 10 blocks")
     low, high = tiny["interval"]
     assert -100 <= low <= tiny["estimate"] <= high <= 100
     assert "the estimate so far, not a finding: " in tiny["verdict"]
     assert " raises " not in tiny["verdict"] and " lowers " not in tiny["verdict"]
+
+
+def test_no_verdict_before_ten_blocks() -> None:
+    """Two blocks whose difference happened to agree once decided H0 after 16 games."""
+    few = run_json(["--ablate", "curses", "--max-games", "16", "--seed", "6", "--metric", "turns",
+                    "--two-sided", "--workers", "1"])  # fmt: skip
+    assert few["blocks"] == 2 and few["decision"] == "undecided"
