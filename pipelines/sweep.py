@@ -2,10 +2,13 @@
 
 Each point plays the same seed blocks (rotated seating) under the base rules of its game
 (Tobago or Treasure Island) with the point's overrides, and reports seat fairness (the win
-share of the seat that plays first minus 1/n, with a Wilson interval on that seat's wins),
-game length (mean turns with a 95% interval), the spread between strategies (best minus worst
-win share) and the counts the game adds as means per game (its ``sweep_totals``: Tobago's
-curse hits and coins lost; Treasure Island adds none).
+share of the seat that plays first minus 1/n), game length (mean turns), the counts the game
+adds as means per game (its ``sweep_totals``: Tobago's curse hits and coins lost; Treasure
+Island adds none), each with a 95% interval that treats a seed block as the independent unit
+(the games of a block share their deal), and the spread between strategies (best minus
+worst win share) with a bootstrap interval over seed blocks. Every game counts, whatever
+ended it; games that did not end naturally and strategy failures are counted per point
+(``turn_cap``, ``deadlock``, ``timeout``, ``strategy_failures``) and said in a warning.
 
 A point's games are played in chunks of fixed size, in any order and on any number of
 workers; the chunks are added up in order, so the figures depend only on the seeds. Owns the
@@ -20,15 +23,19 @@ import multiprocessing
 from dataclasses import dataclass
 from typing import Any
 
-from pipelines.stats import Z95, wilson
+from pipelines.stats import Z95, clustered_share, ratio_se
 from pipelines.ticker import Ticker
 from reports import numbers
 from sim.errors import InputError
+from sim.outcome import UNFINISHED
 from sim.runner.games import Factory, Rules, kind_of, play_planned
 from sim.runner.schedule import plan_game
+from sim.seeding import stream
 
 #: Games per job: small enough for progress every second or so, large enough to amortise.
 CHUNK = 250
+#: Bootstrap resamples of the seed blocks for the spread's interval.
+RESAMPLES = 400
 
 
 def sweepable(base: Rules) -> list[str]:
@@ -99,57 +106,150 @@ def _rules(spec: SweepSpec, overrides: dict[str, Any]) -> Any:
 
 
 def _play_chunk(args: tuple[SweepSpec, dict[str, Any], int, int]) -> dict[str, Any]:
-    """Sums over the games ``start`` to ``stop`` of one point."""
+    """Per-block sums over the games ``start`` to ``stop`` of one point (a block may span
+    two chunks: its sums are added up), and the counts of games that did not end naturally
+    and of strategy failures."""
     spec, overrides, start, stop = args
     rules = _rules(spec, overrides)
     totals_of = kind_of(rules).sweep_totals
     n = len(spec.labels)
-    first = 0.0
-    turns: list[int] = []
-    totals: dict[str, int] = {}
-    by_player = [0.0] * n
+    blocks: dict[int, dict[str, Any]] = {}
+    issues = dict.fromkeys((*UNFINISHED, "strategy_failures"), 0)
     for game_id in range(start, stop):
         plan = plan_game(game_id, spec.seed, n, "rotate", spec.islands)
         game = play_planned(plan, rules, spec.factories)
         result = game.result
         assert result is not None
-        first += result.win_shares[result.first_player]
-        turns.append(result.turns)
+        b = blocks.setdefault(
+            plan.block, {"games": 0, "first": 0.0, "turns": 0.0,
+                         "totals": {}, "by_player": [0.0] * n}
+        )  # fmt: skip
+        b["games"] += 1
+        b["first"] += result.win_shares[result.first_player]
+        b["turns"] += result.turns
         if totals_of is not None:
             for name, count in totals_of(game).items():
-                totals[name] = totals.get(name, 0) + count
+                b["totals"][name] = b["totals"].get(name, 0) + count
         for seat, share in enumerate(result.win_shares):
-            by_player[plan.order[seat]] += share
-    return {"first": first, "turns": turns, "totals": totals, "by_player": by_player}
+            b["by_player"][plan.order[seat]] += share
+        if result.end_reason in UNFINISHED:
+            issues[result.end_reason] += 1
+        issues["strategy_failures"] += len(game.violations)
+    return {"blocks": blocks, "issues": issues, "games": stop - start}
+
+
+def _merge(parts: list[dict[str, Any]]) -> dict[int, dict[str, Any]]:
+    """The chunks' per-block sums, added up block by block (in chunk order)."""
+    merged: dict[int, dict[str, Any]] = {}
+    for part in parts:
+        for block, b in sorted(part["blocks"].items()):
+            m = merged.get(block)
+            if m is None:
+                merged[block] = {
+                    **b,
+                    "totals": dict(b["totals"]),
+                    "by_player": list(b["by_player"]),
+                }
+                continue
+            for key in ("games", "first", "turns"):
+                m[key] += b[key]
+            for name, count in b["totals"].items():
+                m["totals"][name] = m["totals"].get(name, 0) + count
+            m["by_player"] = [x + y for x, y in zip(m["by_player"], b["by_player"], strict=True)]
+    return merged
+
+
+def _mean_se(ys: list[float], ns: list[float]) -> tuple[float, float]:
+    """Mean and cluster-robust standard error of per-game values from their block sums."""
+    total, count = sum(ys), sum(ns)
+    yy = sum(y * y for y in ys)
+    yn = sum(y * n for y, n in zip(ys, ns, strict=True))
+    nn = sum(n * n for n in ns)
+    return total / count, ratio_se(total, count, yy, yn, nn, len(ys))
+
+
+def _spread_interval(
+    spec: SweepSpec, blocks: list[dict[str, Any]], overrides: dict[str, Any]
+) -> tuple[float, float]:
+    """A percentile bootstrap interval over seed blocks for best minus worst win share (the
+    resamples drawn from the spec's seed and the point's values: the same figures for the
+    same point, in any grid)."""
+    if len(blocks) < 2:
+        return (0.0, 1.0)
+    point = ",".join(f"{k}={_cell(v)}" for k, v in sorted(overrides.items()))
+    rng = stream(spec.seed, "sweep-spread", point)
+    n_players = len(spec.labels)
+    spreads = []
+    for _ in range(RESAMPLES):
+        wins = [0.0] * n_players
+        games = 0
+        for _ in range(len(blocks)):
+            b = blocks[math.floor(rng.random() * len(blocks))]
+            games += b["games"]
+            wins = [w + x for w, x in zip(wins, b["by_player"], strict=True)]
+        spreads.append((max(wins) - min(wins)) / games)
+    spreads.sort()
+    return spreads[int(0.025 * RESAMPLES)], spreads[int(0.975 * RESAMPLES) - 1]
 
 
 def _row(spec: SweepSpec, overrides: dict[str, Any], parts: list[dict[str, Any]]) -> dict[str, Any]:
     """One point's figures from its chunks (added up in order)."""
     n = len(spec.labels)
     g = spec.games
-    first = sum(p["first"] for p in parts)
-    turns = [t for p in parts for t in p["turns"]]
-    by_player = [sum(p["by_player"][k] for p in parts) for k in range(n)]
-    low, high = wilson(first, g)
-    mean_turns = sum(turns) / g
-    sd = math.sqrt(sum((t - mean_turns) ** 2 for t in turns) / (g - 1)) if g > 1 else 0.0
+    blocks = [b for _, b in sorted(_merge(parts).items())]
+    sizes = [float(b["games"]) for b in blocks]
+    first_share, first_se = _mean_se([b["first"] for b in blocks], sizes)
+    low, high = clustered_share(first_share * g, g, first_se, len(blocks))
+    mean_turns, turns_se = _mean_se([b["turns"] for b in blocks], sizes)
+    by_player = [sum(b["by_player"][k] for b in blocks) for k in range(n)]
     shares = [w / g for w in by_player]
     row = {
         **overrides,
         "games": g,
-        "first_seat_share": first / g,
-        "first_seat_advantage": first / g - 1 / n,
+        "blocks": len(blocks),
+        "first_seat_share": first_share,
+        "first_seat_advantage": first_share - 1 / n,
         "first_seat_low": low - 1 / n,
         "first_seat_high": high - 1 / n,
         "mean_turns": mean_turns,
-        "turns_low": mean_turns - Z95 * sd / math.sqrt(g),
-        "turns_high": mean_turns + Z95 * sd / math.sqrt(g),
+        "turns_low": mean_turns - Z95 * turns_se,
+        "turns_high": mean_turns + Z95 * turns_se,
     }
-    for name in parts[0]["totals"] if parts else ():
-        row[f"{name}_per_game"] = sum(p["totals"][name] for p in parts) / g
+    for name in blocks[0]["totals"] if blocks else ():
+        mean, se = _mean_se([float(b["totals"].get(name, 0)) for b in blocks], sizes)
+        row[f"{name}_per_game"] = mean
+        row[f"{name}_low"] = mean - Z95 * se
+        row[f"{name}_high"] = mean + Z95 * se
     row["strategy_spread"] = max(shares) - min(shares)
+    row["spread_low"], row["spread_high"] = _spread_interval(spec, blocks, overrides)
     row.update({f"win:{label}": s for label, s in zip(spec.labels, shares, strict=True)})
+    for key in (*UNFINISHED, "strategy_failures"):
+        row[key] = sum(p["issues"][key] for p in parts)
     return row
+
+
+def warnings(rows: list[dict[str, Any]], keys: list[str]) -> list[str]:
+    """A sentence per point and issue that could make its figures wrong (none: empty)."""
+    words = {
+        "turn_cap": "stopped at the turn cap (counted with their length and the leader's win)",
+        "deadlock": "ended in a deadlock",
+        "timeout": "ended when a decision ran past the time limit",
+    }
+    out = []
+    for r in rows:
+        where = ", ".join(f"{k}={_cell(r[k])}" for k in keys)
+        for reason, text in words.items():
+            if r[reason]:
+                out.append(
+                    f"at {where}: {numbers.count(r[reason])} of {numbers.count(r['games'])} "
+                    f"games {text}"
+                )
+        if r["strategy_failures"]:
+            out.append(
+                f"at {where}: {numbers.count(r['strategy_failures'])} decisions were strategy "
+                "failures (a strategy crashed or answered illegally, and the fallback played)"
+            )
+    return out
 
 
 def sweep(spec: SweepSpec, ticker: Ticker | None = None) -> list[dict[str, Any]]:
@@ -172,7 +272,7 @@ def sweep(spec: SweepSpec, ticker: Ticker | None = None) -> list[dict[str, Any]]
         nonlocal done
         point = k // per_point
         parts[point].append(part)
-        done += len(part["turns"])
+        done += part["games"]
         if ticker is not None:
             rate = ticker.rate(done)
             left = (total - done) / rate if rate > 0 else 0.0
@@ -209,6 +309,7 @@ def table_lines(rows: list[dict[str, Any]], keys: list[str], players: int) -> li
     brackets, then what the columns mean."""
     # The game's own counts (sweep_totals), between the length and the spread.
     extra = [k for k in rows[0] if k.endswith("_per_game")]
+    lows = {k: k.removesuffix("_per_game") for k in extra}
     header = [*keys, "first seat wins", "advantage, points", "turns per game"]
     header += [k.removesuffix("_per_game").replace("_", " ") + "/game" for k in extra]
     header.append("spread, points")
@@ -222,8 +323,15 @@ def table_lines(rows: list[dict[str, Any]], keys: list[str], players: int) -> li
             f"{numbers.number(r['mean_turns'], 1)} "
             + numbers.interval(r["turns_low"], r["turns_high"], scale=1.0),
         ]
-        cells += [numbers.number(r[k], 2) for k in extra]
-        cells.append(numbers.number(100 * r["strategy_spread"], 1))
+        cells += [
+            f"{numbers.number(r[k], 2)} "
+            + numbers.interval(r[f"{lows[k]}_low"], r[f"{lows[k]}_high"], scale=1.0, digits=2)
+            for k in extra
+        ]
+        cells.append(
+            f"{numbers.number(100 * r['strategy_spread'], 1)} "
+            + numbers.interval(r["spread_low"], r["spread_high"])
+        )
         body.append(cells)
     widths = [max(len(row[c]) for row in [header, *body]) for c in range(len(header))]
     out = ["  ".join(cell.rjust(w) for cell, w in zip(row, widths, strict=True)) for row in
@@ -231,6 +339,7 @@ def table_lines(rows: list[dict[str, Any]], keys: list[str], players: int) -> li
     out.append(
         f"{numbers.count(rows[0]['games'])} games per point on the same seeds; advantage: the "
         f"first seat's win share minus the fair share ({numbers.pct(1 / players)} with "
-        f"{players} players); spread: best minus worst strategy's win share; intervals 95%"
+        f"{players} players); spread: best minus worst strategy's win share; intervals 95% "
+        "over seed blocks (the spread's by bootstrap)"
     )
-    return out
+    return [*(f"warning: {w}" for w in warnings(rows, keys)), *out]

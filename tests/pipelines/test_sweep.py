@@ -111,3 +111,46 @@ def test_bad_parameters_for_treasure_island() -> None:
         result = runner.invoke(app, ["sweep", "--game", "treasure-island", *args])
         assert result.exit_code == 2, args
         assert message in result.stderr, (args, result.stderr)
+
+
+def test_intervals_treat_a_seed_block_as_the_unit_and_cut_off_games_are_said(
+    tmp_path: Path,
+) -> None:
+    """By hand from the same games: per block sums, the cluster-robust standard error; a
+    turn cap that stops games is counted and warned about."""
+    import math
+
+    from pipelines.stats import Z95, ratio_se
+    from sim.runner.games import play_planned
+    from sim.runner.schedule import plan_game
+    from sim.tobago.rules import preset, with_overrides
+    from strategies.registry import parse_strategy
+
+    args = ["sweep", "--param", "max_turns=24,1000", "--games", "40", "--islands", "abc-1",
+            "--seed", "3", "--workers", "1", "--out", str(tmp_path / "c"), "--json"]  # fmt: skip
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    capped, full = json.loads(result.stdout)
+    factories = [parse_strategy(x).factory() for x in ("hunter", "cartographer", "collector",
+                                                        "cautious")]  # fmt: skip
+    rules = with_overrides(preset("rulebook"), {"max_turns": 24}, "test")
+    per_block: dict[int, list[float]] = {}
+    cut = 0
+    for game_id in range(40):
+        plan = plan_game(game_id, 3, 4, "rotate", ("abc-1",))
+        game = play_planned(plan, rules, factories).result
+        per_block.setdefault(plan.block, []).append(game.turns)
+        cut += game.end_reason == "turn_cap"
+    ys = [sum(v) for v in per_block.values()]
+    ns = [float(len(v)) for v in per_block.values()]
+    yn = sum(y * n for y, n in zip(ys, ns, strict=True))
+    se = ratio_se(sum(ys), 40, sum(y * y for y in ys), yn, sum(n * n for n in ns), len(ys))
+    assert capped["blocks"] == 10 and capped["mean_turns"] == sum(ys) / 40
+    assert math.isclose(capped["turns_high"] - capped["mean_turns"], Z95 * se)
+    assert capped["turn_cap"] == cut > 0 and full["turn_cap"] == 0
+    assert capped["spread_low"] <= capped["strategy_spread"] <= capped["spread_high"]
+    table = runner.invoke(app, args[:-1])
+    assert table.stdout.splitlines()[0] == (
+        f"warning: at max_turns=24: {cut} of 40 games stopped at the turn cap (counted with "
+        "their length and the leader's win)"
+    )
