@@ -69,3 +69,56 @@ def clustered(
         )
         out.append(item)
     return out
+
+
+def clustered_ratios(
+    con: duckdb.DuckDBPyConnection,
+    source: str,
+    groups: list[str],
+    ratios: dict[str, tuple[str, str]],
+    shares: tuple[str, ...] = (),
+    cluster: str = CLUSTER,
+) -> list[dict[str, Any]]:
+    """Several ratios of sums at once, per group of ``source`` (a FROM clause whose rows
+    carry the ``groups`` columns and the ``cluster`` columns): ``ratios`` maps a name to SQL
+    expressions (numerator, denominator) summed per cluster, so one scan gives every figure
+    of a table. Each row holds the groups, and per name the ratio (None when its
+    denominator is 0), ``<name>_n`` (the denominator's total), ``<name>_low`` and
+    ``<name>_high`` (95%: a Wilson interval at the effective size for ``shares``, else
+    normal), over the clusters as independent units."""
+    keys = ", ".join(groups)
+    lead = f"{keys}, " if groups else ""
+    sums = ", ".join(
+        f"sum({num})::DOUBLE AS y{k}, sum({den})::DOUBLE AS d{k}"
+        for k, (num, den) in enumerate(ratios.values())
+    )
+    moments = ", ".join(
+        f"sum(y{k}), sum(d{k}), sum(y{k} * y{k}), sum(y{k} * d{k}), sum(d{k} * d{k}), "
+        f"count(*) FILTER (WHERE d{k} > 0)"
+        for k in range(len(ratios))
+    )
+    rows = con.sql(
+        f"""
+        WITH c AS (SELECT {lead}{sums} FROM {source} GROUP BY {lead}{cluster})
+        SELECT {lead}{moments}
+        FROM c {"GROUP BY " + keys + " ORDER BY " + keys if groups else ""}
+        """
+    ).fetchall()
+    out = []
+    for row in rows:
+        item: dict[str, Any] = dict(zip(groups, row[: len(groups)], strict=True))
+        values = row[len(groups) :]
+        for k, name in enumerate(ratios):
+            total, count, yy, yd, dd, blocks = values[6 * k : 6 * k + 6]
+            if not count:
+                item.update({name: None, f"{name}_n": 0, f"{name}_low": None, f"{name}_high": None})
+                continue
+            mean = total / count
+            se = ratio_se(total, count, yy, yd, dd, int(blocks))
+            if name in shares:
+                low, high = clustered_share(total, count, se, int(blocks))
+            else:
+                low, high = mean - Z95 * se, mean + Z95 * se
+            item.update({name: mean, f"{name}_n": count, f"{name}_low": low, f"{name}_high": high})
+        out.append(item)
+    return out

@@ -20,8 +20,9 @@ import math
 import duckdb
 import pyarrow as pa
 
+from pipelines.metrics.clustered import clustered_ratios
 from pipelines.metrics.source import all_cores
-from pipelines.stats import clustered_share, wilson
+from pipelines.stats import clustered_share
 
 _SEATS = "JOIN seats s USING (run, game_id, seat)"
 
@@ -96,73 +97,160 @@ def bust_by_kinds(con: duckdb.DuckDBPyConnection) -> pa.Table:
     )
 
 
+#: Turns with their seat's strategy and their game's seed block (the unit of every interval).
+_TURNS = """(SELECT t.*, s.strategy::VARCHAR AS strategy, g.block
+             FROM turns t JOIN seats s USING (run, game_id, seat)
+             JOIN games g USING (run, game_id)) src"""
+
+
+def _table(rows: list[dict[str, object]], columns: dict[str, pa.DataType]) -> pa.Table:
+    return pa.table({k: pa.array([r[k] for r in rows], t) for k, t in columns.items()})
+
+
 def turns_by_strategy(con: duckdb.DuckDBPyConnection) -> pa.Table:
-    """Per strategy: turns, bust rate (Wilson interval), points and cards per turn."""
-    table = con.sql(
-        f"""SELECT s.strategy::VARCHAR AS strategy, count(*)::BIGINT AS turns,
-                  sum((t.reason = 'bust')::INT)::BIGINT AS busts,
-                  avg(t.points)::DOUBLE AS points_per_turn,
-                  avg(t.placed)::DOUBLE AS cards_placed,
-                  avg(CASE WHEN t.reason != 'bust' THEN t.banked END)::DOUBLE AS plunder_size
-           FROM turns t {_SEATS} GROUP BY 1 ORDER BY 1"""
-    ).to_arrow_table()
-    busts = table.column("busts").to_pylist()
-    turns = table.column("turns").to_pylist()
-    bounds = [wilson(float(b), int(n)) for b, n in zip(busts, turns, strict=True)]
-    table = table.append_column(
-        "bust_rate", pa.array([b / n for b, n in zip(busts, turns, strict=True)], pa.float64())
-    )
-    table = table.append_column("low", pa.array([b[0] for b in bounds], pa.float64()))
-    return table.append_column("high", pa.array([b[1] for b in bounds], pa.float64()))
+    """Per strategy: turns, busts and the bust rate, points and cards placed per turn, and
+    cards banked per plunder, each with its 95% interval over seed blocks."""
+    rows = clustered_ratios(
+        con,
+        _TURNS,
+        ["strategy"],
+        {
+            "bust_rate": ("(reason = 'bust')::INT", "1"),
+            "points_per_turn": ("points", "1"),
+            "cards_placed": ("placed", "1"),
+            "plunder_size": ("CASE WHEN reason != 'bust' THEN banked ELSE 0 END",
+                             "(reason != 'bust')::INT"),
+        },
+        shares=("bust_rate",),
+    )  # fmt: skip
+    for r in rows:
+        r["turns"] = int(r["bust_rate_n"])
+        r["busts"] = round(r["bust_rate"] * r["turns"])
+        r["low"], r["high"] = r["bust_rate_low"], r["bust_rate_high"]
+        r["plunders"] = int(r["plunder_size_n"])
+    f, i = pa.float64(), pa.int64()
+    return _table(
+        rows,
+        {
+            "strategy": pa.string(), "turns": i, "busts": i, "bust_rate": f, "low": f, "high": f,
+            "points_per_turn": f, "points_per_turn_low": f, "points_per_turn_high": f,
+            "cards_placed": f, "cards_placed_low": f, "cards_placed_high": f, "plunders": i,
+            "plunder_size": f, "plunder_size_low": f, "plunder_size_high": f,
+        },
+    )  # fmt: skip
+
+
+#: How a turn can end, as the turns table names it.
+ENDINGS = ("chosen", "spyglass", "pile_empty", "bust")
 
 
 def turn_endings(con: duckdb.DuckDBPyConnection) -> pa.Table:
-    """How turns end: chosen plunder, Spyglass plunder, empty pile, bust; share of turns."""
-    return con.sql(
-        """SELECT reason::VARCHAR AS reason, count(*)::BIGINT AS turns,
-                  (count(*) / sum(count(*)) OVER ())::DOUBLE AS share
-           FROM turns GROUP BY 1 ORDER BY 2 DESC"""
-    ).to_arrow_table()
+    """How turns end (chosen plunder, Spyglass plunder, empty pile, bust): turns and their
+    share of all turns with its 95% interval over seed blocks, most frequent first."""
+    reasons = [str(r[0]) for r in con.sql("SELECT DISTINCT reason::VARCHAR FROM turns").fetchall()]
+    (row,) = clustered_ratios(
+        con,
+        _TURNS,
+        [],
+        {r: (f"(reason::VARCHAR = '{r}')::INT", "1") for r in reasons},
+        shares=tuple(reasons),
+    )
+    rows = [
+        {
+            "reason": r,
+            "turns": round(row[r] * row[f"{r}_n"]),
+            "share": row[r],
+            "low": row[f"{r}_low"],
+            "high": row[f"{r}_high"],
+        }
+        for r in reasons
+    ]
+    rows.sort(key=lambda r: (-r["turns"], r["reason"]))
+    f = pa.float64()
+    return _table(
+        rows, {"reason": pa.string(), "turns": pa.int64(), "share": f, "low": f, "high": f}
+    )
 
 
 def plunder_sizes(con: duckdb.DuckDBPyConnection) -> pa.Table:
-    """Per strategy and cards banked by a plunder: plunders and their share."""
-    return con.sql(
-        f"""WITH counted AS (
-                SELECT s.strategy::VARCHAR AS strategy, t.banked AS cards,
-                       count(*)::BIGINT AS plunders
-                FROM turns t {_SEATS} WHERE t.reason != 'bust' GROUP BY 1, 2)
-           SELECT strategy, cards, plunders,
-                  (plunders / sum(plunders) OVER (PARTITION BY strategy))::DOUBLE AS share
-           FROM counted ORDER BY 1, 2"""
-    ).to_arrow_table()
+    """Per strategy and cards banked by a plunder: plunders and their share of the
+    strategy's plunders with its 95% interval over seed blocks."""
+    sizes = [
+        int(r[0])
+        for r in con.sql(
+            "SELECT DISTINCT banked FROM turns WHERE reason != 'bust' ORDER BY 1"
+        ).fetchall()
+    ]
+    found = clustered_ratios(
+        con,
+        _TURNS,
+        ["strategy"],
+        {
+            f"c{k}": (f"(reason != 'bust' AND banked = {k})::INT", "(reason != 'bust')::INT")
+            for k in sizes
+        },
+        shares=tuple(f"c{k}" for k in sizes),
+    )
+    rows = []
+    for r in found:
+        for k in sizes:
+            share = r[f"c{k}"]
+            count = round(share * r[f"c{k}_n"]) if share is not None else 0
+            if count:
+                rows.append(
+                    {
+                        "strategy": r["strategy"],
+                        "cards": k,
+                        "plunders": count,
+                        "share": share,
+                        "low": r[f"c{k}_low"],
+                        "high": r[f"c{k}_high"],
+                    }
+                )
+    f = pa.float64()
+    return _table(
+        rows,
+        {
+            "strategy": pa.string(), "cards": pa.int64(), "plunders": pa.int64(), "share": f,
+            "low": f, "high": f,
+        },
+    )  # fmt: skip
 
 
 def key_chest(con: duckdb.DuckDBPyConnection) -> pa.Table:
-    """Per strategy: plunders, those paying the Key + Chest bonus (share with interval), and
-    the bonus's mean cards and points."""
-    with all_cores(con):  # integer counts, and means of integers (exact in DuckDB)
-        table = con.sql(
-            f"""WITH bonus AS (
-                    SELECT run, game_id, turn, sum(b)::BIGINT AS points
-                    FROM moves WHERE event = 'bonus' GROUP BY 1, 2, 3)
-               SELECT s.strategy::VARCHAR AS strategy,
-                      sum((t.reason != 'bust')::INT)::BIGINT AS plunders,
-                      sum(t.key_chest::INT)::BIGINT AS bonuses,
-                      avg(CASE WHEN t.key_chest THEN t.bonus_cards END)::DOUBLE AS mean_cards,
-                      avg(CASE WHEN t.key_chest THEN coalesce(b.points, 0) END)::DOUBLE
-                          AS mean_points
-               FROM turns t {_SEATS}
-               LEFT JOIN bonus b ON b.run = t.run AND b.game_id = t.game_id AND b.turn = t.turn
-               GROUP BY 1 ORDER BY 1"""
-        ).to_arrow_table()
-    bonuses = table.column("bonuses").to_pylist()
-    plunders = table.column("plunders").to_pylist()
-    share = [b / p if p else 0.0 for b, p in zip(bonuses, plunders, strict=True)]
-    bounds = [wilson(float(b), int(p)) for b, p in zip(bonuses, plunders, strict=True)]
-    table = table.append_column("share", pa.array(share, pa.float64()))
-    table = table.append_column("low", pa.array([b[0] for b in bounds], pa.float64()))
-    return table.append_column("high", pa.array([b[1] for b in bounds], pa.float64()))
+    """Per strategy: plunders, those paying the Key + Chest bonus (share with interval; a
+    bonus with nothing left in the discard pays none, counted in ``empty``), and the bonus's
+    mean cards and points, each with its 95% interval over seed blocks."""
+    rows = clustered_ratios(
+        con,
+        f"""(SELECT src.*, coalesce(b.points, 0) AS bonus_points FROM {_TURNS}
+             LEFT JOIN (SELECT run, game_id, turn, sum(b)::BIGINT AS points
+                        FROM moves WHERE event = 'bonus' GROUP BY 1, 2, 3) b
+             ON b.run = src.run AND b.game_id = src.game_id AND b.turn = src.turn) k""",
+        ["strategy"],
+        {
+            "share": ("key_chest::INT", "(reason != 'bust')::INT"),
+            "empty": ("(key_chest AND bonus_cards = 0)::INT", "key_chest::INT"),
+            "mean_cards": ("CASE WHEN key_chest THEN bonus_cards ELSE 0 END", "key_chest::INT"),
+            "mean_points": ("CASE WHEN key_chest THEN bonus_points ELSE 0 END",
+                            "key_chest::INT"),
+        },
+        shares=("share", "empty"),
+    )  # fmt: skip
+    for r in rows:
+        r["plunders"] = int(r["share_n"])
+        r["bonuses"] = int(r["mean_cards_n"])
+        r["empty_bonuses"] = round((r["empty"] or 0.0) * r["bonuses"])
+        r["low"], r["high"] = r["share_low"], r["share_high"]
+    f, i = pa.float64(), pa.int64()
+    return _table(
+        rows,
+        {
+            "strategy": pa.string(), "plunders": i, "bonuses": i, "empty_bonuses": i,
+            "share": f, "low": f, "high": f, "mean_cards": f, "mean_cards_low": f,
+            "mean_cards_high": f, "mean_points": f, "mean_points_low": f, "mean_points_high": f,
+        },
+    )  # fmt: skip
 
 
 #: Power events of the move log: (power, SQL condition on a moves row).
@@ -175,7 +263,9 @@ _POWERS = (
     ("spyglass_back", "event = 'spyglass_back'"),
     ("spyglass_reveal", "event = 'reveal' AND b = 4"),
     ("anchor_keep", "event = 'anchor_keep'"),
-    ("key_chest", "event = 'bonus' AND a > 0 AND c = -1"),
+    # The bonus's summary row (c = -1): every bonus paid, the same count as the key_chest
+    # table's; one with an empty discard brought nothing (key_chest_nothing).
+    ("key_chest", "event = 'bonus' AND c = -1"),
 )
 
 #: The events any of the power conditions above can match.
@@ -188,37 +278,38 @@ _POWER_EVENTS = ", ".join(
 
 def power_use(con: duckdb.DuckDBPyConnection) -> pa.Table:
     """Per strategy and power: uses, and uses per game the strategy played (one seat of one
-    game); ``*_nothing`` counts powers that had nothing to act on."""
+    game) with its 95% interval over seed blocks; ``*_nothing`` counts powers that had
+    nothing to act on (``key_chest_nothing``: a bonus paid from an empty discard)."""
     cases = ",\n".join(f"sum(({cond})::INT)::BIGINT AS {name}" for name, cond in _POWERS)
+    nothing = ((1, "helm"), (4, "candle"), (5, "knife"), (7, "pistol"), (9, "spyglass"))
     empties = ",\n".join(
         f"sum((event = 'no_effect' AND a = {k})::INT)::BIGINT AS {name}_nothing"
-        for k, name in ((1, "helm"), (4, "candle"), (5, "knife"), (7, "pistol"), (9, "spyglass"))
+        for k, name in nothing
     )
+    empties += ",\nsum((event = 'bonus' AND c = -1 AND a = 0)::INT)::BIGINT AS key_chest_nothing"
     names = [name for name, _ in _POWERS]
-    names += [f"{n}_nothing" for n in ("helm", "candle", "knife", "pistol", "spyglass")]
-    totals = ", ".join(f"coalesce(sum(u.{n}), 0)::BIGINT AS {n}" for n in names)
+    names += [f"{n}_nothing" for _, n in nothing] + ["key_chest_nothing"]
+    values = ", ".join(f"coalesce(u.{n}, 0) AS {n}" for n in names)
     # Power rows are a few percent of the move log: they are picked out and counted per seat
     # of a game before the join to seats, instead of joining every move row (a third of a
     # million-game report's time). A strategy that used no power still gets its zeros.
-    with all_cores(con):  # integer counts only
-        table = con.sql(
-            f"""WITH per_seat AS (
-                    SELECT run, game_id, seat, {cases}, {empties}
-                    FROM moves WHERE event IN ({_POWER_EVENTS}) GROUP BY 1, 2, 3),
-               played AS (
-                    SELECT strategy::VARCHAR AS strategy, count(*)::BIGINT AS games
-                    FROM seats GROUP BY 1),
-               used AS (
-                    SELECT s.strategy::VARCHAR AS strategy, {totals}
-                    FROM seats s LEFT JOIN per_seat u USING (run, game_id, seat) GROUP BY 1)
-               SELECT * FROM played JOIN used USING (strategy) ORDER BY strategy"""
-        ).to_arrow_table()
-    rows = table.to_pylist()
-    long: dict[str, list[object]] = {k: [] for k in ("strategy", "power", "uses", "per_game")}
+    source = f"""(WITH per_seat AS (
+                      SELECT run, game_id, seat, {cases}, {empties}
+                      FROM moves WHERE event IN ({_POWER_EVENTS}) GROUP BY 1, 2, 3)
+                  SELECT s.strategy::VARCHAR AS strategy, g.run, g.block, {values}
+                  FROM seats s JOIN games g USING (run, game_id)
+                  LEFT JOIN per_seat u USING (run, game_id, seat)) p"""
+    with all_cores(con):  # sums of integer counts: the same in any order
+        rows = clustered_ratios(con, source, ["strategy"], {n: (n, "1") for n in names})
+    long: dict[str, list[object]] = {
+        k: [] for k in ("strategy", "power", "uses", "per_game", "low", "high")
+    }
     for r in rows:
-        for name in table.column_names[2:]:
+        for name in names:
             long["strategy"].append(r["strategy"])
             long["power"].append(name)
-            long["uses"].append(int(r[name]))
-            long["per_game"].append(int(r[name]) / max(1, int(r["games"])))
+            long["uses"].append(round(r[name] * r[f"{name}_n"]))
+            long["per_game"].append(r[name])
+            long["low"].append(r[f"{name}_low"])
+            long["high"].append(r[f"{name}_high"])
     return pa.table(long)

@@ -138,9 +138,28 @@ TURN_COLUMNS = [
     col("strategy", "text"),
     col("turns", "count"),
     col("bust rate [95% interval]", "share_ci", "bust_rate", "low", "high"),
-    col("points per turn", "num2", "points_per_turn"),
-    col("cards placed per turn", "num2", "cards_placed"),
-    col("cards per plunder", "num2", "plunder_size"),
+    col(
+        "points per turn [95%]",
+        "mean2_ci",
+        "points_per_turn",
+        "points_per_turn_low",
+        "points_per_turn_high",
+    ),
+    col(
+        "cards placed per turn [95%]",
+        "mean2_ci",
+        "cards_placed",
+        "cards_placed_low",
+        "cards_placed_high",
+    ),
+    col("plunders", "count"),
+    col(
+        "cards per plunder [95%]",
+        "mean2_ci",
+        "plunder_size",
+        "plunder_size_low",
+        "plunder_size_high",
+    ),
 ]
 
 
@@ -175,7 +194,11 @@ def sections(data: ReportData) -> list[Section]:
             + doc.subheading("How turns end")
             + doc.html_table(
                 result.rows("turn_endings"),
-                [col("ending", "text", "reason"), col("turns", "count"), col("share", "pct")],
+                [
+                    col("ending", "text", "reason"),
+                    col("turns", "count"),
+                    col("share [95% interval]", "share_ci", "share", "low", "high"),
+                ],
             ),
         ]
         sizes = result.rows("plunder_sizes")
@@ -195,7 +218,7 @@ def sections(data: ReportData) -> list[Section]:
                         col("strategy", "text"),
                         col("cards", "count"),
                         col("plunders", "count"),
-                        col("share", "pct"),
+                        col("share [95% interval]", "share_ci", "share", "low", "high"),
                     ],
                 ),
             ),
@@ -209,8 +232,21 @@ def sections(data: ReportData) -> list[Section]:
                     col("plunders", "count"),
                     col("paid the bonus", "count", "bonuses"),
                     col("share [95% interval]", "share_ci", "share", "low", "high"),
-                    col("bonus cards", "num2", "mean_cards"),
-                    col("bonus points", "num2", "mean_points"),
+                    col("of them from an empty discard", "count", "empty_bonuses"),
+                    col(
+                        "bonus cards [95%]",
+                        "mean2_ci",
+                        "mean_cards",
+                        "mean_cards_low",
+                        "mean_cards_high",
+                    ),
+                    col(
+                        "bonus points [95%]",
+                        "mean2_ci",
+                        "mean_points",
+                        "mean_points_low",
+                        "mean_points_high",
+                    ),
                 ],
             ),
         ]
@@ -222,7 +258,7 @@ def sections(data: ReportData) -> list[Section]:
                     col("strategy", "text"),
                     col("power", "text"),
                     col("uses", "count"),
-                    col("per game", "num2", "per_game"),
+                    col("per game [95%]", "mean2_ci", "per_game", "low", "high"),
                 ],
             ),
         ]

@@ -57,6 +57,23 @@ def test_bust_rates_match_the_exact_chance_and_the_tables_agree(ti_run: Path) ->
     assert all(0 < r["share"] < 0.5 and r["mean_cards"] >= 2 for r in bonus.values())
     uses = {(r["strategy"], r["power"]): r["uses"] for r in push_luck.power_use(con).to_pylist()}
     assert all(uses[(s, "pistol")] > 0 and uses[(s, "rum")] > 0 for s in bonus)
+    # One count for one event: the bonuses paid are the key_chest uses.
+    assert all(uses[(s, "key_chest")] == r["bonuses"] for s, r in bonus.items())
+    # Every rate and mean comes with its interval (over seed blocks).
+    checks = {
+        "turns_by_strategy": (("bust_rate", "low", "high"),
+                              *((v, f"{v}_low", f"{v}_high") for v in
+                                ("points_per_turn", "cards_placed", "plunder_size"))),
+        "turn_endings": (("share", "low", "high"),),
+        "plunder_sizes": (("share", "low", "high"),),
+        "key_chest": (("share", "low", "high"), ("mean_cards", "mean_cards_low",
+                      "mean_cards_high"), ("mean_points", "mean_points_low", "mean_points_high")),
+        "power_use": (("per_game", "low", "high"),),
+    }  # fmt: skip
+    for name, columns in checks.items():
+        for r in getattr(push_luck, name)(con).to_pylist():
+            for value, low, high in columns:
+                assert r[low] <= r[value] <= r[high], (name, value, r)
 
 
 def test_the_gap_to_optimal_is_paired_by_seed_block(tmp_path: Path) -> None:
