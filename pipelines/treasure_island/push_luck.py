@@ -16,6 +16,7 @@
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import duckdb
 import pyarrow as pa
@@ -103,6 +104,19 @@ _TURNS = """(SELECT t.*, s.strategy::VARCHAR AS strategy, g.block
              JOIN games g USING (run, game_id)) src"""
 
 
+def _ratios(
+    con: duckdb.DuckDBPyConnection,
+    source: str,
+    groups: list[str],
+    ratios: dict[str, tuple[str, str]],
+    shares: tuple[str, ...] = (),
+) -> list[dict[str, Any]]:
+    """:func:`clustered_ratios` on every core: every sum here is of integers (counts, points,
+    cards) and their products, exact in a double whatever order DuckDB adds them in."""
+    with all_cores(con):
+        return clustered_ratios(con, source, groups, ratios, shares)
+
+
 def _table(rows: list[dict[str, object]], columns: dict[str, pa.DataType]) -> pa.Table:
     return pa.table({k: pa.array([r[k] for r in rows], t) for k, t in columns.items()})
 
@@ -110,7 +124,7 @@ def _table(rows: list[dict[str, object]], columns: dict[str, pa.DataType]) -> pa
 def turns_by_strategy(con: duckdb.DuckDBPyConnection) -> pa.Table:
     """Per strategy: turns, busts and the bust rate, points and cards placed per turn, and
     cards banked per plunder, each with its 95% interval over seed blocks."""
-    rows = clustered_ratios(
+    rows = _ratios(
         con,
         _TURNS,
         ["strategy"],
@@ -148,7 +162,7 @@ def turn_endings(con: duckdb.DuckDBPyConnection) -> pa.Table:
     """How turns end (chosen plunder, Spyglass plunder, empty pile, bust): turns and their
     share of all turns with its 95% interval over seed blocks, most frequent first."""
     reasons = [str(r[0]) for r in con.sql("SELECT DISTINCT reason::VARCHAR FROM turns").fetchall()]
-    (row,) = clustered_ratios(
+    (row,) = _ratios(
         con,
         _TURNS,
         [],
@@ -181,7 +195,7 @@ def plunder_sizes(con: duckdb.DuckDBPyConnection) -> pa.Table:
             "SELECT DISTINCT banked FROM turns WHERE reason != 'bust' ORDER BY 1"
         ).fetchall()
     ]
-    found = clustered_ratios(
+    found = _ratios(
         con,
         _TURNS,
         ["strategy"],
@@ -221,7 +235,7 @@ def key_chest(con: duckdb.DuckDBPyConnection) -> pa.Table:
     """Per strategy: plunders, those paying the Key + Chest bonus (share with interval; a
     bonus with nothing left in the discard pays none, counted in ``empty``), and the bonus's
     mean cards and points, each with its 95% interval over seed blocks."""
-    rows = clustered_ratios(
+    rows = _ratios(
         con,
         f"""(SELECT src.*, coalesce(b.points, 0) AS bonus_points FROM {_TURNS}
              LEFT JOIN (SELECT run, game_id, turn, sum(b)::BIGINT AS points
