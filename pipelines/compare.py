@@ -28,12 +28,12 @@ import multiprocessing
 from dataclasses import dataclass
 from typing import Any
 
-from pipelines import verdicts
+from pipelines import play_issues, verdicts
+from pipelines.play_issues import ISSUES
 from pipelines.sprt import CONTINUE, MIN_BLOCKS, Sprt, TwoSidedSprt, fixed_size
 from pipelines.ticker import Ticker
 from reports import numbers
 from sim.errors import InputError
-from sim.outcome import UNFINISHED
 from sim.runner.games import Factory, Rules, kind_of, play_planned
 from sim.runner.schedule import plan_game
 
@@ -88,11 +88,6 @@ def check_metric(metric: str, labels: tuple[str, ...], strategies: bool = False)
     )
 
 
-#: What is counted per side besides the metric: games by each end reason that is not the
-#: natural one, then strategy failures.
-ISSUES = (*UNFINISHED, "strategy_failures")
-
-
 def _value(
     spec: CompareSpec, rules: Rules, factories: tuple[Factory, ...], block: int
 ) -> tuple[float, list[int]]:
@@ -100,15 +95,13 @@ def _value(
     0..1, turns), and the block's counts of :data:`ISSUES`."""
     n = len(spec.labels)
     total = 0.0
-    issues = [0] * len(ISSUES)
+    counts = dict.fromkeys(ISSUES, 0)
     for rotation in range(n):
         plan = plan_game(block * n + rotation, spec.seed, n, "rotate", spec.islands)
         game = play_planned(plan, rules, factories)
         result = game.result
         assert result is not None
-        if result.end_reason in UNFINISHED:
-            issues[UNFINISHED.index(result.end_reason)] += 1
-        issues[-1] += len(game.violations)
+        play_issues.count(game, counts)
         if spec.metric == "first-seat":
             total += result.win_shares[result.first_player]
         elif spec.metric == "turns":
@@ -124,7 +117,7 @@ def _value(
                 for seat, share in enumerate(result.win_shares)
                 if plan.order[seat] >= first and spec.labels[plan.order[seat]] == name
             )
-    return total / n, issues
+    return total / n, [counts[k] for k in ISSUES]
 
 
 def block_difference(args: tuple[CompareSpec, int]) -> tuple[float, list[int], list[int]]:
@@ -157,26 +150,11 @@ def _differences(
 def warnings(issues: dict[str, list[int]], games_per_side: int) -> list[str]:
     """A sentence per side and issue that could make the verdict wrong (none: empty)."""
     out = []
-    words = {
-        "turn_cap": "stopped at the turn cap (counted with their length and the leader's win)",
-        "deadlock": "ended in a deadlock",
-        "timeout": "ended when a decision ran past the time limit",
-    }
     for side in ("a", "b"):
         counts = dict(zip(ISSUES, issues[side], strict=True))
-        for reason in UNFINISHED:
-            if counts[reason]:
-                out.append(
-                    f"{numbers.count(counts[reason])} of {numbers.count(games_per_side)} games "
-                    f"of {side.upper()} {words[reason]}"
-                )
-        if counts["strategy_failures"]:
-            out.append(
-                f"{numbers.count(counts['strategy_failures'])} decisions in "
-                f"{side.upper()}'s games were strategy failures (a strategy crashed or answered "
-                "illegally, and the fallback played instead): the figures measure the fallback "
-                "too"
-            )
+        out += play_issues.sentences(
+            counts, games_per_side, f"of {side.upper()} ", f"in {side.upper()}'s games "
+        )
     return out
 
 

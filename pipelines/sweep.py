@@ -23,11 +23,12 @@ import multiprocessing
 from dataclasses import dataclass
 from typing import Any
 
+from pipelines import play_issues
+from pipelines.play_issues import ISSUES
 from pipelines.stats import Z95, clustered_share, ratio_se
 from pipelines.ticker import Ticker
 from reports import numbers
 from sim.errors import InputError
-from sim.outcome import UNFINISHED
 from sim.runner.games import Factory, Rules, kind_of, play_planned
 from sim.runner.schedule import plan_game
 from sim.seeding import stream
@@ -114,7 +115,7 @@ def _play_chunk(args: tuple[SweepSpec, dict[str, Any], int, int]) -> dict[str, A
     totals_of = kind_of(rules).sweep_totals
     n = len(spec.labels)
     blocks: dict[int, dict[str, Any]] = {}
-    issues = dict.fromkeys((*UNFINISHED, "strategy_failures"), 0)
+    issues = dict.fromkeys(ISSUES, 0)
     for game_id in range(start, stop):
         plan = plan_game(game_id, spec.seed, n, "rotate", spec.islands)
         game = play_planned(plan, rules, spec.factories)
@@ -132,9 +133,7 @@ def _play_chunk(args: tuple[SweepSpec, dict[str, Any], int, int]) -> dict[str, A
                 b["totals"][name] = b["totals"].get(name, 0) + count
         for seat, share in enumerate(result.win_shares):
             b["by_player"][plan.order[seat]] += share
-        if result.end_reason in UNFINISHED:
-            issues[result.end_reason] += 1
-        issues["strategy_failures"] += len(game.violations)
+        play_issues.count(game, issues)
     return {"blocks": blocks, "issues": issues, "games": stop - start}
 
 
@@ -223,32 +222,17 @@ def _row(spec: SweepSpec, overrides: dict[str, Any], parts: list[dict[str, Any]]
     row["strategy_spread"] = max(shares) - min(shares)
     row["spread_low"], row["spread_high"] = _spread_interval(spec, blocks, overrides)
     row.update({f"win:{label}": s for label, s in zip(spec.labels, shares, strict=True)})
-    for key in (*UNFINISHED, "strategy_failures"):
+    for key in ISSUES:
         row[key] = sum(p["issues"][key] for p in parts)
     return row
 
 
 def warnings(rows: list[dict[str, Any]], keys: list[str]) -> list[str]:
     """A sentence per point and issue that could make its figures wrong (none: empty)."""
-    words = {
-        "turn_cap": "stopped at the turn cap (counted with their length and the leader's win)",
-        "deadlock": "ended in a deadlock",
-        "timeout": "ended when a decision ran past the time limit",
-    }
     out = []
     for r in rows:
         where = ", ".join(f"{k}={_cell(r[k])}" for k in keys)
-        for reason, text in words.items():
-            if r[reason]:
-                out.append(
-                    f"at {where}: {numbers.count(r[reason])} of {numbers.count(r['games'])} "
-                    f"games {text}"
-                )
-        if r["strategy_failures"]:
-            out.append(
-                f"at {where}: {numbers.count(r['strategy_failures'])} decisions were strategy "
-                "failures (a strategy crashed or answered illegally, and the fallback played)"
-            )
+        out += [f"at {where}: {line}" for line in play_issues.sentences(r, r["games"], "", "")]
     return out
 
 
