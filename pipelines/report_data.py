@@ -99,9 +99,11 @@ class PairResult:
         total = a + b + both
         if not total:
             return ""
+        games = "seed-matched game is" if total == 1 else "seed-matched games are"
         return (
-            f"{numbers.count(total)} seed-matched games are left out of this pairing because "
-            f"they did not end naturally (the turn cap or a deadlock) in A only "
+            f"{numbers.count(total)} {games} left out of this pairing because "
+            f"{'it' if total == 1 else 'they'} did not end naturally (the turn cap or a "
+            "deadlock) in A only "
             f"({numbers.count(a)}), in B only ({numbers.count(b)}) or in both "
             f"({numbers.count(both)}): its figures describe only the games that ended in both "
             "runs, which hides whatever the change does to whether games end (report with "
