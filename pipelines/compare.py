@@ -90,7 +90,7 @@ def check_metric(metric: str, labels: tuple[str, ...], strategies: bool = False)
 
 def _value(
     spec: CompareSpec, rules: Rules, factories: tuple[Factory, ...], block: int
-) -> tuple[float, list[int]]:
+) -> tuple[float, dict[str, int]]:
     """The metric over one block's rotations under ``rules`` with ``factories`` (raw: shares
     0..1, turns), and the block's counts of :data:`ISSUES`."""
     n = len(spec.labels)
@@ -117,10 +117,12 @@ def _value(
                 for seat, share in enumerate(result.win_shares)
                 if plan.order[seat] >= first and spec.labels[plan.order[seat]] == name
             )
-    return total / n, [counts[k] for k in ISSUES]
+    return total / n, counts
 
 
-def block_difference(args: tuple[CompareSpec, int]) -> tuple[float, list[int], list[int]]:
+def block_difference(
+    args: tuple[CompareSpec, int],
+) -> tuple[float, dict[str, int], dict[str, int]]:
     """``metric(B) - metric(A)`` for one block (raw; a pure function of the spec and block),
     with A's and B's counts of :data:`ISSUES`."""
     spec, block = args
@@ -130,7 +132,10 @@ def block_difference(args: tuple[CompareSpec, int]) -> tuple[float, list[int], l
 
 
 def _differences(
-    spec: CompareSpec, blocks: range, pool: Any, issues: dict[str, list[int]] | None = None
+    spec: CompareSpec,
+    blocks: range,
+    pool: Any,
+    issues: dict[str, dict[str, int]] | None = None,
 ) -> list[float]:
     """The blocks' differences in the metric's units; their :data:`ISSUES` are added to
     ``issues`` (per side, ``a`` and ``b``) when given."""
@@ -142,18 +147,18 @@ def _differences(
     if issues is not None:
         for _, a_issues, b_issues in raw:
             for side, counts in (("a", a_issues), ("b", b_issues)):
-                issues[side] = [x + y for x, y in zip(issues[side], counts, strict=True)]
+                for key, count in counts.items():
+                    issues[side][key] += count
     scale = verdicts.metric_info(spec.metric).scale
     return [x * scale for x, _, _ in raw]
 
 
-def warnings(issues: dict[str, list[int]], games_per_side: int) -> list[str]:
+def warnings(issues: dict[str, dict[str, int]], games_per_side: int) -> list[str]:
     """A sentence per side and issue that could make the verdict wrong (none: empty)."""
     out = []
     for side in ("a", "b"):
-        counts = dict(zip(ISSUES, issues[side], strict=True))
         out += play_issues.sentences(
-            counts, games_per_side, f"of {side.upper()} ", f"in {side.upper()}'s games "
+            issues[side], games_per_side, f"of {side.upper()} ", f"in {side.upper()}'s games "
         )
     return out
 
@@ -238,7 +243,7 @@ def compare(spec: CompareSpec, ticker: Ticker | None = None) -> dict[str, Any]:
     most = max_blocks(spec)
     test = _test(spec)
     status = CONTINUE
-    issues = {"a": [0] * len(ISSUES), "b": [0] * len(ISSUES)}
+    issues = {side: dict.fromkeys(ISSUES, 0) for side in ("a", "b")}
     pool = None
     if spec.workers > 1:
         pool = multiprocessing.get_context("spawn").Pool(spec.workers)
@@ -302,7 +307,7 @@ def compare(spec: CompareSpec, ticker: Ticker | None = None) -> dict[str, Any]:
         "max_games": spec.max_games,
         "llr": test.llrs(),
         "llr_bounds": list(test.llr_bounds()),
-        "issues": {side: dict(zip(ISSUES, issues[side], strict=True)) for side in issues},
+        "issues": issues,
         "warnings": warnings(issues, test.n * n)
         + (
             [

@@ -140,7 +140,7 @@ def compute(report: GameReport, runs: list[RunInfo], include_unfinished: bool) -
                     kind="pairs_left_out",
                     run=pair.pairing.title,
                     text=f"Paired comparison ({pair.pairing.title}): {pair.left_out()}",
-                    details=(dict(zip(("a", "b", "both"), pair.unfinished, strict=True)),),
+                    details=(pair.unfinished_counts(),),
                 )
             )
     data = ReportData(
@@ -292,7 +292,7 @@ def report_json(report: GameReport, data: ReportData) -> dict[str, Any]:
                 "b": p.pairing.b.where,
                 "changes": list(p.pairing.changes),
                 "unpaired_games": {"a": p.unpaired[0], "b": p.unpaired[1]},
-                "left_out_unfinished": dict(zip(("a", "b", "both"), p.unfinished, strict=True)),
+                "left_out_unfinished": p.unfinished_counts(),
                 "differences": p.differences.to_pylist(),
             }
             for p in data.pairs

@@ -93,6 +93,10 @@ class PairResult:
     def rows(self, metric: str) -> list[dict[str, Any]]:
         return [r for r in self.differences.to_pylist() if r["metric"] == metric]
 
+    def unfinished_counts(self) -> dict[str, int]:
+        """:attr:`unfinished` by where the games did not end naturally: ``a``, ``b``, ``both``."""
+        return dict(zip(("a", "b", "both"), self.unfinished, strict=True))
+
     def left_out(self) -> str:
         """A sentence on the games :attr:`unfinished` left out of the pairing ("" if none)."""
         a, b, both = self.unfinished

@@ -107,9 +107,8 @@ def _rules(spec: SweepSpec, overrides: dict[str, Any]) -> Any:
 
 
 def _play_chunk(args: tuple[SweepSpec, dict[str, Any], int, int]) -> dict[str, Any]:
-    """Per-block sums over the games ``start`` to ``stop`` of one point (a block may span
-    two chunks: its sums are added up), and the counts of games that did not end naturally
-    and of strategy failures."""
+    """Per-block sums over the games ``start`` to ``stop`` of one point (whole seed blocks),
+    and the counts of games that did not end naturally and of strategy failures."""
     spec, overrides, start, stop = args
     rules = _rules(spec, overrides)
     totals_of = kind_of(rules).sweep_totals
@@ -135,27 +134,6 @@ def _play_chunk(args: tuple[SweepSpec, dict[str, Any], int, int]) -> dict[str, A
             b["by_player"][plan.order[seat]] += share
         play_issues.count(game, issues)
     return {"blocks": blocks, "issues": issues, "games": stop - start}
-
-
-def _merge(parts: list[dict[str, Any]]) -> dict[int, dict[str, Any]]:
-    """The chunks' per-block sums, added up block by block (in chunk order)."""
-    merged: dict[int, dict[str, Any]] = {}
-    for part in parts:
-        for block, b in sorted(part["blocks"].items()):
-            m = merged.get(block)
-            if m is None:
-                merged[block] = {
-                    **b,
-                    "totals": dict(b["totals"]),
-                    "by_player": list(b["by_player"]),
-                }
-                continue
-            for key in ("games", "first", "turns"):
-                m[key] += b[key]
-            for name, count in b["totals"].items():
-                m["totals"][name] = m["totals"].get(name, 0) + count
-            m["by_player"] = [x + y for x, y in zip(m["by_player"], b["by_player"], strict=True)]
-    return merged
 
 
 def _mean_se(ys: list[float], ns: list[float]) -> tuple[float, float]:
@@ -195,7 +173,8 @@ def _row(spec: SweepSpec, overrides: dict[str, Any], parts: list[dict[str, Any]]
     """One point's figures from its chunks (added up in order)."""
     n = len(spec.labels)
     g = spec.games
-    blocks = [b for _, b in sorted(_merge(parts).items())]
+    # Chunks hold whole seed blocks (see sweep): their blocks are disjoint.
+    blocks = [b for _, b in sorted((k, b) for p in parts for k, b in p["blocks"].items())]
     sizes = [float(b["games"]) for b in blocks]
     first_share, first_se = _mean_se([b["first"] for b in blocks], sizes)
     low, high = clustered_share(first_share * g, g, first_se, len(blocks))
@@ -242,10 +221,14 @@ def sweep(spec: SweepSpec, ticker: Ticker | None = None) -> list[dict[str, Any]]
     grid = points(spec)
     for overrides in grid:
         _rules(spec, overrides)
+    # Chunks of whole seed blocks (a block is the seat rotations of one deal), so that every
+    # block's sums come from one chunk.
+    n = len(spec.labels)
+    step = max(n, CHUNK - CHUNK % n)
     jobs = [
-        (spec, overrides, start, min(spec.games, start + CHUNK))
+        (spec, overrides, start, min(spec.games, start + step))
         for overrides in grid
-        for start in range(0, spec.games, CHUNK)
+        for start in range(0, spec.games, step)
     ]
     parts: list[list[dict[str, Any]]] = [[] for _ in grid]
     per_point = len(jobs) // len(grid)

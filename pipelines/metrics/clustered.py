@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 import duckdb
+import pyarrow as pa
 
 from pipelines.stats import Z95, clustered_share, ratio_se
 
@@ -83,9 +84,9 @@ def clustered_ratios(
     carry the ``groups`` columns and the ``cluster`` columns): ``ratios`` maps a name to SQL
     expressions (numerator, denominator) summed per cluster, so one scan gives every figure
     of a table. Each row holds the groups, and per name the ratio (None when its
-    denominator is 0), ``<name>_n`` (the denominator's total), ``<name>_low`` and
-    ``<name>_high`` (95%: a Wilson interval at the effective size for ``shares``, else
-    normal), over the clusters as independent units."""
+    denominator is 0), ``<name>_sum`` and ``<name>_n`` (the numerator's and the
+    denominator's totals), ``<name>_low`` and ``<name>_high`` (95%: a Wilson interval at the
+    effective size for ``shares``, else normal), over the clusters as independent units."""
     keys = ", ".join(groups)
     lead = f"{keys}, " if groups else ""
     sums = ", ".join(
@@ -110,8 +111,9 @@ def clustered_ratios(
         values = row[len(groups) :]
         for k, name in enumerate(ratios):
             total, count, yy, yd, dd, blocks = values[6 * k : 6 * k + 6]
+            item[f"{name}_sum"], item[f"{name}_n"] = total or 0.0, count or 0.0
             if not count:
-                item.update({name: None, f"{name}_n": 0, f"{name}_low": None, f"{name}_high": None})
+                item.update({name: None, f"{name}_low": None, f"{name}_high": None})
                 continue
             mean = total / count
             se = ratio_se(total, count, yy, yd, dd, int(blocks))
@@ -119,6 +121,11 @@ def clustered_ratios(
                 low, high = clustered_share(total, count, se, int(blocks))
             else:
                 low, high = mean - Z95 * se, mean + Z95 * se
-            item.update({name: mean, f"{name}_n": count, f"{name}_low": low, f"{name}_high": high})
+            item.update({name: mean, f"{name}_low": low, f"{name}_high": high})
         out.append(item)
     return out
+
+
+def rows_table(rows: list[dict[str, Any]], types: dict[str, pa.DataType]) -> pa.Table:
+    """The ``types`` columns of ``rows`` (such as :func:`clustered`'s) as a typed table."""
+    return pa.table({k: pa.array([r[k] for r in rows], t) for k, t in types.items()})

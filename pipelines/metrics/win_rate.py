@@ -10,20 +10,14 @@ intervals at the effective sample size for shares, normal ones for means.
 
 from __future__ import annotations
 
-from typing import Any
-
 import duckdb
 import polars as pl
 import pyarrow as pa
 
-from pipelines.metrics.clustered import clustered
+from pipelines.metrics.clustered import clustered, rows_table
 from reports.numbers import pct
 
 _SEATS = "SELECT * FROM seat_games"
-
-
-def _table(rows: list[dict[str, Any]], types: dict[str, pa.DataType]) -> pa.Table:
-    return pa.table({k: pa.array([r[k] for r in rows], t) for k, t in types.items()})
 
 
 def _share_table(
@@ -37,7 +31,7 @@ def _share_table(
     ``names`` (what the row count and the share are called), ``low`` and ``high``."""
     rows = clustered(con, source, list(groups), value, share=True)
     count, share = names
-    return _table(
+    return rows_table(
         [{**r, count: r["n"], share: r["mean"]} for r in rows],
         {
             **groups,
@@ -72,7 +66,7 @@ def by_strategy(con: duckdb.DuckDBPyConnection) -> pa.Table:
                 "score_high": s["high"],
             }
         )
-    return _table(
+    return rows_table(
         rows,
         {
             "n_players": pa.int8(),
@@ -112,7 +106,7 @@ def by_seat(con: duckdb.DuckDBPyConnection) -> pa.Table:
                 "advantage_high": r["high"] - fair,
             }
         )
-    return _table(
+    return rows_table(
         rows,
         {
             "n_players": pa.int8(),
@@ -214,7 +208,7 @@ def game_length(con: duckdb.DuckDBPyConnection) -> pa.Table:
                 "timeout": timed_out,
             }
         )
-    return _table(
+    return rows_table(
         rows,
         {
             "n_players": pa.int8(),

@@ -15,7 +15,7 @@ from typing import Any
 import duckdb
 import pyarrow as pa
 
-from pipelines.metrics.clustered import clustered
+from pipelines.metrics.clustered import clustered, clustered_ratios, rows_table
 from pipelines.stats import wilson
 
 
@@ -59,20 +59,21 @@ def frequency(con: duckdb.DuckDBPyConnection) -> pa.Table:
     return pa.table(cols)
 
 
-def _columns(rows: list[dict[str, object]], types: dict[str, pa.DataType]) -> pa.Table:
-    return pa.table({k: pa.array([r[k] for r in rows], t) for k, t in types.items()})
-
-
-def _hits_and_losses(hits: dict[str, Any], lost: dict[str, Any]) -> dict[str, object]:
-    """Curse hits and coins lost per game with their intervals, from ``clustered`` rows."""
+def _hits_and_losses(r: dict[str, Any]) -> dict[str, object]:
+    """Curse hits and coins lost per game with their intervals, from a
+    :func:`clustered_ratios` row of :data:`_HITS_AND_LOSSES`."""
     return {
-        "hits_per_game": hits["mean"],
-        "hits_low": hits["low"],
-        "hits_high": hits["high"],
-        "coins_lost_per_game": lost["mean"],
-        "lost_low": lost["low"],
-        "lost_high": lost["high"],
+        "hits_per_game": r["hits"],
+        "hits_low": r["hits_low"],
+        "hits_high": r["hits_high"],
+        "coins_lost_per_game": r["lost"],
+        "lost_low": r["lost_low"],
+        "lost_high": r["lost_high"],
     }
+
+
+#: Curse hits and coins lost per row of a source with ``hits`` and ``lost`` columns.
+_HITS_AND_LOSSES = {"hits": ("hits", "1"), "lost": ("lost", "1")}
 
 
 #: A game's curse hits and coins lost to curses (every seat), with its island and block.
@@ -101,26 +102,24 @@ def by_island(con: duckdb.DuckDBPyConnection) -> pa.Table:
             share=True,
         )
     }
-    lost = {(r["island"], r["n_players"]): r for r in clustered(con, _PER_GAME, groups, "lost")}
     rows = []
-    for h in clustered(con, _PER_GAME, groups, "hits"):
-        key = (h["island"], h["n_players"])
-        r, c = rate.get(key), lost[key]
+    for h in clustered_ratios(con, f"({_PER_GAME}) per_game", groups, _HITS_AND_LOSSES):
+        r = rate.get((h["island"], h["n_players"]))
         rows.append(
             {
                 "island": h["island"],
                 "n_players": h["n_players"],
-                "games": h["n"],
+                "games": int(h["hits_n"]),
                 "distributions": r["n"] if r else 0,
                 "curses": int(r["total"]) if r else 0,
                 "curse_rate": r["mean"] if r else None,
                 "rate_low": r["low"] if r else None,
                 "rate_high": r["high"] if r else None,
-                **_hits_and_losses(h, c),
+                **_hits_and_losses(h),
             }
         )
     f, i = pa.float64(), pa.int64()
-    return _columns(
+    return rows_table(
         rows,
         {
             "island": pa.string(), "n_players": pa.int8(), "games": i, "distributions": i,
@@ -142,26 +141,22 @@ def positions(con: duckdb.DuckDBPyConnection) -> pa.Table:
 def victims(con: duckdb.DuckDBPyConnection) -> pa.Table:
     """Per player count and strategy: seats, curse hits and coins lost, in total and per
     game with their 95% intervals (seed blocks as the unit)."""
-    source = """SELECT g.n_players, s.strategy::VARCHAR AS strategy, g.run, g.block,
-                       s.curse_hits::DOUBLE AS hits, s.coins_lost::DOUBLE AS lost
-                FROM seats s JOIN games g USING (run, game_id)"""
-    groups = ["n_players", "strategy"]
-    lost = {(r["n_players"], r["strategy"]): r for r in clustered(con, source, groups, "lost")}
-    rows = []
-    for h in clustered(con, source, groups, "hits"):
-        c = lost[(h["n_players"], h["strategy"])]
-        rows.append(
-            {
-                "n_players": h["n_players"],
-                "strategy": h["strategy"],
-                "seats": h["n"],
-                "hits": int(h["total"]),
-                "coins_lost": int(c["total"]),
-                **_hits_and_losses(h, c),
-            }
-        )
+    source = """(SELECT g.n_players, s.strategy::VARCHAR AS strategy, g.run, g.block,
+                        s.curse_hits::DOUBLE AS hits, s.coins_lost::DOUBLE AS lost
+                 FROM seats s JOIN games g USING (run, game_id)) per_seat"""
+    rows = [
+        {
+            "n_players": r["n_players"],
+            "strategy": r["strategy"],
+            "seats": int(r["hits_n"]),
+            "hits": int(r["hits_sum"]),
+            "coins_lost": int(r["lost_sum"]),
+            **_hits_and_losses(r),
+        }
+        for r in clustered_ratios(con, source, ["n_players", "strategy"], _HITS_AND_LOSSES)
+    ]
     f, i = pa.float64(), pa.int64()
-    return _columns(
+    return rows_table(
         rows,
         {
             "n_players": pa.int8(), "strategy": pa.string(), "seats": i, "hits": i,
@@ -199,7 +194,7 @@ def amulet_value(con: duckdb.DuckDBPyConnection) -> pa.Table:
         "coins",
     )
     f = pa.float64()
-    return _columns(
+    return rows_table(
         [
             {
                 "paid_with": r["paid_with"],

@@ -31,7 +31,7 @@ from typing import Any
 import duckdb
 import pyarrow as pa
 
-from pipelines.metrics.clustered import clustered
+from pipelines.metrics.clustered import clustered, rows_table
 from pipelines.stats import Z95, chi2_sf, chi_square_uniform, holm, normal_p
 
 _SEATS = "SELECT run, block, island, n_players, seat, win_share FROM seat_games"
@@ -61,15 +61,33 @@ def seat_win_shares(con: duckdb.DuckDBPyConnection) -> pa.Table:
     )
 
 
+def island_tables(
+    con: duckdb.DuckDBPyConnection, seats: pa.Table | None = None
+) -> tuple[pa.Table, pa.Table]:
+    """:func:`island_summary` and :func:`heterogeneity` from one pass over the first seats
+    (``seats``: :func:`seat_win_shares`, when the caller has it)."""
+    first = clustered(con, _FIRST, ["island", "n_players"], "win_share", share=True)
+    tests = _heterogeneity(first, _design_effects(con))
+    summary = _island_summary(con, first, tests, seat_win_shares(con) if seats is None else seats)
+    return summary, _heterogeneity_table(tests)
+
+
 def island_summary(con: duckdb.DuckDBPyConnection) -> pa.Table:
     """Per island and player count: games, mean turns, first-seat advantage with its
     interval, the chi-square test of seat uniformity, whether the island entered the test of
     islands against each other, and if so its deviation from the pooled first-seat
     advantage with its raw and Holm-adjusted p-values (null when not tested)."""
-    first = clustered(con, _FIRST, ["island", "n_players"], "win_share", share=True)
-    seats = seat_win_shares(con).to_pylist()
+    return island_tables(con)[0]
+
+
+def _island_summary(
+    con: duckdb.DuckDBPyConnection,
+    first: list[dict[str, Any]],
+    heterogeneity: list[dict[str, Any]],
+    seat_shares: pa.Table,
+) -> pa.Table:
     wins: dict[tuple[str, int], list[float]] = {}
-    for r in seats:
+    for r in seat_shares.to_pylist():
         wins.setdefault((r["island"], r["n_players"]), []).append(float(r["wins"]))
     turns = {
         (island, n): t
@@ -77,7 +95,7 @@ def island_summary(con: duckdb.DuckDBPyConnection) -> pa.Table:
             "SELECT island::VARCHAR, n_players, avg(turns)::DOUBLE FROM games GROUP BY 1, 2"
         ).fetchall()
     }
-    tests = {int(h["n_players"]): h for h in _heterogeneity(first, _design_effects(con))}
+    tests = {int(h["n_players"]): h for h in heterogeneity}
     rows: list[dict[str, Any]] = []
     for r in first:
         n = int(r["n_players"])
@@ -147,7 +165,7 @@ def island_summary(con: duckdb.DuckDBPyConnection) -> pa.Table:
         "deviation_p": pa.float64(),
         "holm_p": pa.float64(),
     }
-    return pa.table({k: pa.array([r[k] for r in rows], t) for k, t in types.items()})
+    return rows_table(rows, types)
 
 
 def _design_effects(con: duckdb.DuckDBPyConnection) -> dict[int, float]:
@@ -230,8 +248,10 @@ def heterogeneity(con: duckdb.DuckDBPyConnection) -> pa.Table:
     design effect, the heterogeneity statistic Q (degrees of freedom, p-value), the pooled
     advantage with its interval, and whether the islands differ at the 5% level (only then
     is ranking them meaningful)."""
-    first = clustered(con, _FIRST, ["island", "n_players"], "win_share", True)
-    rows = _heterogeneity(first, _design_effects(con))
+    return island_tables(con)[1]
+
+
+def _heterogeneity_table(rows: list[dict[str, Any]]) -> pa.Table:
     types = {
         "n_players": pa.int8(),
         "islands": pa.int64(),
@@ -247,4 +267,4 @@ def heterogeneity(con: duckdb.DuckDBPyConnection) -> pa.Table:
         "pooled_high": pa.float64(),
         "islands_differ": pa.bool_(),
     }
-    return pa.table({k: pa.array([r[k] for r in rows], t) for k, t in types.items()})
+    return rows_table(rows, types)

@@ -76,8 +76,8 @@ def _mapped_islands(con: duckdb.DuckDBPyConnection, summary: pa.Table, het: pa.T
 
 def compute(con: duckdb.DuckDBPyConnection, cohort: Cohort) -> dict[str, pa.Table]:
     """The Tobago tables of one cohort."""
-    summary = fairness.island_summary(con)
-    het = fairness.heterogeneity(con)
+    seat_shares = fairness.seat_win_shares(con)
+    summary, het = fairness.island_tables(con, seat_shares)
     maps = _mapped_islands(con, summary, het)
     spec = cohort.first.manifest["spec"]
     min_distance = int(spec.get("resolved_rules", {}).get("same_object_min_distance", 4))
@@ -106,7 +106,7 @@ def compute(con: duckdb.DuckDBPyConnection, cohort: Cohort) -> dict[str, pa.Tabl
         "amulet_value": curses.amulet_value(con),
         "island_fairness": summary,
         "island_heterogeneity": het,
-        "seat_win_shares": fairness.seat_win_shares(con),
+        "seat_win_shares": seat_shares,
         "cell_heat": cells.heat(con),
         "start_cells": cells.start_cells(con),
         "mapped_islands": maps,

@@ -21,7 +21,7 @@ from typing import Any
 import duckdb
 import pyarrow as pa
 
-from pipelines.metrics.clustered import clustered_ratios
+from pipelines.metrics.clustered import clustered_ratios, rows_table
 from pipelines.metrics.source import all_cores
 from pipelines.stats import clustered_share
 
@@ -117,10 +117,6 @@ def _ratios(
         return clustered_ratios(con, source, groups, ratios, shares)
 
 
-def _table(rows: list[dict[str, object]], columns: dict[str, pa.DataType]) -> pa.Table:
-    return pa.table({k: pa.array([r[k] for r in rows], t) for k, t in columns.items()})
-
-
 def turns_by_strategy(con: duckdb.DuckDBPyConnection) -> pa.Table:
     """Per strategy: turns, busts and the bust rate, points and cards placed per turn, and
     cards banked per plunder, each with its 95% interval over seed blocks."""
@@ -138,12 +134,11 @@ def turns_by_strategy(con: duckdb.DuckDBPyConnection) -> pa.Table:
         shares=("bust_rate",),
     )  # fmt: skip
     for r in rows:
-        r["turns"] = int(r["bust_rate_n"])
-        r["busts"] = round(r["bust_rate"] * r["turns"])
+        r["turns"], r["busts"] = int(r["bust_rate_n"]), int(r["bust_rate_sum"])
         r["low"], r["high"] = r["bust_rate_low"], r["bust_rate_high"]
         r["plunders"] = int(r["plunder_size_n"])
     f, i = pa.float64(), pa.int64()
-    return _table(
+    return rows_table(
         rows,
         {
             "strategy": pa.string(), "turns": i, "busts": i, "bust_rate": f, "low": f, "high": f,
@@ -152,10 +147,6 @@ def turns_by_strategy(con: duckdb.DuckDBPyConnection) -> pa.Table:
             "plunder_size": f, "plunder_size_low": f, "plunder_size_high": f,
         },
     )  # fmt: skip
-
-
-#: How a turn can end, as the turns table names it.
-ENDINGS = ("chosen", "spyglass", "pile_empty", "bust")
 
 
 def turn_endings(con: duckdb.DuckDBPyConnection) -> pa.Table:
@@ -172,7 +163,7 @@ def turn_endings(con: duckdb.DuckDBPyConnection) -> pa.Table:
     rows = [
         {
             "reason": r,
-            "turns": round(row[r] * row[f"{r}_n"]),
+            "turns": int(row[f"{r}_sum"]),
             "share": row[r],
             "low": row[f"{r}_low"],
             "high": row[f"{r}_high"],
@@ -181,7 +172,7 @@ def turn_endings(con: duckdb.DuckDBPyConnection) -> pa.Table:
     ]
     rows.sort(key=lambda r: (-r["turns"], r["reason"]))
     f = pa.float64()
-    return _table(
+    return rows_table(
         rows, {"reason": pa.string(), "turns": pa.int64(), "share": f, "low": f, "high": f}
     )
 
@@ -208,21 +199,20 @@ def plunder_sizes(con: duckdb.DuckDBPyConnection) -> pa.Table:
     rows = []
     for r in found:
         for k in sizes:
-            share = r[f"c{k}"]
-            count = round(share * r[f"c{k}_n"]) if share is not None else 0
+            count = int(r[f"c{k}_sum"])
             if count:
                 rows.append(
                     {
                         "strategy": r["strategy"],
                         "cards": k,
                         "plunders": count,
-                        "share": share,
+                        "share": r[f"c{k}"],
                         "low": r[f"c{k}_low"],
                         "high": r[f"c{k}_high"],
                     }
                 )
     f = pa.float64()
-    return _table(
+    return rows_table(
         rows,
         {
             "strategy": pa.string(), "cards": pa.int64(), "plunders": pa.int64(), "share": f,
@@ -249,15 +239,15 @@ def key_chest(con: duckdb.DuckDBPyConnection) -> pa.Table:
             "mean_points": ("CASE WHEN key_chest THEN bonus_points ELSE 0 END",
                             "key_chest::INT"),
         },
-        shares=("share", "empty"),
+        shares=("share",),
     )  # fmt: skip
     for r in rows:
         r["plunders"] = int(r["share_n"])
         r["bonuses"] = int(r["mean_cards_n"])
-        r["empty_bonuses"] = round((r["empty"] or 0.0) * r["bonuses"])
+        r["empty_bonuses"] = int(r["empty_sum"])
         r["low"], r["high"] = r["share_low"], r["share_high"]
     f, i = pa.float64(), pa.int64()
-    return _table(
+    return rows_table(
         rows,
         {
             "strategy": pa.string(), "plunders": i, "bonuses": i, "empty_bonuses": i,
@@ -313,8 +303,7 @@ def power_use(con: duckdb.DuckDBPyConnection) -> pa.Table:
                   SELECT s.strategy::VARCHAR AS strategy, g.run, g.block, {values}
                   FROM seats s JOIN games g USING (run, game_id)
                   LEFT JOIN per_seat u USING (run, game_id, seat)) p"""
-    with all_cores(con):  # sums of integer counts: the same in any order
-        rows = clustered_ratios(con, source, ["strategy"], {n: (n, "1") for n in names})
+    rows = _ratios(con, source, ["strategy"], {n: (n, "1") for n in names})
     long: dict[str, list[object]] = {
         k: [] for k in ("strategy", "power", "uses", "per_game", "low", "high")
     }
@@ -322,7 +311,7 @@ def power_use(con: duckdb.DuckDBPyConnection) -> pa.Table:
         for name in names:
             long["strategy"].append(r["strategy"])
             long["power"].append(name)
-            long["uses"].append(round(r[name] * r[f"{name}_n"]))
+            long["uses"].append(int(r[f"{name}_sum"]))
             long["per_game"].append(r[name])
             long["low"].append(r[f"{name}_low"])
             long["high"].append(r[f"{name}_high"])

@@ -52,10 +52,14 @@ class CodeIdentity:
         """Whether both identities name the same code."""
         return (self.version, self.digest) == (other.version, other.digest)
 
+    def short(self) -> str:
+        """For people, what is compared: ``tourney 0.1.0, sources 1a2b3c4d5e6f``."""
+        return f"tourney {self.version}, sources {self.digest[:12]}"
+
     def label(self) -> str:
         """For people: ``tourney 0.1.0, sources 1a2b3c4d5e6f (sim in /path)``."""
         where = f" (sim in {self.where})" if self.where else ""
-        return f"tourney {self.version}, sources {self.digest[:12]}{where}"
+        return f"{self.short()}{where}"
 
     def to_json(self) -> dict[str, Any]:
         """The identity as plain data (the manifest entry; what a shard carries)."""

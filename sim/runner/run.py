@@ -251,10 +251,6 @@ def check_schema(run: Path | str | RunStore, manifest: dict[str, Any]) -> None:
         )
 
 
-def _short(code: CodeIdentity) -> str:
-    return f"tourney {code.version}, sources {code.digest[:12]}"
-
-
 def run_code(run: Path | str | RunStore, manifest: dict[str, Any]) -> CodeIdentity | None:
     """The code that played the run's games: the manifest's ``code`` and that of every
     execution that played some; None when nothing records it (a run written before the
@@ -267,7 +263,7 @@ def run_code(run: Path | str | RunStore, manifest: dict[str, Any]) -> CodeIdenti
         if isinstance(e, dict) and e.get("games_played") and isinstance(e.get("code"), dict)
     ]
     codes = [CodeIdentity.from_json(c) for c in found]
-    distinct = sorted({_short(c) for c in codes})
+    distinct = sorted({c.short() for c in codes})
     if len(distinct) > 1:
         raise InputError(
             f"{open_store(run).show(MANIFEST)}: its games were played by different code "
@@ -392,12 +388,12 @@ def prepare(config: RunConfig, boards: dict[str, tuple[str, Any]]) -> Prepared:
         if played_by is not None and not played_by.same_code(code):
             if plan.play or spec["games"] > old["games"]:
                 raise InputError(
-                    f"{store}: its games were played by {_short(played_by)} and this is "
-                    f"{_short(code)}; a run holds the games of one code, so only that code "
+                    f"{store}: its games were played by {played_by.short()} and this is "
+                    f"{code.short()}; a run holds the games of one code, so only that code "
                     "resumes or grows it (or simulate into another --out)"
                 )
             notes.append(
-                f"played by {_short(played_by)} (this is {_short(code)}); nothing was left "
+                f"played by {played_by.short()} (this is {code.short()}); nothing was left "
                 "to play, so nothing changed"
             )
         existing["code"] = (played_by or code).to_json()
