@@ -11,7 +11,9 @@ import _random
 import hashlib
 import math
 import random
-from typing import Any
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 _MASK64 = (1 << 64) - 1
 _MASK128 = (1 << 128) - 1
@@ -29,6 +31,31 @@ def derive_seed(seed: int, *path: str | int) -> int:
 def stream(seed: int, *path: str | int) -> Stream:
     """A fresh generator for the stream ``path`` under ``seed``."""
     return Stream(derive_seed(seed, *path))
+
+
+#: The last shuffle :func:`shuffled` made under each stream name: ``(seed, items, order)``.
+_last_shuffle: dict[str, tuple[int, tuple[Any, ...], tuple[Any, ...]]] = {}
+
+
+def shuffled(seed: int, name: str, items: tuple[T, ...]) -> tuple[Stream, list[T]]:
+    """``stream(seed, name)`` after it has shuffled a copy of ``items``, and that copy.
+
+    A run plays a seed block's games one after the other (the default seating plays the
+    block's rotations on the same deal), so the last shuffle under each name is kept: when
+    the seed and the items are the same, the order is copied and the fresh stream skips the
+    numbers the shuffle drew in one call. Each ``random()`` takes two 32-bit words of the
+    Mersenne Twister, and ``getrandbits(64 * k)`` takes the same ``2 * k`` words in the same
+    way, so the stream is left in exactly the state the shuffle would have left it in."""
+    rng = Stream(derive_seed(seed, name))
+    last = _last_shuffle.get(name)
+    if last is not None and last[0] == seed and last[1] is items:
+        if len(items) > 1:
+            rng.getrandbits(64 * (len(items) - 1))  # the shuffle's n - 1 draws
+        return rng, list(last[2])
+    order = list(items)
+    rng.shuffle(order)
+    _last_shuffle[name] = (seed, items, tuple(order))
+    return rng, order
 
 
 class Stream(random.Random):

@@ -52,7 +52,7 @@ from sim.outcome import (
     ranks_and_shares,
 )
 from sim.sealed import TRUSTED, sealed_class
-from sim.seeding import LazyStream, stream
+from sim.seeding import LazyStream, shuffled, stream
 from sim.treasure_island import decisions as d
 from sim.treasure_island.cards import (
     ANCHOR,
@@ -282,9 +282,7 @@ class TreasureIslandGame:
         self.violations: list[Violation] = []
         self.decisions = 0
         self.result: GameResult | None = None
-        cards_rng = stream(seed, "cards")
-        pile = list(STARTING_PILE)
-        cards_rng.shuffle(pile)
+        cards_rng, pile = shuffled(seed, "cards", STARTING_PILE)
         self.pile = pile
         self.pile_piles = [_FULL_PILE - 1] * N_KINDS  # all but the lowest card of each kind
         self.discard = list(STARTING_DISCARD)
