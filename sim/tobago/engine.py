@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from sim.guard import NO_GUARD, Audited, Decide, DecisionTimeout, Guard, guarded, ids_of
 from sim.outcome import (
@@ -36,6 +36,7 @@ from sim.tobago.board import Board
 from sim.tobago.clues import clue_masks
 from sim.tobago.deadlock import deadlocked
 from sim.tobago.distribution import raise_treasure
+from sim.tobago.landmarks import Landmarks
 from sim.tobago.movelog import CODE
 from sim.tobago.rules import TobagoRules
 from sim.tobago.state import CURSE, N_MAPS, GameState
@@ -107,6 +108,48 @@ def plays_table(tag: str, cards: int) -> list[tuple[d.Action, ...]]:
     return table
 
 
+class Deal(NamedTuple):
+    """What a game's seed deals before anyone decides: the landmarks, every clue card's mask,
+    the treasure deck (drawn from the end) and the first player."""
+
+    landmarks: Landmarks
+    clue_masks: tuple[int, ...]
+    treasure_deck: tuple[int, ...]
+    first_player: int
+
+
+#: The last deal made, and what it was made from: ``[board, seed, rules, players, deal]``.
+_last_deal: list[Any] = [None, None, None, 0, None]
+
+
+def deal(board: Board, seed: int, rules: TobagoRules, n_players: int) -> Deal:
+    """The deal of the game seeded ``seed`` on ``board`` (rules §9.2 and §9.3, and the first
+    player), each part drawn from its own stream.
+
+    It depends on nothing else (not on the seating or the strategies), and a run plays a seed
+    block's games one after the other on one board (the default seating plays the block's
+    rotations on the same deal): the last deal is kept and handed to the next game when it
+    comes from the same board, seed, rules and player count. Every part is immutable, so
+    sharing it cannot carry one game into another."""
+    last = _last_deal
+    if last[0] is board and last[1] == seed and last[2] is rules and last[3] == n_players:
+        return last[4]  # type: ignore[no-any-return]
+    landmarks = board.landmarks(stream(seed, "landmarks"), rules.same_object_min_distance)
+    masks = clue_masks(board.island, landmarks, rules.deck, rules.object_next_to_includes_self)
+    rng = stream(seed, "treasure_deck")
+    gold = list(rules.treasure_values)
+    rng.shuffle(gold)
+    top = gold[: rules.curse_free_top]
+    rest = gold[rules.curse_free_top :] + [CURSE] * rules.curse_count
+    rng.shuffle(rest)
+    first = (
+        stream(seed, "first_player").randrange(n_players) if rules.first_player == "random" else 0
+    )
+    made = Deal(landmarks, masks, tuple(rest + top), first)
+    _last_deal[:] = (board, seed, rules, n_players, made)
+    return made
+
+
 class TobagoGame:
     """One game: build it, then :meth:`play` it."""
 
@@ -136,8 +179,7 @@ class TobagoGame:
         #: Whether the turn just played could be the first of a deadlock (see play_turn).
         self._stuck = False
         island = board.island
-        landmarks = board.landmarks(stream(seed, "landmarks"), rules.same_object_min_distance)
-        masks = clue_masks(island, landmarks, rules.deck, rules.object_next_to_includes_self)
+        landmarks, masks, treasure_deck, first_player = deal(board, seed, rules, n)
         self._clue_table = plays_table("clue", len(masks))
         self.state = s = GameState(
             rules,
@@ -167,11 +209,9 @@ class TobagoGame:
         if guard.active:
             audited = self._audited() if guard.audit else None
             self._deciders = [(guarded(f, guard, audited), v) for f, v in self._deciders]
-        if rules.first_player == "random":
-            self.first_player = stream(seed, "first_player").randrange(n)
-        else:
-            self.first_player = 0
-        self._build_treasure_deck(stream(seed, "treasure_deck"))
+        self.first_player = first_player
+        # Rules §9.3: the curse-free top cards over the rest shuffled with the curses.
+        s.t_deck = list(treasure_deck)
         s.current = self.first_player
 
     def _build_strategy(self, seat: int, factory: StrategyFactory) -> Strategy:
@@ -271,16 +311,6 @@ class TobagoGame:
         return decision.fallback()
 
     # -- setup --------------------------------------------------------------------------------
-
-    def _build_treasure_deck(self, rng: random.Random) -> None:
-        """Rules §9.3: the curse-free top cards over the rest shuffled with the curses."""
-        s = self.state
-        gold = list(s.rules.treasure_values)
-        rng.shuffle(gold)
-        top = gold[: s.rules.curse_free_top]
-        rest = gold[s.rules.curse_free_top :] + [CURSE] * s.rules.curse_count
-        rng.shuffle(rest)
-        s.t_deck = rest + top  # the deck is drawn from the end of the list
 
     def setup(self) -> None:
         """Rules §9: ATVs, starting clues on empty maps, hands."""
