@@ -34,7 +34,7 @@ game drops its views, which point back at it, so it is freed without the cycle c
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from math import floor
 from typing import Any, ClassVar, Protocol
 
@@ -87,6 +87,43 @@ from sim.treasure_island.characters import NAMES as CHARACTER_NAMES
 from sim.treasure_island.movelog import CODE
 from sim.treasure_island.rules import TreasureIslandRules
 from sim.treasure_island.view import PlayerView
+
+
+class Shortcuts(Protocol):
+    """A built-in player that answers the commonest questions by method as well.
+
+    ``shortcuts()`` returns the function that answers the continue question (a true value:
+    draw, else plunder) or None, and the power choices it answers by decision kind, each
+    called as ``choose(view, options)``. Each must answer exactly what ``decide`` answers to
+    the same question (the engine trusts that only of the built-in players)."""
+
+    def shortcuts(
+        self,
+    ) -> tuple[Callable[[Any], object] | None, Mapping[str, Callable[[Any, tuple[Any, ...]], Any]]]:
+        """The continue answer and the power choices by kind."""
+        ...
+
+
+#: A player with no shortcuts.
+_NO_CHOOSERS: Mapping[str, Callable[[Any, tuple[Any, ...]], Any]] = {}
+
+
+def seat_shortcuts(
+    strategies: Sequence[object],
+) -> tuple[
+    list[Callable[[Any], object] | None], list[Mapping[str, Callable[[Any, tuple[Any, ...]], Any]]]
+]:
+    """Per seat, the continue shortcut (or None) and the power-choice shortcuts of the
+    built-in players among ``strategies`` (see :class:`Shortcuts`); none for the others, and
+    seats beyond ``strategies`` (none at all: pass ``()``) have none."""
+    keepers: list[Callable[[Any], object] | None] = [None] * 4
+    choosers = [_NO_CHOOSERS] * 4
+    for i, built in enumerate(strategies):
+        if type(built) in TRUSTED:
+            shortcuts = getattr(built, "shortcuts", None)
+            if shortcuts is not None:
+                keepers[i], choosers[i] = shortcuts()
+    return keepers, choosers
 
 
 class Strategy(Protocol):
@@ -173,6 +210,8 @@ _STATIC = (
     "views",
     "_continue",
     "_deciders",
+    "_keepers",
+    "_choosers",
     "result",
 )
 #: ``_STEPS[size][take]``: the Fisher-Yates steps that take ``take`` cards off a list of
@@ -217,9 +256,11 @@ class TreasureIslandGame:
     __slots__ = (
         "_banked",
         "_bonus_cards",
+        "_choosers",
         "_continue",
         "_deciders",
         "_ended",
+        "_keepers",
         "_key_chest",
         "anchor_at",
         "area",
@@ -322,9 +363,16 @@ class TreasureIslandGame:
         self._deciders: list[tuple[Decide, Any]] = [
             (st.decide, v) for st, v in zip(strategies_built, views, strict=True)
         ]
+        # A built-in player may answer the commonest questions by method (see Shortcuts):
+        # asked that way, without a Decision and the strategy's dispatch on its kind, it
+        # gives the same answers, checked the same way. Not under a guard, which watches every
+        # answer through ``decide``.
         if guard.active:
             audited = self._audited() if guard.audit else None
             self._deciders = [(guarded(f, guard, audited), v) for f, v in self._deciders]
+            self._keepers, self._choosers = seat_shortcuts(())
+        else:
+            self._keepers, self._choosers = seat_shortcuts(strategies_built)
 
     def _build_strategy(self, seat: int, factory: StrategyFactory) -> Strategy:
         """The seat's strategy; one that fails to build plays the fallbacks (a violation)."""
@@ -545,6 +593,7 @@ class TreasureIslandGame:
             pile = self.pile
             decision = self._continue[seat]
             decide, view = self._deciders[seat]
+            keep = self._keepers[seat]
             while True:
                 if not pile:  # nothing to draw: the turn ends with a plunder (§9.1)
                     reason = PILE_EMPTY
@@ -556,14 +605,21 @@ class TreasureIslandGame:
                     # self.ask, inlined for the most frequent decision
                     forced = False
                     self.decisions += 1
-                    try:
-                        answer = decide(view, decision)
-                    except STRATEGY_FAILURES as exc:
-                        answer = self._raised(decision, exc)
-                    # Exact strings only: no strategy code runs in the comparison.
-                    if type(answer) is not str or answer != _DRAW:
-                        if type(answer) is not str or answer != _PLUNDER:
+                    if keep is not None:
+                        try:
+                            drawing = bool(keep(view))
+                        except STRATEGY_FAILURES as exc:
+                            drawing = self._raised(decision, exc) == _DRAW
+                    else:
+                        try:
+                            answer = decide(view, decision)
+                        except STRATEGY_FAILURES as exc:
+                            answer = self._raised(decision, exc)
+                        # Exact strings only: no strategy code runs in the comparison.
+                        drawing = type(answer) is str and answer == _DRAW
+                        if not drawing and (type(answer) is not str or answer != _PLUNDER):
                             self._illegal(decision, answer)
+                    if not drawing:
                         reason = CHOSEN
                         self._plunder(seat, reason)
                         break
@@ -749,6 +805,16 @@ class TreasureIslandGame:
         inlined: powers ask about once per draw)."""
         if len(options) == 1:
             return options[0]
+        choose = self._choosers[seat].get(kind)
+        if choose is not None:  # a built-in player's shortcut (see Shortcuts)
+            self.decisions += 1
+            try:
+                answer = choose(self._deciders[seat][1], options)
+            except STRATEGY_FAILURES as exc:
+                return self._raised(_new(_Decision, (kind, seat, options, value)), exc)
+            if answer in options:
+                return answer
+            return self._illegal(_new(_Decision, (kind, seat, options, value)), answer)
         if options is d.SPYGLASS_OPTIONS:  # by seat and card, built once
             decision = _SPYGLASS_DECISIONS[seat][value]
         else:

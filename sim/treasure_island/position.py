@@ -43,6 +43,7 @@ from sim.treasure_island.engine import (
     PILE_EMPTY,
     SPYGLASS_BACK,
     TreasureIslandGame,
+    seat_shortcuts,
 )
 from sim.treasure_island.rules import TreasureIslandRules
 from sim.treasure_island.view import PlayerView
@@ -171,6 +172,7 @@ def game_at(
         (st.decide, v) for st, v in zip(g.strategies, g.views, strict=True)
     ]
     g._deciders = deciders
+    g._keepers, g._choosers = seat_shortcuts(g.strategies)
     return g
 
 

@@ -16,6 +16,7 @@ inside powers are these heuristics (rules spec §10):
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from sim.treasure_island import decisions as d
@@ -111,6 +112,26 @@ class PowerChoices:
     def keep_drawing(self, view: PlayerView) -> bool:
         """Whether to draw again (the stopping rule)."""
         raise NotImplementedError
+
+    def shortcuts(
+        self,
+    ) -> tuple[
+        Callable[[PlayerView], object] | None,
+        Mapping[str, Callable[[PlayerView, tuple[Any, ...]], Any]],
+    ]:
+        """The questions the engine may ask by method (``sim.treasure_island.engine``'s
+        ``Shortcuts``): the stopping rule, and the power choices ``decide`` answers from their
+        options alone. None of them for a subclass with its own ``decide``, whose answers these
+        methods need not give."""
+        if type(self).decide is not PowerChoices.decide:
+            return None, {}
+        return self.keep_drawing, {
+            _PISTOL: self.pistol,
+            _KNIFE: self.knife,
+            _CANDLE: self.candle,
+            _HELM: self.helm,
+            d.BONUS: self.bonus,
+        }
 
     def decide(self, view: PlayerView, decision: d.Decision) -> Any:
         """Dispatch on the decision kind (most frequent first)."""
