@@ -194,11 +194,19 @@ def bench_cmd(
             help="Alternate the games and the yardstick in this many timed rounds.",
         ),
     ] = 5,
+    seating: Annotated[
+        str,
+        typer.Option(
+            "--seating",
+            help="The games of a run with this seating: rotate (the default) or random.",
+        ),
+    ] = "rotate",
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object.")] = False,
 ) -> None:
     """Play games on one core and print games/s and decisions/s."""
     check_game(game)
-    result = bench(games, parse_players(players, game), rules, chess_seconds, game, rounds)
+    lineup = parse_players(players, game)
+    result = bench(games, lineup, rules, chess_seconds, game, rounds, seating)
     if as_json:
         echo_json(result)
         return

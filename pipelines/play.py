@@ -19,7 +19,7 @@ from sim.errors import InputError
 from sim.game import DEFAULT_GAME
 from sim.outcome import END_REASONS
 from sim.runner.games import NO_ISLAND, game_kind
-from sim.runner.schedule import GamePlan
+from sim.runner.schedule import GamePlan, Schedule
 from strategies.registry import DEFAULT_PLAYERS, StrategySpec, parse_strategy, split_specs
 
 
@@ -138,6 +138,10 @@ def game_json_rows(played: PlayedGame) -> list[dict[str, Any]]:
     return rows
 
 
+#: The root seed of the games ``bench`` plays.
+BENCH_SEED = 0
+
+
 def chess_games(seconds: float, games: int | None = None) -> tuple[int, float]:
     """Random full games of python-chess, from the same seed every call: for ``seconds``, or
     exactly ``games`` of them when given (the same games again). Returns (games, elapsed
@@ -164,9 +168,13 @@ def bench(
     chess_seconds: float,
     game: str = DEFAULT_GAME,
     rounds: int = 5,
+    seating: str = "rotate",
 ) -> dict[str, Any]:
-    """Play ``games`` games (Tobago: on the 32 built-in islands in turn, seats rotating);
-    return the figures, with how many games ended for each reason.
+    """Play the first ``games`` games a run of ``players`` plays under ``seating`` (as
+    :mod:`sim.runner.schedule` lays them out: with ``rotate``, the default, seed blocks of the
+    lineup's rotations on one deal; with ``random``, a new deal and a shuffled seating every
+    game; the built-in islands going round block by block); return the figures, with how many
+    games ended for each reason.
 
     The games and the python-chess yardstick are timed in ``rounds`` alternating rounds, so
     that both sides see the same machine: on a shared machine other work only ever slows a
@@ -175,19 +183,19 @@ def bench(
     """
     kind = game_kind(game)
     rules = kind.load_rules(rules_spec or kind.default_rules)
-    boards = list(kind.boards.builtin()) if kind.boards else [NO_ISLAND]
+    islands = tuple(kind.boards.builtin()) if kind.boards else (NO_ISLAND,)
     factories = [p.factory() for p in players]
     n = len(players)
-
-    # Seats rotate from game to game so that every player sits in every seat (the rotations
-    # are built once: the timed loop should cost only the games).
-    orders = [tuple((i + r) % n for i in range(n)) for r in range(n)]
-
-    def plan(seed: int) -> GamePlan:
-        return GamePlan(seed, seed, 0, seed, boards[seed % len(boards)], orders[seed % n])
-
-    for warm in range(min(64, games)):  # two games per island: per-island caches warm
-        kind.play(plan(10**9 + warm), rules, factories)
+    # The games are those of a run's schedule, whose plans are made before the clock starts:
+    # the timed loop should cost only the games. The warm-up plays other seeds on every
+    # island, so that per-island caches are warm.
+    if seating not in ("rotate", "random"):
+        raise InputError(f"--seating: {seating!r} is not allowed (rotate or random)")
+    schedule = Schedule(BENCH_SEED, n, seating, islands)
+    plans = [schedule.plan(g) for g in range(games)]
+    warm_up = Schedule(BENCH_SEED + 1, n, seating, islands)
+    for g in range(min(2 * n * len(islands), 128, games)):
+        kind.play(warm_up.plan(g), rules, factories)
     rounds = max(1, min(rounds, games))
     # The first chess round plays for its share of the time; the later ones play the same
     # games again, so that rounds differ only by what the machine was doing.
@@ -199,8 +207,8 @@ def bench(
     for r in range(rounds):
         first, stop = games * r // rounds, games * (r + 1) // rounds
         start = time.perf_counter()
-        for seed in range(first, stop):
-            result = kind.play(plan(seed), rules, factories)
+        for plan in plans[first:stop]:
+            result = kind.play(plan, rules, factories)
             decisions += result.decisions
             ends[result.result.end_reason] += 1
         took = time.perf_counter() - start
@@ -220,6 +228,7 @@ def bench(
     out: dict[str, Any] = {
         "game": game,
         "players": [p.label for p in players],
+        "seating": seating,
         "games": games,
         "seconds": round(seconds, 4),
         "games_per_s": round(games / seconds, 2),

@@ -77,6 +77,21 @@ def test_bench_json_has_the_figures() -> None:
     assert obj["best_round_chess_random_games_per_s"] == best_chess
     assert obj["ratio_to_chess"] == round(obj["best_round_games_per_s"] / best_chess, 2)
     assert sum(obj["end_reasons"].values()) == 20
+    assert obj["seating"] == "rotate"
+
+
+def test_bench_plays_a_runs_games_under_either_seating() -> None:
+    args = ["bench", "--games", "8", "--chess-seconds", "0", "--rounds", "1", "--json"]
+    for seating in ("rotate", "random"):
+        result = runner.invoke(app, [*args, "--seating", seating])
+        assert result.exit_code == 0, result.output
+        obj = json.loads(result.stdout)
+        assert obj["seating"] == seating and sum(obj["end_reasons"].values()) == 8
+    bad = runner.invoke(app, [*args, "--seating", "shuffled"])
+    assert bad.exit_code == 2
+    assert bad.output.strip().splitlines() == [
+        "tourney: error: --seating: 'shuffled' is not allowed (rotate or random)"
+    ]
 
 
 def test_bad_inputs_are_one_line_exit_2(tmp_path: Path) -> None:
