@@ -33,8 +33,9 @@ def stream(seed: int, *path: str | int) -> Stream:
     return Stream(derive_seed(seed, *path))
 
 
-#: The last shuffle :func:`shuffled` made under each stream name: ``(seed, items, order)``.
-_last_shuffle: dict[str, tuple[int, tuple[Any, ...], tuple[Any, ...]]] = {}
+#: The last shuffle :func:`shuffled` made under each stream name: ``(seed, items, order,
+#: the stream's own seed)``.
+_last_shuffle: dict[str, tuple[int, tuple[Any, ...], tuple[Any, ...], int]] = {}
 
 
 def shuffled(seed: int, name: str, items: tuple[T, ...]) -> tuple[Stream, list[T]]:
@@ -46,15 +47,17 @@ def shuffled(seed: int, name: str, items: tuple[T, ...]) -> tuple[Stream, list[T
     numbers the shuffle drew in one call. Each ``random()`` takes two 32-bit words of the
     Mersenne Twister, and ``getrandbits(64 * k)`` takes the same ``2 * k`` words in the same
     way, so the stream is left in exactly the state the shuffle would have left it in."""
-    rng = Stream(derive_seed(seed, name))
     last = _last_shuffle.get(name)
     if last is not None and last[0] == seed and last[1] is items:
+        rng = Stream(last[3])
         if len(items) > 1:
             rng.getrandbits(64 * (len(items) - 1))  # the shuffle's n - 1 draws
         return rng, list(last[2])
+    own = derive_seed(seed, name)
+    rng = Stream(own)
     order = list(items)
     rng.shuffle(order)
-    _last_shuffle[name] = (seed, items, tuple(order))
+    _last_shuffle[name] = (seed, items, tuple(order), own)
     return rng, order
 
 

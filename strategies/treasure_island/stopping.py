@@ -18,10 +18,12 @@ from sim.treasure_island.cards import KIND
 from sim.treasure_island.view import PlayerView
 from strategies.treasure_island.powers import PowerChoices
 
+_NUMBERS = (int, float)
+
 
 def _is_number(x: object) -> bool:
     """An int or a float, never a bool (a spec's ``true`` is not a number)."""
-    return isinstance(x, int | float) and not isinstance(x, bool)
+    return isinstance(x, _NUMBERS) and not isinstance(x, bool)
 
 
 class StopAt(PowerChoices):
