@@ -118,8 +118,10 @@ class Deal(NamedTuple):
     first_player: int
 
 
-#: The last deal made, and what it was made from: ``[board, seed, rules, players, deal]``.
-_last_deal: list[Any] = [None, None, None, 0, None]
+#: The last deal made, and what it was made from: ``(board, seed, rules, players, deal)``
+#: in one tuple, read and replaced whole (a game in another thread sees one deal or the
+#: other, never a mix).
+_last_deal: list[tuple[Board, int, TobagoRules, int, Deal] | None] = [None]
 
 
 def deal(board: Board, seed: int, rules: TobagoRules, n_players: int) -> Deal:
@@ -131,9 +133,15 @@ def deal(board: Board, seed: int, rules: TobagoRules, n_players: int) -> Deal:
     rotations on the same deal): the last deal is kept and handed to the next game when it
     comes from the same board, seed, rules and player count. Every part is immutable, so
     sharing it cannot carry one game into another."""
-    last = _last_deal
-    if last[0] is board and last[1] == seed and last[2] is rules and last[3] == n_players:
-        return last[4]  # type: ignore[no-any-return]
+    last = _last_deal[0]
+    if (
+        last is not None
+        and last[0] is board
+        and last[1] == seed
+        and last[2] is rules
+        and last[3] == n_players
+    ):
+        return last[4]
     landmarks = board.landmarks(stream(seed, "landmarks"), rules.same_object_min_distance)
     masks = clue_masks(board.island, landmarks, rules.deck, rules.object_next_to_includes_self)
     rng = stream(seed, "treasure_deck")
@@ -146,7 +154,7 @@ def deal(board: Board, seed: int, rules: TobagoRules, n_players: int) -> Deal:
         stream(seed, "first_player").randrange(n_players) if rules.first_player == "random" else 0
     )
     made = Deal(landmarks, masks, tuple(rest + top), first)
-    _last_deal[:] = (board, seed, rules, n_players, made)
+    _last_deal[0] = (board, seed, rules, n_players, made)
     return made
 
 
