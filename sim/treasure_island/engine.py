@@ -88,41 +88,50 @@ from sim.treasure_island.movelog import CODE
 from sim.treasure_island.rules import TreasureIslandRules
 from sim.treasure_island.view import PlayerView
 
+#: A continue shortcut: ``keep(strategy, view)``, true to draw (see :class:`Shortcuts`).
+Keep = Callable[[Any, Any], object]
+#: A power-choice shortcut: ``choose(strategy, view, options)``.
+Choose = Callable[[Any, Any, tuple[Any, ...]], Any]
+
 
 class Shortcuts(Protocol):
-    """A built-in player that answers the commonest questions by method as well.
+    """A built-in player class that answers the commonest questions by function as well.
 
-    ``shortcuts()`` returns the function that answers the continue question (a true value:
-    draw, else plunder) or None, and the power choices it answers by decision kind, each
-    called as ``choose(view, options)``. Each must answer exactly what ``decide`` answers to
-    the same question (the engine trusts that only of the built-in players)."""
+    ``shortcuts()`` (a class method) returns the function that answers the continue question
+    (a true value: draw, else plunder) or None, and the power choices it answers from their
+    options alone, by decision kind; each is called with the player as its first argument,
+    like a method of the class. Each must answer exactly what ``decide`` answers to the same
+    question, and draw the same random numbers (the engine trusts that only of the built-in
+    players)."""
 
-    def shortcuts(
-        self,
-    ) -> tuple[Callable[[Any], object] | None, Mapping[str, Callable[[Any, tuple[Any, ...]], Any]]]:
+    @classmethod
+    def shortcuts(cls) -> tuple[Keep | None, Mapping[str, Choose]]:
         """The continue answer and the power choices by kind."""
         ...
 
 
 #: A player with no shortcuts.
-_NO_CHOOSERS: Mapping[str, Callable[[Any, tuple[Any, ...]], Any]] = {}
+_NO_SHORTCUTS: tuple[Keep | None, Mapping[str, Choose]] = (None, {})
+#: The shortcuts of each built-in player class, asked once.
+_shortcuts_of: dict[type, tuple[Keep | None, Mapping[str, Choose]]] = {}
 
 
 def seat_shortcuts(
     strategies: Sequence[object],
-) -> tuple[
-    list[Callable[[Any], object] | None], list[Mapping[str, Callable[[Any, tuple[Any, ...]], Any]]]
-]:
+) -> tuple[list[Keep | None], list[Mapping[str, Choose]]]:
     """Per seat, the continue shortcut (or None) and the power-choice shortcuts of the
     built-in players among ``strategies`` (see :class:`Shortcuts`); none for the others, and
     seats beyond ``strategies`` (none at all: pass ``()``) have none."""
-    keepers: list[Callable[[Any], object] | None] = [None] * 4
-    choosers = [_NO_CHOOSERS] * 4
+    keepers: list[Keep | None] = [None] * 4
+    choosers: list[Mapping[str, Choose]] = [_NO_SHORTCUTS[1]] * 4
     for i, built in enumerate(strategies):
-        if type(built) in TRUSTED:
-            shortcuts = getattr(built, "shortcuts", None)
-            if shortcuts is not None:
-                keepers[i], choosers[i] = shortcuts()
+        cls = type(built)
+        if cls in TRUSTED:
+            found = _shortcuts_of.get(cls)
+            if found is None:
+                shortcuts = getattr(cls, "shortcuts", None)
+                found = _shortcuts_of[cls] = _NO_SHORTCUTS if shortcuts is None else shortcuts()
+            keepers[i], choosers[i] = found
     return keepers, choosers
 
 
@@ -594,6 +603,7 @@ class TreasureIslandGame:
             decision = self._continue[seat]
             decide, view = self._deciders[seat]
             keep = self._keepers[seat]
+            me = self.strategies[seat]
             while True:
                 if not pile:  # nothing to draw: the turn ends with a plunder (§9.1)
                     reason = PILE_EMPTY
@@ -607,7 +617,7 @@ class TreasureIslandGame:
                     self.decisions += 1
                     if keep is not None:
                         try:
-                            drawing = bool(keep(view))
+                            drawing = keep(me, view)
                         except STRATEGY_FAILURES as exc:
                             drawing = self._raised(decision, exc) == _DRAW
                     else:
@@ -809,7 +819,7 @@ class TreasureIslandGame:
         if choose is not None:  # a built-in player's shortcut (see Shortcuts)
             self.decisions += 1
             try:
-                answer = choose(self._deciders[seat][1], options)
+                answer = choose(self.strategies[seat], self.views[seat], options)
             except STRATEGY_FAILURES as exc:
                 return self._raised(_new(_Decision, (kind, seat, options, value)), exc)
             if answer in options:

@@ -113,24 +113,25 @@ class PowerChoices:
         """Whether to draw again (the stopping rule)."""
         raise NotImplementedError
 
+    @classmethod
     def shortcuts(
-        self,
+        cls,
     ) -> tuple[
-        Callable[[PlayerView], object] | None,
-        Mapping[str, Callable[[PlayerView, tuple[Any, ...]], Any]],
+        Callable[[Any, PlayerView], object] | None,
+        Mapping[str, Callable[[Any, PlayerView, tuple[Any, ...]], Any]],
     ]:
-        """The questions the engine may ask by method (``sim.treasure_island.engine``'s
+        """The questions the engine may ask by function (``sim.treasure_island.engine``'s
         ``Shortcuts``): the stopping rule, and the power choices ``decide`` answers from their
-        options alone. None of them for a subclass with its own ``decide``, whose answers these
-        methods need not give."""
-        if type(self).decide is not PowerChoices.decide:
+        options alone, as this class defines them. None of them for a class with its own
+        ``decide``, whose answers these methods need not give."""
+        if cls.decide is not PowerChoices.decide:
             return None, {}
-        return self.keep_drawing, {
-            _PISTOL: self.pistol,
-            _KNIFE: self.knife,
-            _CANDLE: self.candle,
-            _HELM: self.helm,
-            d.BONUS: self.bonus,
+        return cls.keep_drawing, {
+            _PISTOL: cls.pistol,
+            _KNIFE: cls.knife,
+            _CANDLE: cls.candle,
+            _HELM: cls.helm,
+            d.BONUS: cls.bonus,
         }
 
     def decide(self, view: PlayerView, decision: d.Decision) -> Any:

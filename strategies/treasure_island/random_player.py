@@ -3,10 +3,26 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Mapping
 from math import floor
+from typing import Any
 
-from sim.treasure_island.decisions import Decision
+from sim.treasure_island.decisions import (
+    BONUS,
+    CANDLE,
+    CONTINUE_OPTIONS,
+    DRAW,
+    HELM,
+    KNIFE,
+    PISTOL,
+    SPYGLASS,
+    Decision,
+)
 from sim.treasure_island.view import PlayerView
+
+#: The continue question's options, in the order ``decide`` picks from, and their number.
+_CONTINUE = CONTINUE_OPTIONS
+_N_CONTINUE = len(CONTINUE_OPTIONS)
 
 
 class RandomPlayer:
@@ -22,3 +38,23 @@ class RandomPlayer:
         """A uniformly random legal answer."""
         options = decision.options
         return options[floor(self.rng.random() * len(options))]
+
+    def _draws(self, view: PlayerView) -> bool:
+        """``decide``'s answer to the continue question, as a flag (one number drawn)."""
+        return _CONTINUE[floor(self.rng.random() * _N_CONTINUE)] == DRAW
+
+    def _pick(self, view: PlayerView, options: tuple[Any, ...]) -> object:
+        """``decide``'s answer to a question of these options."""
+        return options[floor(self.rng.random() * len(options))]
+
+    @classmethod
+    def shortcuts(
+        cls,
+    ) -> tuple[
+        Callable[[Any, PlayerView], object] | None,
+        Mapping[str, Callable[[Any, PlayerView, tuple[Any, ...]], Any]],
+    ]:
+        """The questions the engine may ask by function (``sim.treasure_island.engine``'s
+        ``Shortcuts``): every answer but the draft's depends on the options alone."""
+        pick = cls._pick
+        return cls._draws, dict.fromkeys((HELM, KNIFE, PISTOL, CANDLE, SPYGLASS, BONUS), pick)
