@@ -48,7 +48,7 @@ def shuffled(seed: int, name: str, items: tuple[T, ...]) -> tuple[Stream, list[T
     Mersenne Twister, and ``getrandbits(64 * k)`` takes the same ``2 * k`` words in the same
     way, so the stream is left in exactly the state the shuffle would have left it in."""
     last = _last_shuffle.get(name)
-    if last is not None and last[0] == seed and last[1] is items:
+    if last is not None and last[0] == seed and type(seed) is int and last[1] is items:
         rng = Stream(last[3])
         if len(items) > 1:
             rng.getrandbits(64 * (len(items) - 1))  # the shuffle's n - 1 draws

@@ -34,3 +34,9 @@ def test_the_kept_shuffle_is_not_reused_across_seeds_names_or_items() -> None:
     _, order = shuffled(2, "a", other)
     order.reverse()  # the caller owns its copy: the kept order is unchanged
     assert shuffled(2, "a", other)[1] == _fresh(2, "a", other)[0]
+
+
+def test_a_seed_that_is_not_an_int_is_refused_even_after_its_int() -> None:
+    shuffled(1, "c", ITEMS)
+    with pytest.raises(TypeError):
+        shuffled(1.0, "c", ITEMS)  # type: ignore[arg-type]

@@ -112,7 +112,8 @@ class Shortcuts(Protocol):
 
 #: A player with no shortcuts.
 _NO_SHORTCUTS: tuple[Keep | None, Mapping[str, Choose]] = (None, {})
-#: The shortcuts of each built-in player class, asked once.
+#: The shortcuts of each built-in player class, asked once a process (the functions the class
+#: has then, as the run's code identity records its sources).
 _shortcuts_of: dict[type, tuple[Keep | None, Mapping[str, Choose]]] = {}
 
 
@@ -248,6 +249,13 @@ _EV_SPYGLASS_BACK = CODE["spyglass_back"]
 _EV_BONUS = CODE["bonus"]
 _EV_REVEAL = CODE["reveal"]
 _EV_SCORE = CODE["score"]
+
+
+def _question(kind: str, seat: int, options: tuple[Any, ...], value: int) -> d.Decision:
+    """The power question ``_choose`` asks (the Spyglass's are built once, by seat and card)."""
+    if options is d.SPYGLASS_OPTIONS:
+        return _SPYGLASS_DECISIONS[seat][value]
+    return _new(_Decision, (kind, seat, options, value))
 
 
 class TreasureIslandGame:
@@ -617,7 +625,8 @@ class TreasureIslandGame:
                     self.decisions += 1
                     if keep is not None:
                         try:
-                            drawing = keep(me, view)
+                            # Its truth is strategy code too: tested here, inside the try.
+                            drawing = True if keep(me, view) else False  # noqa: SIM210
                         except STRATEGY_FAILURES as exc:
                             drawing = self._raised(decision, exc) == _DRAW
                     else:
@@ -816,25 +825,21 @@ class TreasureIslandGame:
         if len(options) == 1:
             return options[0]
         choose = self._choosers[seat].get(kind)
+        decision: d.Decision | None = None
         if choose is not None:  # a built-in player's shortcut (see Shortcuts)
             self.decisions += 1
             try:
                 answer = choose(self.strategies[seat], self.views[seat], options)
             except STRATEGY_FAILURES as exc:
-                return self._raised(_new(_Decision, (kind, seat, options, value)), exc)
-            if answer in options:
-                return answer
-            return self._illegal(_new(_Decision, (kind, seat, options, value)), answer)
-        if options is d.SPYGLASS_OPTIONS:  # by seat and card, built once
-            decision = _SPYGLASS_DECISIONS[seat][value]
+                return self._raised(_question(kind, seat, options, value), exc)
         else:
-            decision = _new(_Decision, (kind, seat, options, value))
-        self.decisions += 1
-        decide, view = self._deciders[seat]
-        try:
-            answer = decide(view, decision)
-        except STRATEGY_FAILURES as exc:
-            return self._raised(decision, exc)
+            decision = _question(kind, seat, options, value)
+            self.decisions += 1
+            decide, view = self._deciders[seat]
+            try:
+                answer = decide(view, decision)
+            except STRATEGY_FAILURES as exc:
+                return self._raised(decision, exc)
         # is_plain, inlined for the two common shapes: a kind or card, a (seat, kind) pair.
         t = type(answer)
         if t is int or t is str:
@@ -842,12 +847,14 @@ class TreasureIslandGame:
                 return answer
         elif t is tuple:
             # A (seat, kind) pair, checked inline; any other tuple by is_plain.
-            pair: tuple[Any, ...] = answer  # type: ignore[assignment]
+            pair: tuple[Any, ...] = answer
             if len(pair) == 2 and type(pair[0]) is int and type(pair[1]) is int:
                 if answer in options:
                     return answer
             elif is_plain(answer) and answer in options:
                 return answer
+        if decision is None:
+            decision = _question(kind, seat, options, value)
         return self._illegal(decision, answer)
 
     def _pop_top(self, seat: int, kind: int) -> int:

@@ -55,6 +55,9 @@ class RandomPlayer:
         Mapping[str, Callable[[Any, PlayerView, tuple[Any, ...]], Any]],
     ]:
         """The questions the engine may ask by function (``sim.treasure_island.engine``'s
-        ``Shortcuts``): every answer but the draft's depends on the options alone."""
+        ``Shortcuts``): every answer but the draft's depends on the options alone. None for
+        a subclass with its own ``decide``."""
+        if cls.decide is not RandomPlayer.decide:
+            return None, {}
         pick = cls._pick
         return cls._draws, dict.fromkeys((HELM, KNIFE, PISTOL, CANDLE, SPYGLASS, BONUS), pick)

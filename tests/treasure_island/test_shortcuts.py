@@ -14,11 +14,14 @@ from sim.outcome import StrategyError
 from sim.runner.games import NO_ISLAND, game_kind
 from sim.runner.schedule import Schedule
 from sim.sealed import TRUSTED
+from sim.treasure_island.decisions import CONTINUE, PLUNDER, Decision
 from sim.treasure_island.engine import TreasureIslandGame
+from sim.treasure_island.movelog import CODE
 from sim.treasure_island.rules import preset
 from sim.treasure_island.view import PlayerView
 from strategies.registry import parse_strategy
-from strategies.treasure_island.stopping import StopAt
+from strategies.treasure_island.random_player import RandomPlayer
+from strategies.treasure_island.stopping import ExpectedValue, StopAt
 
 
 @pytest.fixture
@@ -78,25 +81,28 @@ class _Flaky(StopAt):
         return super().pistol(view, options)
 
 
-def _flaky_game(seed: int, strict: bool = False) -> TreasureIslandGame:
-    game = TreasureIslandGame(
-        preset("standard"), [_Flaky, _Flaky, lambda rng: StopAt(rng, n=2)], seed, strict=strict
-    )
-    game.play()
-    return game
+def _same_through_decide(*players: Any, seeds: int = 6) -> list[TreasureIslandGame]:
+    """Play ``players`` (classes, the first ones trusted for the duration) with shortcuts and
+    through ``decide``, and check that the games are the same; return the former."""
 
+    def games(strict: bool = False) -> list[TreasureIslandGame]:
+        out = []
+        for seed in range(seeds):
+            game = TreasureIslandGame(preset("standard"), list(players), seed, strict=strict)
+            game.play()
+            out.append(game)
+        return out
 
-def test_a_failing_or_cheating_shortcut_is_recorded_as_through_decide() -> None:
-    TRUSTED.add(_Flaky)
+    added = {p for p in players if isinstance(p, type)} - TRUSTED
+    TRUSTED.update(added)
     try:
-        fast = [_flaky_game(seed) for seed in range(6)]
-        with pytest.raises(StrategyError):
-            _flaky_game(0, strict=True)
+        fast = games()
+        if any(game.violations for game in fast):
+            with pytest.raises(StrategyError):
+                games(strict=True)
     finally:
-        TRUSTED.discard(_Flaky)
-    slow = [_flaky_game(seed) for seed in range(6)]
-    kinds = {v.kind for game in fast for v in game.violations}
-    assert {"pistol", "continue"} <= kinds  # each failure happened
+        TRUSTED.difference_update(added)
+    slow = games()
     for a, b in zip(fast, slow, strict=True):
         assert a.violations == b.violations
         assert (a.decisions, a.log, a.turn_rows, a.result) == (
@@ -105,3 +111,63 @@ def test_a_failing_or_cheating_shortcut_is_recorded_as_through_decide() -> None:
             b.turn_rows,
             b.result,
         )
+    return fast
+
+
+def _stop_at_2(rng: random.Random) -> StopAt:
+    return StopAt(rng, n=2)
+
+
+def test_a_failing_or_cheating_shortcut_is_recorded_as_through_decide() -> None:
+    fast = _same_through_decide(_Flaky, _Flaky, _stop_at_2)
+    kinds = {v.kind for game in fast for v in game.violations}
+    assert {"pistol", "continue"} <= kinds  # each failure happened
+
+
+class _Loose(ExpectedValue):
+    """Answers that equal a legal one but are not of its type: illegal, as through decide."""
+
+    def helm(self, view: PlayerView, options: tuple[int, ...]) -> int:
+        return float(super().helm(view, options))  # type: ignore[return-value]
+
+    def candle(self, view: PlayerView, options: tuple[int, ...]) -> int:
+        return True
+
+    def pistol(self, view: PlayerView, options: tuple[tuple[int, int], ...]) -> tuple[int, int]:
+        victim, kind = super().pistol(view, options)
+        return (bool(victim), kind)
+
+
+class _NoTruth:
+    def __bool__(self) -> bool:
+        raise RuntimeError("no truth")
+
+
+class _Ambiguous(StopAt):
+    """A stopping rule whose answer has no truth value (its test is strategy code too)."""
+
+    def keep_drawing(self, view: PlayerView) -> bool:
+        return _NoTruth()  # type: ignore[return-value]
+
+
+class _Timid(RandomPlayer):
+    """A random player with its own decide (always plunders): it gets no shortcuts."""
+
+    def decide(self, view: PlayerView, decision: Decision) -> object:
+        return PLUNDER if decision.kind == CONTINUE else decision.options[0]
+
+
+def test_loose_types_and_a_truthless_answer_are_recorded_as_through_decide() -> None:
+    fast = _same_through_decide(_Loose, _Ambiguous, _stop_at_2, seeds=12)
+    kinds = {v.kind for game in fast for v in game.violations}
+    assert {"helm", "candle", "pistol", "continue"} <= kinds
+
+
+def test_a_subclass_with_its_own_decide_is_asked_through_it() -> None:
+    assert RandomPlayer.shortcuts()[0] is not None and _Timid.shortcuts() == (None, {})
+    fast = _same_through_decide(_Timid, RandomPlayer, _stop_at_2)
+    timid_draws = [
+        row for game in fast for row in zip(*[iter(game.log)] * 6, strict=True)
+        if row[1] == 0 and row[2] == CODE["draw"]
+    ]  # fmt: skip
+    assert not timid_draws  # seat 0 never chose to draw
