@@ -88,11 +88,6 @@ from sim.treasure_island.movelog import CODE
 from sim.treasure_island.rules import TreasureIslandRules
 from sim.treasure_island.view import PlayerView
 
-#: A continue shortcut: ``keep(strategy, view)``, true to draw (see :class:`Shortcuts`).
-Keep = Callable[[Any, Any], object]
-#: A power-choice shortcut: ``choose(strategy, view, options)``.
-Choose = Callable[[Any, Any, tuple[Any, ...]], Any]
-
 
 class Shortcuts(Protocol):
     """A built-in player class that answers the commonest questions by function as well.
@@ -105,33 +100,31 @@ class Shortcuts(Protocol):
     players)."""
 
     @classmethod
-    def shortcuts(cls) -> tuple[Keep | None, Mapping[str, Choose]]:
+    def shortcuts(cls) -> d.ShortcutTable:
         """The continue answer and the power choices by kind."""
         ...
 
 
-#: A player with no shortcuts.
-_NO_SHORTCUTS: tuple[Keep | None, Mapping[str, Choose]] = (None, {})
 #: The shortcuts of each built-in player class, asked once a process (the functions the class
 #: has then, as the run's code identity records its sources).
-_shortcuts_of: dict[type, tuple[Keep | None, Mapping[str, Choose]]] = {}
+_shortcuts_of: dict[type, d.ShortcutTable] = {}
 
 
 def seat_shortcuts(
     strategies: Sequence[object],
-) -> tuple[list[Keep | None], list[Mapping[str, Choose]]]:
+) -> tuple[list[d.Keep | None], list[Mapping[str, d.Choose]]]:
     """Per seat, the continue shortcut (or None) and the power-choice shortcuts of the
     built-in players among ``strategies`` (see :class:`Shortcuts`); none for the others, and
     seats beyond ``strategies`` (none at all: pass ``()``) have none."""
-    keepers: list[Keep | None] = [None] * 4
-    choosers: list[Mapping[str, Choose]] = [_NO_SHORTCUTS[1]] * 4
+    keepers: list[d.Keep | None] = [None] * 4
+    choosers: list[Mapping[str, d.Choose]] = [d.NO_SHORTCUTS[1]] * 4
     for i, built in enumerate(strategies):
         cls = type(built)
         if cls in TRUSTED:
             found = _shortcuts_of.get(cls)
             if found is None:
                 shortcuts = getattr(cls, "shortcuts", None)
-                found = _shortcuts_of[cls] = _NO_SHORTCUTS if shortcuts is None else shortcuts()
+                found = _shortcuts_of[cls] = d.NO_SHORTCUTS if shortcuts is None else shortcuts()
             keepers[i], choosers[i] = found
     return keepers, choosers
 

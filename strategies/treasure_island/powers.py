@@ -16,7 +16,6 @@ inside powers are these heuristics (rules spec §10):
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
 from typing import Any
 
 from sim.treasure_island import decisions as d
@@ -114,18 +113,13 @@ class PowerChoices:
         raise NotImplementedError
 
     @classmethod
-    def shortcuts(
-        cls,
-    ) -> tuple[
-        Callable[[Any, PlayerView], object] | None,
-        Mapping[str, Callable[[Any, PlayerView, tuple[Any, ...]], Any]],
-    ]:
+    def shortcuts(cls) -> d.ShortcutTable:
         """The questions the engine may ask by function (``sim.treasure_island.engine``'s
         ``Shortcuts``): the stopping rule, and the power choices ``decide`` answers from their
         options alone, as this class defines them. None of them for a class with its own
         ``decide``, whose answers these methods need not give."""
         if cls.decide is not PowerChoices.decide:
-            return None, {}
+            return d.NO_SHORTCUTS
         return cls.keep_drawing, {
             _PISTOL: cls.pistol,
             _KNIFE: cls.knife,

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
 from math import floor
 from typing import Any
 
@@ -14,9 +13,11 @@ from sim.treasure_island.decisions import (
     DRAW,
     HELM,
     KNIFE,
+    NO_SHORTCUTS,
     PISTOL,
     SPYGLASS,
     Decision,
+    ShortcutTable,
 )
 from sim.treasure_island.view import PlayerView
 
@@ -48,16 +49,11 @@ class RandomPlayer:
         return options[floor(self.rng.random() * len(options))]
 
     @classmethod
-    def shortcuts(
-        cls,
-    ) -> tuple[
-        Callable[[Any, PlayerView], object] | None,
-        Mapping[str, Callable[[Any, PlayerView, tuple[Any, ...]], Any]],
-    ]:
+    def shortcuts(cls) -> ShortcutTable:
         """The questions the engine may ask by function (``sim.treasure_island.engine``'s
         ``Shortcuts``): every answer but the draft's depends on the options alone. None for
         a subclass with its own ``decide``."""
         if cls.decide is not RandomPlayer.decide:
-            return None, {}
+            return NO_SHORTCUTS
         pick = cls._pick
         return cls._draws, dict.fromkeys((HELM, KNIFE, PISTOL, CANDLE, SPYGLASS, BONUS), pick)
