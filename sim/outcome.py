@@ -1,17 +1,17 @@
-"""What every game engine shares about its players and results: building a seat's strategy
-(a failure is a violation, the seat then plays the fallbacks), the result, strategy
-violations, strict-mode errors.
+"""What every game shares about its results: the result, the end reasons, strategy
+violations, strict-mode errors, and the plain-value test answers are checked by.
 
-Shared by the games so the runner, the reports and the comparisons read one shape.
+Shared by the games so the runner, the reports and the comparisons read one shape; the
+referee (:mod:`sim.referee`) builds the seats and records the violations.
 """
 
 from __future__ import annotations
 
 import re
 import reprlib
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 
 class StrategyError(RuntimeError):
@@ -74,14 +74,6 @@ def ranks_and_shares(keys: Sequence[tuple[int, ...]]) -> tuple[tuple[int, ...], 
     return ranks, tuple([share if r == 1 else 0.0 for r in ranks])
 
 
-class FallbackPlayer:
-    """Stands in for a strategy that could not be built: always the documented fallback."""
-
-    def decide(self, view: Any, decision: Any) -> object:
-        """The decision's fallback answer."""
-        return decision.fallback()
-
-
 #: What a strategy may raise that the game records as a violation: any exception, and
 #: ``SystemExit`` (a strategy calling ``sys.exit`` must not end the run). ``KeyboardInterrupt``
 #: (Ctrl-C) and the guard's decision timeout are not caught.
@@ -121,24 +113,3 @@ def is_plain(answer: object) -> bool:
         if u is not int and u is not str:
             return False
     return True
-
-
-def build_strategy(
-    factory: Callable[[Any], Any], rng: Any, seat: int, strict: bool, violations: list[Violation]
-) -> Any:
-    """``factory(rng)``; one that raises is recorded in ``violations`` and replaced by a
-    :class:`FallbackPlayer` (strict mode: :class:`StrategyError`)."""
-    try:
-        built = factory(rng)
-        decide = getattr(built, "decide", None)
-    except STRATEGY_FAILURES as exc:
-        if strict:
-            raise StrategyError(f"seat {seat} could not be built: {describe(exc)}") from exc
-        violations.append(Violation(0, seat, "create", "<raised>", describe(exc)))
-        return FallbackPlayer()
-    if not callable(decide):
-        if strict:
-            raise StrategyError(f"seat {seat}: {describe(built)} has no decide method")
-        violations.append(Violation(0, seat, "create", describe(built), "no decide method"))
-        return FallbackPlayer()
-    return built

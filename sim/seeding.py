@@ -38,7 +38,9 @@ def stream(seed: int, *path: str | int) -> Stream:
 _last_shuffle: dict[str, tuple[int, tuple[Any, ...], tuple[Any, ...], int]] = {}
 
 
-def shuffled(seed: int, name: str, items: tuple[T, ...]) -> tuple[Stream, list[T]]:
+def shuffled(
+    seed: int, name: str, items: tuple[T, ...], keep: bool = True
+) -> tuple[Stream, list[T]]:
     """``stream(seed, name)`` after it has shuffled a copy of ``items``, and that copy.
 
     A run plays a seed block's games one after the other (the default seating plays the
@@ -46,7 +48,16 @@ def shuffled(seed: int, name: str, items: tuple[T, ...]) -> tuple[Stream, list[T
     the seed and the items are the same, the order is copied and the fresh stream skips the
     numbers the shuffle drew in one call. Each ``random()`` takes two 32-bit words of the
     Mersenne Twister, and ``getrandbits(64 * k)`` takes the same ``2 * k`` words in the same
-    way, so the stream is left in exactly the state the shuffle would have left it in."""
+    way, so the stream is left in exactly the state the shuffle would have left it in.
+
+    ``keep=False`` (a game with a plug-in seat): nothing is kept, and what was kept is
+    dropped, so that no module state holds the deal while a plug-in plays."""
+    if not keep:
+        _last_shuffle.pop(name, None)
+        rng = stream(seed, name)
+        order = list(items)
+        rng.shuffle(order)
+        return rng, order
     last = _last_shuffle.get(name)
     if last is not None and last[0] == seed and type(seed) is int and last[1] is items:
         rng = Stream(last[3])

@@ -14,12 +14,11 @@ the discard pile is shuffled in to finish them, and the game ends after this dis
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Protocol
 
-from sim.guard import Decide
-from sim.outcome import STRATEGY_FAILURES
+from sim.referee import Referee
 from sim.tobago import decisions as d
-from sim.tobago.decisions import OFFER, OFFER_ACTIONS, PASS, TAKE, Decision
+from sim.tobago.decisions import OFFER, OFFER_ACTIONS, TAKE, Decision
 from sim.tobago.island import Island
 from sim.tobago.movelog import CODE
 from sim.tobago.state import CURSE, GameState
@@ -37,14 +36,9 @@ class TobagoGame(Protocol):
     that this module does not import the engine that imports it)."""
 
     state: GameState
-    decisions: int
-    _deciders: list[tuple[Decide, Any]]
+    referee: Referee[Decision]
 
     def ask(self, decision: Decision) -> object: ...
-
-    def raised(self, decision: Decision, exc: BaseException) -> object: ...
-
-    def checked(self, decision: Decision, answer: object) -> object: ...
 
     def restart_map(self, seat: int, m: int) -> None: ...
 
@@ -136,7 +130,7 @@ def raise_treasure(game: TobagoGame, raiser: int, m: int) -> None:
     last_taker = -1
     number = 0
     cursed = False
-    deciders = game._deciders
+    asker = game.referee.asker
     events = s.public_events
     while pool and roses:
         card = pool[-1]  # the top card; it stays in the pool until it has gone somewhere
@@ -151,23 +145,13 @@ def raise_treasure(game: TobagoGame, raiser: int, m: int) -> None:
             break
         taker = -1
         for pos, owner in enumerate(roses):
-            # game.ask, inline: the engine's own answers are accepted by identity, anything
-            # else gets the full check.
             offer = _OFFERS.get((owner, card, pos))
             if offer is None:
                 if len(_OFFERS) > 1 << 16:
                     _OFFERS.clear()
                 offer = _new(Decision, (OFFER, owner, OFFER_ACTIONS, 0, card, pos))
                 _OFFERS[owner, card, pos] = offer
-            decide, view = deciders[owner]
-            game.decisions += 1
-            try:
-                answer = decide(view, offer)
-            except STRATEGY_FAILURES as exc:
-                answer = game.raised(offer, exc)
-            else:
-                if answer is not TAKE and answer is not PASS:
-                    answer = game.checked(offer, answer)
+            answer = asker(owner)(offer, OFFER_ACTIONS, 0)
             if answer == TAKE:
                 taker = owner
                 del roses[pos]

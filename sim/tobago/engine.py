@@ -6,10 +6,10 @@ into named streams (``landmarks``, ``first_player``, ``clue_deck``, ``treasure_d
 strategy never changes the cards anyone is dealt. Raising and distributing a treasure live in
 :mod:`sim.tobago.distribution`.
 
-Every decision goes to the seat's strategy through :meth:`TobagoGame.ask`, which validates
-the answer; a strategy that raises or answers illegally is recorded in ``violations`` and the
-documented fallback of :mod:`sim.tobago.decisions` is applied (``strict=True`` raises
-:class:`StrategyError` instead).
+Every decision goes to the seat's strategy through the game's referee (:mod:`sim.referee`),
+which builds the seats, checks each answer against the legal answers the engine lists, and
+on a failure records a violation (logged here) and plays the documented fallback of
+:mod:`sim.tobago.decisions` (``strict=True`` raises :class:`StrategyError` instead).
 """
 
 from __future__ import annotations
@@ -18,19 +18,11 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple, Protocol
 
-from sim.guard import NO_GUARD, Audited, Decide, DecisionTimeout, Guard, guarded, ids_of
-from sim.outcome import (
-    END_REASONS,
-    STRATEGY_FAILURES,
-    GameResult,
-    StrategyError,
-    Violation,
-    build_strategy,
-    describe,
-    ranks_and_shares,
-)
-from sim.sealed import TRUSTED, sealed_class
-from sim.seeding import Stream, derive_seed, stream
+from sim.guard import NO_GUARD, Audited, DecisionTimeout, Guard, ids_of
+from sim.outcome import END_REASONS, GameResult, Violation, ranks_and_shares
+from sim.referee import Referee, built_in, seat_game
+from sim.sealed import sealed_class
+from sim.seeding import stream
 from sim.tobago import decisions as d
 from sim.tobago.board import Board
 from sim.tobago.clues import clue_masks
@@ -124,7 +116,7 @@ class Deal(NamedTuple):
 _last_deal: list[tuple[Board, int, TobagoRules, int, Deal] | None] = [None]
 
 
-def deal(board: Board, seed: int, rules: TobagoRules, n_players: int) -> Deal:
+def deal(board: Board, seed: int, rules: TobagoRules, n_players: int, keep: bool = True) -> Deal:
     """The deal of the game seeded ``seed`` on ``board`` (rules §9.2 and §9.3, and the first
     player), each part drawn from its own stream.
 
@@ -132,7 +124,12 @@ def deal(board: Board, seed: int, rules: TobagoRules, n_players: int) -> Deal:
     block's games one after the other on one board (the default seating plays the block's
     rotations on the same deal): the last deal is kept and handed to the next game when it
     comes from the same board, seed, rules and player count. Every part is immutable, so
-    sharing it cannot carry one game into another."""
+    sharing it cannot carry one game into another. ``keep=False`` (a game with a plug-in
+    seat): nothing is kept, and what was kept is dropped, so that no module state holds the
+    deal while a plug-in plays."""
+    if not keep:
+        _last_deal[0] = None
+        return _deal(board, seed, rules, n_players)
     last = _last_deal[0]
     if (
         last is not None
@@ -142,6 +139,12 @@ def deal(board: Board, seed: int, rules: TobagoRules, n_players: int) -> Deal:
         and last[3] == n_players
     ):
         return last[4]
+    made = _deal(board, seed, rules, n_players)
+    _last_deal[0] = (board, seed, rules, n_players, made)
+    return made
+
+
+def _deal(board: Board, seed: int, rules: TobagoRules, n_players: int) -> Deal:
     landmarks = board.landmarks(stream(seed, "landmarks"), rules.same_object_min_distance)
     masks = clue_masks(board.island, landmarks, rules.deck, rules.object_next_to_includes_self)
     rng = stream(seed, "treasure_deck")
@@ -153,9 +156,7 @@ def deal(board: Board, seed: int, rules: TobagoRules, n_players: int) -> Deal:
     first = (
         stream(seed, "first_player").randrange(n_players) if rules.first_player == "random" else 0
     )
-    made = Deal(landmarks, masks, tuple(rest + top), first)
-    _last_deal[0] = (board, seed, rules, n_players, made)
-    return made
+    return Deal(landmarks, masks, tuple(rest + top), first)
 
 
 class TobagoGame:
@@ -175,8 +176,6 @@ class TobagoGame:
             raise ValueError(f"Tobago takes 2 to 4 players, got {n}")
         self.seed = seed
         self.strict = strict
-        self.violations: list[Violation] = []
-        self.decisions = 0
         self.result: GameResult | None = None
         # The last clue plays listed, by tag, and what they came from (seat, its hand, the
         # maps' candidates, the clue masks): a turn often asks again with nothing changed
@@ -187,7 +186,9 @@ class TobagoGame:
         #: Whether the turn just played could be the first of a deadlock (see play_turn).
         self._stuck = False
         island = board.island
-        landmarks, masks, treasure_deck, first_player = deal(board, seed, rules, n)
+        landmarks, masks, treasure_deck, first_player = deal(
+            board, seed, rules, n, keep=built_in(strategies)
+        )
         self._clue_table = plays_table("clue", len(masks))
         self.state = s = GameState(
             rules,
@@ -198,83 +199,37 @@ class TobagoGame:
             stream(seed, "clue_deck"),
             stream(seed, "distribution"),
         )
-        self.strategies = [self._build_strategy(i, f) for i, f in enumerate(strategies)]
-        # The built-in players read the game through the direct view; plug-ins get a sealed
-        # one, with no attribute leading to the game (sim.sealed).
-        views: list[Any] = [PlayerView(s, i) for i in range(n)]
-        #: Per seat, whether its strategy is a built-in player: their answers are the
-        #: engine's own actions (or tuples of ints and strings), so the turn's legality check
-        #: skips the element types (which keep other code from running in the comparison).
-        self._trusted = [type(x) in TRUSTED for x in self.strategies]
-        for i in range(n):
-            if not self._trusted[i]:
-                views[i] = seal_view(views[i])
-        self.views = views
-        # Per seat, what ask calls: the strategy's bound decide and the seat's view.
-        self._deciders: list[tuple[Decide, Any]] = [
-            (self.strategies[i].decide, self.views[i]) for i in range(n)
-        ]
-        if guard.active:
-            audited = self._audited() if guard.audit else None
-            self._deciders = [(guarded(f, guard, audited), v) for f, v in self._deciders]
+        self.referee: Referee[d.Decision] = seat_game(
+            seed,
+            strategies,
+            [PlayerView(s, i) for i in range(n)],
+            seal_view,
+            self._record,
+            strict=strict,
+            guard=guard,
+            audited=self._audited,
+        )
+        self.strategies = self.referee.strategies
+        self.views = self.referee.views
+        self.violations: list[Violation] = self.referee.violations
         self.first_player = first_player
         # Rules §9.3: the curse-free top cards over the rest shuffled with the curses.
         s.t_deck = list(treasure_deck)
         s.current = self.first_player
 
-    def _build_strategy(self, seat: int, factory: StrategyFactory) -> Strategy:
-        """The seat's strategy; one that fails to build plays the fallbacks (a violation)."""
-        rng = Stream(derive_seed(self.seed, "seat", seat))
-        built: Strategy = build_strategy(factory, rng, seat, self.strict, self.violations)
-        return built
+    @property
+    def decisions(self) -> int:
+        """Decisions asked so far (the referee counts them)."""
+        return self.referee.decisions
 
-    # -- asking strategies ------------------------------------------------------------------
+    @decisions.setter
+    def decisions(self, value: int) -> None:
+        self.referee.decisions = value
 
     def ask(self, decision: d.Decision) -> object:
-        """The seat's validated answer, or the fallback after recording a violation."""
-        seat = decision.seat
-        self.decisions += 1
-        decide, view = self._deciders[seat]
-        try:
-            answer = decide(view, decision)
-        except STRATEGY_FAILURES as exc:
-            return self.raised(decision, exc)
-        return self.checked(decision, answer)
-
-    # The hottest decisions (turn, leg, offer) run ask's steps inline, with these for the
-    # rare outcomes: a strategy that raised, and an answer the inline check did not accept.
-
-    def raised(self, decision: d.Decision, exc: BaseException) -> object:
-        """The fallback for a strategy that raised (strict mode: :class:`StrategyError`)."""
-        if self.strict:
-            raise StrategyError(
-                f"seat {decision.seat} failed on {decision.kind}: {describe(exc)}"
-            ) from exc
-        return self._violation(decision, "<raised>", describe(exc))
-
-    def checked(self, decision: d.Decision, answer: object) -> object:
-        """``answer`` if it is legal, else :meth:`illegal`: Decision.is_legal inlined, exact
-        types only, so that no strategy code runs in the comparison (an object equal to
-        everything is illegal)."""
-        if type(answer) is int:
-            if answer >= 0 and (decision.cells >> answer) & 1:
-                return answer
-        elif type(answer) is tuple:
-            for x in answer:
-                if type(x) is not int and type(x) is not str:
-                    break
-            else:
-                if answer in decision.actions:
-                    return answer
-        return self.illegal(decision, answer)
-
-    def illegal(self, decision: d.Decision, answer: object) -> object:
-        """The fallback for an illegal answer (strict mode: :class:`StrategyError`)."""
-        if self.strict:
-            raise StrategyError(
-                f"seat {decision.seat} answered {describe(answer)} to {decision.kind}: illegal"
-            )
-        return self._violation(decision, describe(answer), "illegal answer")
+        """The seat's checked answer to ``decision`` (an action, or a cell of ``cells``), or
+        the fallback after a violation (see :mod:`sim.referee`)."""
+        return self.referee.asker(decision.seat)(decision, decision.actions, decision.cells)
 
     def _audited(self) -> Audited:
         """What the audit compares around each decision: every changing field of the state,
@@ -286,8 +241,9 @@ class TobagoGame:
 
         def identity() -> tuple[int, ...]:
             static = [getattr(s, f) for f in _STATIC]
-            seats = [id(x) for pair in self._deciders for x in pair]
-            logs = (id(s.log), id(s.log.flat), id(self.violations))
+            referee = self.referee
+            seats = [id(x) for pair in referee.deciders for x in pair]
+            logs = (id(s.log), id(s.log.flat), id(referee.violations))
             return (*ids_of(*static[:3]), id(static[3]), *seats, *logs)
 
         def after_restore() -> None:
@@ -310,13 +266,12 @@ class TobagoGame:
             after_decision=after_decision,
         )
 
-    def _violation(self, decision: d.Decision, answer: str, error: str) -> object:
+    def _record(self, seat: int, kind: str) -> int:
+        """Log a violation of ``seat`` on a decision of ``kind`` (the referee's callback);
+        the turn it happened in."""
         s = self.state
-        self.violations.append(
-            Violation(s.turn, decision.seat, decision.kind, answer[:200], error[:200])
-        )
-        s.log.add(s.turn, decision.seat, _EV["violation"], _KIND_CODE[decision.kind], 1)
-        return decision.fallback()
+        s.log.add(s.turn, seat, _EV["violation"], _KIND_CODE[kind], 1)
+        return s.turn
 
     # -- setup --------------------------------------------------------------------------------
 
@@ -360,11 +315,8 @@ class TobagoGame:
             self.setup()
             return self.play_turns()
         except DecisionTimeout as exc:
+            self.referee.timed_out(exc)
             s = self.state
-            self.violations.append(
-                Violation(s.turn, exc.seat, exc.kind, "<no answer>", str(exc)[:200])
-            )
-            s.log.add(s.turn, exc.seat, _EV["violation"], _KIND_CODE[exc.kind], 1)
             s.end_reason = "timeout"
             s.truncated = False
             self.result = self._finish()
@@ -412,6 +364,7 @@ class TobagoGame:
     def _finish(self) -> GameResult:
         s = self.state
         s.over = True
+        self.referee.release()
         reason = "turn_cap" if s.truncated else s.end_reason
         s.log.add(s.turn, -1, _EV["game_end"], END_REASONS.index(reason))
         scores = tuple(map(sum, s.treasures))  # GameState.score of each seat
@@ -450,8 +403,7 @@ class TobagoGame:
         main_done = False
         move_locked = False
         exchange_main = s.rules.exchange_as_main_action
-        decide, view = self._deciders[seat]
-        trusted = self._trusted[seat]
+        ask = self.referee.asker(seat)
         while not s.over:
             # Fallback order (see decisions): ``end`` first when no main action is possible,
             # then the clue plays, ``move``, ``exchange`` (C7 flag), raises, amulet powers.
@@ -473,37 +425,16 @@ class TobagoGame:
                 actions += self._raise_actions(seat)
             if s.amulets[seat]:
                 actions += self._amulet_actions(seat, move_locked)
-            # self.ask, inline: a turn's legal answers are its actions, never a cell.
-            # Nothing added to a list leaves the very tuple (a tuple plus () is itself).
+            # A turn's legal answers are its actions, never a cell. Nothing added to a list
+            # leaves the very tuple (a tuple plus () is itself).
             if actions is _END_ONLY:
                 decision = _END_TURNS[seat]
             elif actions is _MOVE_ONLY:
                 decision = _MOVE_TURNS[seat]
             else:
                 decision = _new(_DECISION, (d.TURN, seat, actions, 0, -1, -1))
-            self.decisions += 1
-            try:
-                choice = decide(view, decision)
-            except STRATEGY_FAILURES as exc:
-                choice = self.raised(decision, exc)
-            else:
-                if type(choice) is tuple:
-                    if trusted:
-                        if choice not in actions:
-                            choice = self.illegal(decision, choice)
-                    else:
-                        for x in choice:
-                            if type(x) is not int and type(x) is not str:
-                                choice = self.illegal(decision, choice)
-                                break
-                        else:
-                            if choice not in actions:
-                                choice = self.illegal(decision, choice)
-                else:
-                    choice = self.illegal(decision, choice)
-            # Validated above: an action tuple (an assignment for the type checker is
-            # cheaper than an isinstance assertion at every decision).
-            act: tuple[Any, ...] = choice  # type: ignore[assignment]
+            # Checked by the referee: an action tuple.
+            act: tuple[Any, ...] = ask(decision, actions, 0)
             kind = act[0]
             if kind == "end":
                 return
@@ -649,7 +580,7 @@ class TobagoGame:
         # does), so they are listed once per move and after each use.
         powers: tuple[d.Action, ...] | None = None
         legs = 0
-        decide, view = self._deciders[seat]
+        ask = self.referee.asker(seat)
         while legs < rules.legs_per_move and not s.over:
             here = s.atv[seat]
             cells = leg_mask[here]
@@ -671,21 +602,15 @@ class TobagoGame:
                 else:
                     decision = _new(_DECISION, (d.LEG, seat, actions, cells, -1, -1))
             else:
+                actions = ()
                 decision = _FIRST_LEGS.get((seat, cells))
                 if decision is None:
                     if len(_FIRST_LEGS) > _SHARED:
                         _FIRST_LEGS.clear()
                     decision = _new(_DECISION, (d.LEG, seat, (), cells, -1, -1))
                     _FIRST_LEGS[seat, cells] = decision
-            # self.ask, inline: a leg of ``cells``, else the full check (the rarer actions).
-            self.decisions += 1
-            try:
-                choice = decide(view, decision)
-            except STRATEGY_FAILURES as exc:
-                choice = self.raised(decision, exc)
-            else:
-                if type(choice) is not int or choice < 0 or not (decision.cells >> choice) & 1:
-                    choice = self.checked(decision, choice)
+            # A leg to one of ``cells``, or one of the actions.
+            choice = ask(decision, actions, cells)
             if type(choice) is int:
                 s.atv[seat] = choice
                 legs += 1
@@ -698,7 +623,7 @@ class TobagoGame:
                     collected = 1
                 row((s.turn, seat, _LEG, here, choice, collected))
                 continue
-            act: tuple[Any, ...] = choice  # type: ignore[assignment]  # validated: an action
+            act: tuple[Any, ...] = choice  # validated: an action
             if act[0] == "stop":
                 break
             if act[0] == "raise":
@@ -789,7 +714,7 @@ class _AuditedGame:
 
     def __getattr__(self, name: str) -> object:
         if name == "g_violations":
-            return self._game.violations
+            return self._game.referee.violations
         if name == "g_log":
             return self._state.log.flat
         if name == "g_decisions":

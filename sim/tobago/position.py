@@ -29,7 +29,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from sim.sealed import TRUSTED
+from sim.referee import Referee
 from sim.tobago.engine import TobagoGame, plays_table
 from sim.tobago.movelog import MoveLog
 from sim.tobago.state import CURSE, N_MAPS, GameState
@@ -169,18 +169,16 @@ def game_at(state: GameState, strategies: Sequence[Any]) -> TobagoGame:
     g: TobagoGame = object.__new__(TobagoGame)
     g.seed = 0
     g.strict = False
-    g.violations = []
-    g.decisions = 0
     g.result = None
     g._last_plays = None
     g._last_lists = [None, None, None, None]
     g._stuck = False
     g._clue_table = plays_table("clue", len(state.clue_masks))
     g.state = state
-    g.strategies = list(strategies)
-    g._trusted = [type(st) in TRUSTED for st in g.strategies]
-    g.views = [PlayerView(state, i) for i in range(state.n)]
-    g._deciders = [(st.decide, v) for st, v in zip(g.strategies, g.views, strict=True)]
+    g.referee = Referee(strategies, [PlayerView(state, i) for i in range(state.n)], g._record)
+    g.strategies = g.referee.strategies
+    g.views = g.referee.views
+    g.violations = g.referee.violations
     g.first_player = 0
     return g
 

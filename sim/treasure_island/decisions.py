@@ -27,8 +27,9 @@ first for ``spyglass``; the other lists are in seat then kind order.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
+
+from sim.referee import NO_SHORTCUTS, Choose, Keep, Shortcuts
 
 DRAFT = "draft"
 CONTINUE = "continue"
@@ -66,12 +67,9 @@ class Decision(NamedTuple):
         return f"Decision({self.kind!r}, seat={self.seat}, options={self.options!r})"
 
 
-#: A continue shortcut, ``keep(player, view)``: true to draw (the engine's ``Shortcuts``).
-Keep = Callable[[Any, Any], object]
-#: A power-choice shortcut, ``choose(player, view, options)``.
-Choose = Callable[[Any, Any, tuple[Any, ...]], Any]
-#: What a player class's ``shortcuts()`` gives: its continue shortcut (or None) and its
-#: power-choice shortcuts by decision kind.
-ShortcutTable = tuple[Keep | None, Mapping[str, Choose]]
-#: The shortcuts of a class that has none (read only).
-NO_SHORTCUTS: ShortcutTable = (None, {})
+#: The shortcuts a built-in player class may give (see :mod:`sim.referee`): its continue
+#: shortcut ``keep(player, view)`` (true to draw) and power-choice shortcuts
+#: ``choose(player, view, options)`` by decision kind.
+ShortcutTable = Shortcuts
+
+__all__ = ["NO_SHORTCUTS", "Choose", "Keep", "ShortcutTable"]

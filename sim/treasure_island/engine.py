@@ -34,25 +34,16 @@ game drops its views, which point back at it, so it is freed without the cycle c
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from math import floor
 from typing import Any, ClassVar, Protocol
 
 from sim.errors import InputError
-from sim.guard import NO_GUARD, Audited, Decide, DecisionTimeout, Guard, guarded, ids_of
-from sim.outcome import (
-    END_REASONS,
-    STRATEGY_FAILURES,
-    GameResult,
-    StrategyError,
-    Violation,
-    build_strategy,
-    describe,
-    is_plain,
-    ranks_and_shares,
-)
-from sim.sealed import TRUSTED, sealed_class
-from sim.seeding import LazyStream, shuffled, stream
+from sim.guard import NO_GUARD, Audited, DecisionTimeout, Guard, ids_of
+from sim.outcome import END_REASONS, GameResult, Violation, ranks_and_shares
+from sim.referee import Referee, seat_game
+from sim.sealed import sealed_class
+from sim.seeding import shuffled, stream
 from sim.treasure_island import decisions as d
 from sim.treasure_island.cards import (
     ANCHOR,
@@ -96,37 +87,13 @@ class Shortcuts(Protocol):
     (a true value: draw, else plunder) or None, and the power choices it answers from their
     options alone, by decision kind; each is called with the player as its first argument,
     like a method of the class. Each must answer exactly what ``decide`` answers to the same
-    question, and draw the same random numbers (the engine trusts that only of the built-in
-    players)."""
+    question, and draw the same random numbers (the referee trusts that only of the built-in
+    players, see :mod:`sim.referee`)."""
 
     @classmethod
     def shortcuts(cls) -> d.ShortcutTable:
         """The continue answer and the power choices by kind."""
         ...
-
-
-#: The shortcuts of each built-in player class, asked once a process (the functions the class
-#: has then, as the run's code identity records its sources).
-_shortcuts_of: dict[type, d.ShortcutTable] = {}
-
-
-def seat_shortcuts(
-    strategies: Sequence[object],
-) -> tuple[list[d.Keep | None], list[Mapping[str, d.Choose]]]:
-    """Per seat, the continue shortcut (or None) and the power-choice shortcuts of the
-    built-in players among ``strategies`` (see :class:`Shortcuts`); none for the others, and
-    seats beyond ``strategies`` (none at all: pass ``()``) have none."""
-    keepers: list[d.Keep | None] = [None] * 4
-    choosers: list[Mapping[str, d.Choose]] = [d.NO_SHORTCUTS[1]] * 4
-    for i, built in enumerate(strategies):
-        cls = type(built)
-        if cls in TRUSTED:
-            found = _shortcuts_of.get(cls)
-            if found is None:
-                shortcuts = getattr(cls, "shortcuts", None)
-                found = _shortcuts_of[cls] = d.NO_SHORTCUTS if shortcuts is None else shortcuts()
-            keepers[i], choosers[i] = found
-    return keepers, choosers
 
 
 class Strategy(Protocol):
@@ -185,6 +152,7 @@ _POP_TOP: tuple[tuple[tuple[int, int, int], ...], ...] = tuple(
 #: A card's bit in the 6-bit pile mask of its kind.
 _PILE_BIT: tuple[int, ...] = tuple(1 << (c % PER_KIND) for c in range(N_KINDS * PER_KIND))
 _DRAW, _PLUNDER, _PLACE = d.DRAW, d.PLUNDER, d.PLACE
+_CONTINUE = d.CONTINUE_OPTIONS
 _HELM, _KNIFE, _PISTOL, _CANDLE, _SPYGLASS = d.HELM, d.KNIFE, d.PISTOL, d.CANDLE, d.SPYGLASS
 _Decision = d.Decision
 # The named tuple's ``__new__`` is a Python call: the hot path builds the tuple directly.
@@ -212,9 +180,7 @@ _STATIC = (
     "strategies",
     "views",
     "_continue",
-    "_deciders",
-    "_keepers",
-    "_choosers",
+    "referee",
     "result",
 )
 #: ``_STEPS[size][take]``: the Fisher-Yates steps that take ``take`` cards off a list of
@@ -266,11 +232,8 @@ class TreasureIslandGame:
     __slots__ = (
         "_banked",
         "_bonus_cards",
-        "_choosers",
         "_continue",
-        "_deciders",
         "_ended",
-        "_keepers",
         "_key_chest",
         "anchor_at",
         "area",
@@ -278,7 +241,6 @@ class TreasureIslandGame:
         "busting",
         "cards",
         "characters",
-        "decisions",
         "discard",
         "discard_rng",
         "first_player",
@@ -288,6 +250,7 @@ class TreasureIslandGame:
         "pile",
         "pile_piles",
         "points",
+        "referee",
         "result",
         "rules",
         "rum",
@@ -330,10 +293,24 @@ class TreasureIslandGame:
         self.n = n
         self.seed = seed
         self.strict = strict
-        self.violations: list[Violation] = []
-        self.decisions = 0
         self.result: GameResult | None = None
-        cards_rng, pile = shuffled(seed, "cards", STARTING_PILE)
+        # The seats first: the deal's kept shuffle serves only games of built-in players.
+        self.referee: Referee[d.Decision] = seat_game(
+            seed,
+            strategies,
+            [PlayerView(self, i) for i in range(n)],
+            seal_view,
+            self._record,
+            strict=strict,
+            guard=guard,
+            audited=self._audited,
+            lazy_streams=True,
+        )
+        referee = self.referee
+        self.strategies = referee.strategies
+        self.views = referee.views
+        self.violations: list[Violation] = referee.violations
+        cards_rng, pile = shuffled(seed, "cards", STARTING_PILE, keep=all(referee.trusted))
         self.pile = pile
         self.pile_piles = [_FULL_PILE - 1] * N_KINDS  # all but the lowest card of each kind
         self.discard = list(STARTING_DISCARD)
@@ -358,89 +335,42 @@ class TreasureIslandGame:
         self._banked = 0
         self._key_chest = 0
         self._ended = CHOSEN
-        self.strategies = [self._build_strategy(i, f) for i, f in enumerate(strategies)]
-        # The built-in players read the game through the direct view; plug-ins get a sealed
-        # one, with no attribute leading to the game (sim.sealed).
-        strategies_built = self.strategies
-        views: list[Any] = [PlayerView(self, i) for i in range(n)]
-        for i in range(n):
-            if type(strategies_built[i]) not in TRUSTED:
-                views[i] = seal_view(views[i])
-        self.views = views
         # Decisions are immutable: the continue questions are shared by every game.
         self._continue = _CONTINUE_DECISIONS
-        # Per seat, what a decision calls: the strategy's bound decide and the seat's view.
-        self._deciders: list[tuple[Decide, Any]] = [
-            (st.decide, v) for st, v in zip(strategies_built, views, strict=True)
-        ]
-        # A built-in player may answer the commonest questions by method (see Shortcuts):
-        # asked that way, without a Decision and the strategy's dispatch on its kind, it
-        # gives the same answers, checked the same way. Not under a guard, which watches every
-        # answer through ``decide``.
-        if guard.active:
-            audited = self._audited() if guard.audit else None
-            self._deciders = [(guarded(f, guard, audited), v) for f, v in self._deciders]
-            self._keepers, self._choosers = seat_shortcuts(())
-        else:
-            self._keepers, self._choosers = seat_shortcuts(strategies_built)
 
-    def _build_strategy(self, seat: int, factory: StrategyFactory) -> Strategy:
-        """The seat's strategy; one that fails to build plays the fallbacks (a violation)."""
-        rng = LazyStream(self.seed, "seat", seat)
-        built: Strategy = build_strategy(factory, rng, seat, self.strict, self.violations)
-        return built
+    @property
+    def decisions(self) -> int:
+        """Decisions asked so far (the referee counts them)."""
+        return self.referee.decisions
 
-    # -- asking strategies ------------------------------------------------------------------
+    @decisions.setter
+    def decisions(self, value: int) -> None:
+        self.referee.decisions = value
 
     def ask(self, decision: d.Decision) -> Any:
-        """The seat's validated answer, or the fallback after recording a violation."""
-        seat = decision.seat
-        self.decisions += 1
-        decide, view = self._deciders[seat]
-        try:
-            answer = decide(view, decision)
-        except STRATEGY_FAILURES as exc:
-            return self._raised(decision, exc)
-        if is_plain(answer) and answer in decision.options:
-            return answer
-        return self._illegal(decision, answer)
-
-    def _raised(self, decision: d.Decision, exc: BaseException) -> Any:
-        """The fallback for a strategy that raised (strict mode: raise)."""
-        if self.strict:
-            raise StrategyError(
-                f"seat {decision.seat} failed on {decision.kind}: {describe(exc)}"
-            ) from exc
-        return self._violation(decision, "<raised>", describe(exc))
-
-    def _illegal(self, decision: d.Decision, answer: object) -> Any:
-        """The fallback for an illegal answer (strict mode: raise)."""
-        if self.strict:
-            raise StrategyError(
-                f"seat {decision.seat} answered {describe(answer)} to {decision.kind}: illegal"
-            )
-        return self._violation(decision, describe(answer), "illegal answer")
+        """The seat's checked answer to ``decision`` (one of its options), or the fallback
+        after a violation (see :mod:`sim.referee`)."""
+        return self.referee.asker(decision.seat)(decision, decision.options, 0)
 
     def _audited(self) -> Audited:
         """What the audit compares around each decision: every changing field of the game
-        (piles, stashes, the play area, the generator, the logs, the violations), which
-        strategy and view each seat has, and the identity of the rules."""
+        (piles, stashes, the play area, the generator, the logs, the violations, the count of
+        decisions), which strategy and view each seat has, and the identity of the rules."""
         copied = ("log", "turn_rows", "violations")
-        fields = tuple(f for f in self.__slots__ if f not in (*_STATIC, *copied))
+        fields = (*(f for f in self.__slots__ if f not in (*_STATIC, *copied)), "decisions")
 
         def identity() -> tuple[int, ...]:
-            seats = [id(x) for pair in self._deciders for x in pair]
-            lists = (id(self.log), id(self.turn_rows), id(self.violations))
+            seats = [id(x) for pair in self.referee.deciders for x in pair]
+            lists = (id(self.log), id(self.turn_rows), id(self.referee.violations))
             return (*ids_of(self.rules), *seats, *map(id, self._continue), *lists)
 
         return Audited(self, fields, identity, copied=copied)
 
-    def _violation(self, decision: d.Decision, answer: str, error: str) -> Any:
-        self.violations.append(
-            Violation(self.turn, decision.seat, decision.kind, answer[:200], error[:200])
-        )
-        self._log(decision.seat, CODE["violation"], d.KIND_CODE[decision.kind], 1)
-        return decision.fallback()
+    def _record(self, seat: int, kind: str) -> int:
+        """Log a violation of ``seat`` on a decision of ``kind`` (the referee's callback);
+        the turn it happened in."""
+        self._log(seat, CODE["violation"], d.KIND_CODE[kind], 1)
+        return self.turn
 
     def _log(self, seat: int, kind: int, a: int = -1, b: int = -1, c: int = -1) -> None:
         self.log += (self.turn, seat, kind, a, b, c)
@@ -491,16 +421,14 @@ class TreasureIslandGame:
                 self.turn += 1
         except DecisionTimeout as exc:
             # The guard's decision time limit: the game ends here (end reason ``timeout``).
-            self.violations.append(
-                Violation(self.turn, exc.seat, exc.kind, "<no answer>", str(exc)[:200])
-            )
-            self._log(exc.seat, CODE["violation"], d.KIND_CODE[exc.kind], 1)
+            self.referee.timed_out(exc)
             reason = "timeout"
         self.result = self._finish(reason)
-        # Views point back at the game: dropping them breaks the cycle, so a finished game is
-        # freed at once instead of by the cycle collector (about 5% of the run's time).
+        # Views and askers point back at the game: dropping them breaks the cycles, so a
+        # finished game is freed at once instead of by the cycle collector (about 5% of the
+        # run's time).
+        self.referee.release()
         self.views = []
-        self._deciders = []
         return self.result
 
     def _draft(self) -> None:
@@ -601,10 +529,9 @@ class TreasureIslandGame:
         reason = BUSTED
         if not self._draw(seat, True):
             pile = self.pile
+            yes = self.referee.yes
             decision = self._continue[seat]
-            decide, view = self._deciders[seat]
-            keep = self._keepers[seat]
-            me = self.strategies[seat]
+            options = _CONTINUE
             while True:
                 if not pile:  # nothing to draw: the turn ends with a plunder (§9.1)
                     reason = PILE_EMPTY
@@ -613,25 +540,8 @@ class TreasureIslandGame:
                 if self.rum:
                     forced = True
                 else:
-                    # self.ask, inlined for the most frequent decision
                     forced = False
-                    self.decisions += 1
-                    if keep is not None:
-                        try:
-                            # Its truth is strategy code too: tested here, inside the try.
-                            drawing = True if keep(me, view) else False  # noqa: SIM210
-                        except STRATEGY_FAILURES as exc:
-                            drawing = self._raised(decision, exc) == _DRAW
-                    else:
-                        try:
-                            answer = decide(view, decision)
-                        except STRATEGY_FAILURES as exc:
-                            answer = self._raised(decision, exc)
-                        # Exact strings only: no strategy code runs in the comparison.
-                        drawing = type(answer) is str and answer == _DRAW
-                        if not drawing and (type(answer) is not str or answer != _PLUNDER):
-                            self._illegal(decision, answer)
-                    if not drawing:
+                    if not yes(seat, decision, options):
                         reason = CHOSEN
                         self._plunder(seat, reason)
                         break
@@ -797,7 +707,7 @@ class TreasureIslandGame:
                 targets = self._opponent_piles(seat, False)
                 if not targets:
                     break
-                victim, kind = self._choose(d.BONUS, seat, targets)
+                victim, kind = self.referee.pick(d.BONUS, seat, targets, -1, _question)
                 self._bank(seat, self._pop_top(victim, kind))
                 self._bonus_cards += 1
                 self._log(seat, CODE["bonus"], 1, 0, victim)
@@ -811,44 +721,6 @@ class TreasureIslandGame:
         self.log += (self.turn, seat, _EV_BONUS, take, self.points[seat] - before, -1)
 
     # -- powers (§6): each returns True when the turn is over -----------------------------------
-
-    def _choose(self, kind: str, seat: int, options: tuple[Any, ...], value: int = -1) -> Any:
-        """The player's pick among ``options``, asked only when there is a choice (``ask``,
-        inlined: powers ask about once per draw)."""
-        if len(options) == 1:
-            return options[0]
-        choose = self._choosers[seat].get(kind)
-        decision: d.Decision | None = None
-        if choose is not None:  # a built-in player's shortcut (see Shortcuts)
-            self.decisions += 1
-            try:
-                answer = choose(self.strategies[seat], self.views[seat], options)
-            except STRATEGY_FAILURES as exc:
-                return self._raised(_question(kind, seat, options, value), exc)
-        else:
-            decision = _question(kind, seat, options, value)
-            self.decisions += 1
-            decide, view = self._deciders[seat]
-            try:
-                answer = decide(view, decision)
-            except STRATEGY_FAILURES as exc:
-                return self._raised(decision, exc)
-        # is_plain, inlined for the two common shapes: a kind or card, a (seat, kind) pair.
-        t = type(answer)
-        if t is int or t is str:
-            if answer in options:
-                return answer
-        elif t is tuple:
-            # A (seat, kind) pair, checked inline; any other tuple by is_plain.
-            pair: tuple[Any, ...] = answer
-            if len(pair) == 2 and type(pair[0]) is int and type(pair[1]) is int:
-                if answer in options:
-                    return answer
-            elif is_plain(answer) and answer in options:
-                return answer
-        if decision is None:
-            decision = _question(kind, seat, options, value)
-        return self._illegal(decision, answer)
 
     def _pop_top(self, seat: int, kind: int) -> int:
         """Take the top card off ``seat``'s pile of ``kind``."""
@@ -896,7 +768,7 @@ class TreasureIslandGame:
         options = _KINDS_OF[self.stash_kinds[seat]]
         if not options:
             return self._no_effect(seat, HELM)
-        kind = self._choose(_HELM, seat, options)
+        kind = self.referee.pick(_HELM, seat, options, -1, _question)
         return self._place(seat, self._pop_top(seat, kind), FROM_HELM, seat)
 
     def _knife(self, seat: int, card: int) -> bool:
@@ -904,7 +776,7 @@ class TreasureIslandGame:
         options = self._opponent_piles(seat, True)
         if not options:
             return self._no_effect(seat, KNIFE)
-        victim, kind = self._choose(_KNIFE, seat, options)
+        victim, kind = self.referee.pick(_KNIFE, seat, options, -1, _question)
         return self._place(seat, self._pop_top(victim, kind), FROM_KNIFE, victim)
 
     def _pistol(self, seat: int, card: int) -> bool:
@@ -913,7 +785,7 @@ class TreasureIslandGame:
         options = self._opponent_piles(seat, False)
         if not options:
             return self._no_effect(seat, PISTOL)
-        victim, kind = self._choose(_PISTOL, seat, options)
+        victim, kind = self.referee.pick(_PISTOL, seat, options, -1, _question)
         return self._shoot(seat, victim, kind)
 
     def _shoot(self, seat: int, victim: int, kind: int) -> bool:
@@ -949,7 +821,7 @@ class TreasureIslandGame:
         log = self.log
         for c in shown:
             log += (turn, seat, _EV_REVEAL, c, FROM_CANDLE, -1)
-        choice = self._choose(_CANDLE, seat, tuple(shown))
+        choice = self.referee.pick(_CANDLE, seat, tuple(shown), -1, _question)
         shown.remove(choice)
         discard += shown
         return self._place(seat, choice, FROM_CANDLE, -1)
@@ -970,7 +842,7 @@ class TreasureIslandGame:
         self.known = seen if seen > known else known  # the builtin max is slow on two ints
         if self.rum:  # an open Rum requirement leaves no choice (§6.6)
             return self._draw(seat, True)
-        if self._choose(_SPYGLASS, seat, d.SPYGLASS_OPTIONS, top) == _PLACE:
+        if self.referee.pick(_SPYGLASS, seat, d.SPYGLASS_OPTIONS, top, _question) == _PLACE:
             return self._draw(seat, False)
         self.log += (self.turn, seat, _EV_SPYGLASS_BACK, top, -1, -1)
         self._plunder(seat, SPYGLASS_BACK)

@@ -21,8 +21,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sim.guard import Decide
 from sim.outcome import GameResult
+from sim.referee import Referee
 from sim.treasure_island import decisions as d
 from sim.treasure_island.cards import (
     CARD_GAIN,
@@ -43,7 +43,6 @@ from sim.treasure_island.engine import (
     PILE_EMPTY,
     SPYGLASS_BACK,
     TreasureIslandGame,
-    seat_shortcuts,
 )
 from sim.treasure_island.rules import TreasureIslandRules
 from sim.treasure_island.view import PlayerView
@@ -125,8 +124,6 @@ def game_at(
     g.n = n
     g.seed = 0
     g.strict = False
-    g.violations = []
-    g.decisions = 0
     g.result = None
     g.pile = [*hidden_order, *reversed(position.known)]
     piles = [0] * N_KINDS
@@ -165,14 +162,14 @@ def game_at(
     g._banked = 0
     g._key_chest = 0
     g._ended = CHOSEN
-    g.strategies = list(strategies)
-    g.views = [PlayerView(g, i) for i in range(n)]
+    referee: Referee[d.Decision] = Referee(
+        strategies, [PlayerView(g, i) for i in range(n)], g._record
+    )
+    g.referee = referee
+    g.strategies = referee.strategies
+    g.views = referee.views
+    g.violations = referee.violations
     g._continue = _CONTINUE_DECISIONS
-    deciders: list[tuple[Decide, Any]] = [
-        (st.decide, v) for st, v in zip(g.strategies, g.views, strict=True)
-    ]
-    g._deciders = deciders
-    g._keepers, g._choosers = seat_shortcuts(g.strategies)
     return g
 
 

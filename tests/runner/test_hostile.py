@@ -20,7 +20,7 @@ import pytest
 from pipelines.simulate import resolve
 from sim.errors import InputError
 from sim.guard import Guard
-from sim.outcome import FallbackPlayer
+from sim.referee import FallbackPlayer
 from sim.runner.run import run
 from sim.tobago.catalog import resolve_board
 from sim.tobago.engine import TobagoGame

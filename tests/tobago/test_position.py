@@ -143,15 +143,14 @@ def test_a_copy_of_the_true_state_plays_on_as_the_real_game(seed: int) -> None:
         # The true state and every generator, copied before the decision is answered.
         state = copy_state(game.state)
         rngs = copy.deepcopy([game.state.shuffle_rng, game.state.distribution_rng])
-        seats = copy.deepcopy([st.rng for st in game.strategies])  # type: ignore[attr-defined]
+        seats = copy.deepcopy([st.rng for st in game.strategies])
         state.shuffle_rng, state.distribution_rng = rngs
         saved.append((state, seats))
 
     game, _ = _game(seed, "rulebook", check, inner=RandomPlayer)
     # Every seat a random player, whose only memory is its generator.
     for k in range(1, game.state.n):
-        game.strategies[k] = RandomPlayer(game.strategies[k].rng)  # type: ignore[attr-defined]
-        game._deciders[k] = (game.strategies[k].decide, game.views[k])
+        game.referee.reseat(k, RandomPlayer(game.strategies[k].rng))
     result = game.play()
     state, seats = saved[0]
     again = game_at(state, [RandomPlayer(r) for r in seats]).play_on()

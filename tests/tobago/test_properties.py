@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sim.outcome import GameResult
+from sim.referee import Referee
 from sim.tobago.board import Board
 from sim.tobago.catalog import resolve_board
 from sim.tobago.deadlock import deadlocked
@@ -123,7 +124,8 @@ def check_nothing_changes(game: TobagoGame) -> None:
 
     before = snapshot()
     players = [RandomPlayer(random.Random(k)) for k in range(s.n)]
-    game._deciders = [(players[p].decide, game.views[p]) for p in range(s.n)]
+    # A fresh referee: the finished game's released its seats.
+    game.referee = Referee(players, game.views, game._record)
     s.over = False
     for turn in range(60):
         game.play_turn((s.current + turn) % s.n)

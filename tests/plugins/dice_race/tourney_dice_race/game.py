@@ -15,19 +15,14 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from sim.game import Factory, GameKind
-from sim.guard import NO_GUARD, DecisionTimeout, Guard, guarded
-from sim.outcome import (
-    STRATEGY_FAILURES,
-    GameResult,
-    Violation,
-    build_strategy,
-    describe,
-    ranks_and_shares,
-)
+from sim.guard import NO_GUARD, DecisionTimeout, Guard
+from sim.outcome import GameResult, Violation, ranks_and_shares
+from sim.referee import Referee, seat_game
 from sim.rules_files import check_scalar, digest, plain_fields, read_overrides
 from sim.runner.schedule import GamePlan
 from sim.runner.tables import BASIC_TABLES, BasicTableBuilder
-from sim.seeding import LazyStream, stream
+from sim.sealed import sealed_class
+from sim.seeding import stream
 
 #: The move log's events, by code: (a, b) is (face, turn total) for a roll, the points lost
 #: for a bust, and (points banked, score) for a bank or the winning roll.
@@ -80,6 +75,10 @@ def load_rules(spec: str) -> DiceRaceRules:
     return with_overrides(load_rules(base_rules.preset), raw, source)
 
 
+#: The answers to a roll decision: bank, or roll again.
+ROLL_OPTIONS = (False, True)
+
+
 @dataclass(frozen=True)
 class Decision:
     """Roll again (True) or bank (False)?"""
@@ -88,15 +87,38 @@ class Decision:
     seat: int
     turn_total: int
 
+    def fallback(self) -> bool:
+        """A strategy that fails banks."""
+        return False
 
-@dataclass(frozen=True)
+
 class View:
     """What a seat sees: everything (the game has no hidden information)."""
 
-    seat: int
-    scores: tuple[int, ...]
-    turn_total: int
-    target: int
+    __slots__ = ("_game", "seat")
+
+    def __init__(self, game: DiceRaceGame, seat: int) -> None:
+        self._game = game
+        self.seat = seat
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """Every seat's banked points."""
+        return tuple(self._game.scores)
+
+    @property
+    def turn_total(self) -> int:
+        """The points of the turn so far."""
+        return self._game.turn_total
+
+    @property
+    def target(self) -> int:
+        """Points that win."""
+        return self._game.rules.target
+
+
+#: A plug-in's view, with no attribute leading to the game (sim.sealed).
+seal_view = sealed_class(View, "SealedView")
 
 
 class DiceRaceGame:
@@ -112,33 +134,40 @@ class DiceRaceGame:
         if not 2 <= len(factories) <= 4:
             raise ValueError(f"Dice Race takes 2 to 4 players, got {len(factories)}")
         self.rules, self.seed = rules, seed
-        self.violations: list[Violation] = []
-        self.decisions = 0
         self.result: GameResult | None = None
         self.log: list[int] = []
         self.scores = [0] * len(factories)
+        self.turn = self.turn_total = 0
         self._dice = stream(seed, "dice")
-        players = [
-            build_strategy(f, LazyStream(seed, "seat", i), i, False, self.violations)
-            for i, f in enumerate(factories)
-        ]
-        # Views are fresh frozen copies, so a player cannot change the game: the guard's
-        # time limit applies, and its audit has nothing to check.
-        self._decide = [guarded(p.decide, guard, None) if guard.active else p.decide
-                        for p in players]  # fmt: skip
+        self.referee: Referee[Decision] = seat_game(
+            seed,
+            factories,
+            [View(self, i) for i in range(len(factories))],
+            seal_view,
+            lambda seat, kind: self.turn,
+            guard=guard,
+        )
+        self.violations: list[Violation] = self.referee.violations
+
+    @property
+    def decisions(self) -> int:
+        """Decisions asked so far."""
+        return self.referee.decisions
 
     def play(self) -> GameResult:
         """Play to the end (a winner, the turn cap, or a decision past the time limit)."""
-        n, turn, end = len(self.scores), 0, "turn_cap"
+        n, end = len(self.scores), "turn_cap"
         try:
-            while turn < self.rules.max_turns:
-                turn += 1
-                if self._turn(turn, (turn - 1) % n):
+            while self.turn < self.rules.max_turns:
+                self.turn += 1
+                if self._turn(self.turn, (self.turn - 1) % n):
                     end = "deck_exhausted"  # the data contract's name for the natural end
                     break
         except DecisionTimeout as exc:
-            self.violations.append(Violation(turn, exc.seat, exc.kind, "<no answer>", str(exc)))
+            self.referee.timed_out(exc)
             end = "timeout"
+        self.referee.release()
+        turn = self.turn
         ranks, shares = ranks_and_shares([(s,) for s in self.scores])
         self.result = GameResult(tuple(self.scores), ranks, shares, turn, end == "turn_cap", 0,
                                  self.rules.preset, self.rules.hash, end)  # fmt: skip
@@ -147,6 +176,7 @@ class DiceRaceGame:
     def _turn(self, turn: int, seat: int) -> bool:
         """One turn; True when it won the game."""
         total, sides, target = 0, self.rules.sides, self.rules.target
+        ask = self.referee.asker(seat)
         while True:
             face = self._dice.randrange(sides) + 1
             self.log += (turn, seat, ROLL, face, total, 0)
@@ -158,24 +188,11 @@ class DiceRaceGame:
                 self.scores[seat] += total
                 self.log += (turn, seat, WIN, total, self.scores[seat], 0)
                 return True
-            if not self._roll_again(turn, seat, total):
+            self.turn_total = total
+            if not ask(Decision("roll", seat, total), ROLL_OPTIONS, 0):
                 self.scores[seat] += total
                 self.log += (turn, seat, BANK, total, self.scores[seat], 0)
                 return False
-
-    def _roll_again(self, turn: int, seat: int, total: int) -> bool:
-        """The seat's answer; a crash or an answer other than True/False banks (recorded)."""
-        self.decisions += 1
-        view = View(seat, tuple(self.scores), total, self.rules.target)
-        try:
-            answer = self._decide[seat](view, Decision("roll", seat, total))
-        except STRATEGY_FAILURES as exc:
-            self.violations.append(Violation(turn, seat, "roll", "<raised>", describe(exc)))
-            return False
-        if type(answer) is not bool:
-            self.violations.append(Violation(turn, seat, "roll", describe(answer), "illegal"))
-            return False
-        return answer
 
 
 def build(

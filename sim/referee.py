@@ -1,0 +1,421 @@
+"""The referee: the one place that stands between every strategy and every game.
+
+An engine plays the rules; the referee owns everything about the players:
+
+- **the seats**: each strategy built from its factory with its own random stream (a built-in
+  player's stream is made lazily from the game seed; a plug-in's is seeded at once from its
+  own derived seed, so that nothing it holds reveals the game seed or lets it derive any
+  other stream), the view it reads (the direct view for the built-in players, a sealed one
+  for plug-ins, see :mod:`sim.sealed`), and the guard's audit and decision time limit
+  (:mod:`sim.guard`);
+- **asking**: every decision goes through one of the seat's askers, which counts it, calls
+  the strategy, checks the answer's exact type and value against the legal answers the
+  engine gives, and on a failure records a :class:`~sim.outcome.Violation`, has the engine
+  log it, and returns the decision's documented fallback (strict mode raises
+  :class:`~sim.outcome.StrategyError` instead);
+- **the end of a game by the time limit**: :meth:`Referee.timed_out` records the decision
+  that ran out of time.
+
+Legal answers are plain values: an ``int``, a ``str``, a ``bool`` or a tuple of ``int`` and
+``str``, compared with the engine's list of legal answers (``options``) or, for an ``int``,
+with a bitmask of legal values (``cells``). An answer of any other type (a subclass, a
+NumPy number, an object with its own ``==``) is illegal without running its code. A
+decision's options are all ``bool`` or none (``True == 1``: a ``bool`` never passes for an
+``int``, nor the reverse).
+
+Speed: an engine asks tens to hundreds of times a game, so each seat's askers are closures
+built once per game over the seat's strategy, view and checks (a call costs what the
+engine's own inline code cost). A built-in player class may also answer the game's commonest
+yes/no question and some choices by function (:data:`Shortcuts`), without a decision object
+and its dispatch; those answers are checked the same way. Not under a guard, which watches
+every answer through ``decide``.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Generic, Protocol, TypeVar
+
+from sim.guard import NO_GUARD, Audited, DecisionTimeout, Guard, guarded
+from sim.outcome import STRATEGY_FAILURES, StrategyError, Violation, describe, is_plain
+from sim.sealed import TRUSTED
+from sim.seeding import LazyStream, Stream, derive_seed
+
+
+class Question(Protocol):
+    """What the referee reads of any game's decision."""
+
+    @property
+    def kind(self) -> str: ...
+
+    @property
+    def seat(self) -> int: ...
+
+    def fallback(self) -> Any:
+        """The documented answer played when the strategy fails."""
+        ...
+
+
+Q = TypeVar("Q", bound=Question)
+Q_contra = TypeVar("Q_contra", bound=Question, contravariant=True)
+
+
+class Strategy(Protocol[Q_contra]):
+    """A player of any game: answers each decision from its view."""
+
+    def decide(self, view: Any, decision: Q_contra) -> object: ...
+
+
+#: Builds a seat's strategy from the seat's own random generator.
+Factory = Callable[[random.Random], Any]
+#: ``ask(decision, options, cells)``: the seat's checked answer to ``decision``.
+Ask = Callable[[Q, Sequence[Any], int], Any]
+#: A yes/no shortcut ``keep(player, view)`` (true: yes) and choice shortcuts
+#: ``choose(player, view, options)`` by decision kind.
+Keep = Callable[[Any, Any], object]
+Choose = Callable[[Any, Any, tuple[Any, ...]], Any]
+Shortcuts = tuple[Keep | None, Mapping[str, Choose]]
+#: The shortcuts of a class that has none (read only).
+NO_SHORTCUTS: Shortcuts = (None, {})
+#: The shortcuts of each built-in player class, asked once a process.
+_shortcuts_of: dict[type, Shortcuts] = {}
+
+
+class FallbackPlayer:
+    """Stands in for a strategy that could not be built: always the documented fallback."""
+
+    def decide(self, view: object, decision: Question) -> object:
+        """The decision's fallback answer."""
+        return decision.fallback()
+
+
+def seat_stream(seed: int, seat: int, lazy: bool) -> random.Random:
+    """The random generator of ``seat``'s strategy in the game seeded ``seed``, seeded from
+    the seat's own derived seed, so that it holds nothing from which the game seed or another
+    stream could be read. ``lazy`` (a built-in player of a game whose players seldom draw):
+    made on first use instead, the same numbers; it holds the game seed, which only the
+    built-in players' own code sees."""
+    if lazy:
+        return LazyStream(seed, "seat", seat)  # type: ignore[return-value]
+    return Stream(derive_seed(seed, "seat", seat))
+
+
+def built_in(factories: Sequence[Factory]) -> bool:
+    """Whether every factory builds a built-in player (a trusted class, or a
+    ``functools.partial`` of one): only such a game may use what the engines keep between
+    the games of a seed block (a deal), since no module state may hold hidden information
+    while a plug-in plays."""
+    return all((f.func if type(f) is functools.partial else f) in TRUSTED for f in factories)
+
+
+def _build(
+    factory: Factory, seed: int, seat: int, strict: bool, violations: list[Violation], lazy: bool
+) -> Any:
+    """``factory(rng)`` with the seat's stream; a factory that raises, or builds something
+    without a ``decide`` method, is a violation and the seat plays the fallbacks (strict
+    mode: :class:`StrategyError`). A factory is a built-in player's when it is a trusted
+    class, or a ``functools.partial`` of one (the registry's factories)."""
+    made = factory.func if type(factory) is functools.partial else factory
+    # seat_stream, inlined (a game builds up to four seats).
+    if lazy and made in TRUSTED:
+        rng: Any = LazyStream(seed, "seat", seat)
+    else:
+        rng = Stream(derive_seed(seed, "seat", seat))
+    try:
+        built = factory(rng)
+        decide = getattr(built, "decide", None)
+    except STRATEGY_FAILURES as exc:
+        if strict:
+            raise StrategyError(f"seat {seat} could not be built: {describe(exc)}") from exc
+        violations.append(Violation(0, seat, "create", "<raised>", describe(exc)))
+        return FallbackPlayer()
+    if not callable(decide):
+        if strict:
+            raise StrategyError(f"seat {seat}: {describe(built)} has no decide method")
+        violations.append(Violation(0, seat, "create", describe(built), "no decide method"))
+        return FallbackPlayer()
+    return built
+
+
+class Referee(Generic[Q]):
+    """The referee of one game: its seats, their askers, the violations and the count of
+    decisions asked.
+
+    ``record(seat, kind)`` is the engine's: it logs a violation of ``seat`` on a decision of
+    ``kind`` in the game's move log and returns the turn it happened in."""
+
+    __slots__ = (
+        "_record",
+        "askers",
+        "deciders",
+        "decisions",
+        "keepers",
+        "pickers",
+        "strategies",
+        "strict",
+        "trusted",
+        "views",
+        "violations",
+    )
+
+    def __init__(
+        self,
+        strategies: Sequence[Any],
+        views: Sequence[Any],
+        record: Callable[[int, str], int],
+        *,
+        strict: bool = False,
+        violations: list[Violation] | None = None,
+    ) -> None:
+        """A referee over strategies already built (see :func:`seat_game` for a scheduled
+        game's seats): ``views`` are the direct views, sealed here for every strategy that is
+        not a built-in player."""
+        self.strict = strict
+        self.violations: list[Violation] = [] if violations is None else violations
+        self.decisions = 0
+        self._record = record
+        self.strategies = list(strategies)
+        self.trusted = [type(x) in TRUSTED for x in self.strategies]
+        self.views = list(views)
+        #: Per seat, what an asker calls: the strategy's bound decide and the seat's view.
+        self.deciders: list[tuple[Callable[[Any, Q], object], Any]] = [
+            (x.decide, v) for x, v in zip(self.strategies, self.views, strict=True)
+        ]
+        #: Per seat, its asker once made (:meth:`asker`).
+        self.askers: list[Ask[Q] | None] = []
+        #: Per seat, its yes/no shortcut with the player and its view, or None.
+        self.keepers: list[tuple[Keep, Any, Any] | None] = []
+        self.pickers: list[Mapping[str, Choose]] = []
+        self._arm(shortcuts=True)
+
+    def reseat(self, seat: int, strategy: Any) -> None:
+        """Give ``seat`` another built strategy (analysis and tests: a position played on by
+        other players), read through the seat's view as it is."""
+        self.strategies[seat] = strategy
+        self.trusted[seat] = type(strategy) in TRUSTED
+        self.deciders[seat] = (strategy.decide, self.views[seat])
+        self._arm(shortcuts=True)
+
+    def seal(self, seal: Callable[[Any], Any]) -> None:
+        """Give every plug-in seat the sealed form of its view (``seal(view)``)."""
+        for i, trusted in enumerate(self.trusted):
+            if not trusted:
+                self.views[i] = seal(self.views[i])
+        self.deciders = [(x.decide, v) for x, v in zip(self.strategies, self.views, strict=True)]
+        self._arm(shortcuts=True)
+
+    def watch(self, guard: Guard, audited: Callable[[], Audited] | None) -> None:
+        """Put every seat under ``guard`` (``audited()`` says what its audit compares): every
+        answer then goes through ``decide``, with no shortcuts."""
+        if not guard.active:
+            return
+        audit = audited() if guard.audit and audited is not None else None
+        self.deciders = [(guarded(f, guard, audit), v) for f, v in self.deciders]
+        self._arm(shortcuts=False)
+
+    def _arm(self, shortcuts: bool) -> None:
+        # Askers are made on first use: a seat of a built-in player may answer every question
+        # of a game by its shortcuts.
+        self.askers = [None] * len(self.deciders)
+        self.keepers = [None] * 4
+        self.pickers = [NO_SHORTCUTS[1]] * 4
+        if shortcuts:
+            for i, (built, trusted) in enumerate(zip(self.strategies, self.trusted, strict=True)):
+                if trusted:
+                    cls = type(built)
+                    keep, self.pickers[i] = _shortcuts_of.get(cls) or shortcuts_of(cls)
+                    if keep is not None:
+                        self.keepers[i] = (keep, built, self.views[i])
+
+    # -- asking ---------------------------------------------------------------------------------
+
+    def asker(self, seat: int) -> Ask[Q]:
+        """The seat's asker, ``ask(decision, options, cells)``: the decision counted, asked,
+        its answer checked (exact types, so that no strategy code runs in the comparison),
+        the fallback after a violation. An engine takes it once per turn and calls it for
+        each decision (a closure over the seat: cheaper than a method looking the seat up)."""
+        made = self.askers[seat]
+        if made is None:
+            made = self.askers[seat] = self._asker(seat)
+        return made
+
+    def _asker(self, seat: int) -> Ask[Q]:
+        decide, view = self.deciders[seat]
+        trusted = self.trusted[seat]
+        raised, illegal = self.raised, self.illegal
+        referee = self
+
+        def ask(decision: Q, options: Sequence[Any], cells: int = 0) -> Any:
+            referee.decisions += 1
+            try:
+                # Any: read only by the exact-type checks below.
+                answer: Any = decide(view, decision)
+            except STRATEGY_FAILURES as exc:
+                return raised(decision, exc)
+            t = type(answer)
+            if t is tuple:
+                # A built-in player's tuples are the engine's own actions.
+                if (trusted or is_plain(answer)) and answer in options:
+                    return answer
+            elif t is int:
+                if answer >= 0 and (cells >> answer) & 1:
+                    return answer
+                # Options are all bools or none (True == 1).
+                if answer in options and type(options[0]) is not bool:
+                    return answer
+            elif t is str:
+                if answer in options:
+                    return answer
+            elif t is bool and answer in options and type(options[0]) is bool:
+                return answer
+            return illegal(decision, answer)
+
+        return ask
+
+    def ask(self, decision: Q, options: Sequence[Any], cells: int = 0) -> Any:
+        """The checked answer of ``decision``'s seat: one of ``options``, or an ``int`` whose
+        bit is set in ``cells``; the fallback after a violation."""
+        return self.asker(decision.seat)(decision, options, cells)
+
+    def yes(self, seat: int, decision: Q, options: tuple[Any, Any]) -> bool:
+        """``seat``'s checked answer to the yes/no ``decision`` (``options``: no, then yes):
+        true for yes. A built-in player with a yes/no shortcut answers by it."""
+        shortcut = self.keepers[seat]
+        if shortcut is None:
+            return bool(self.asker(seat)(decision, options, 0) == options[1])
+        self.decisions += 1
+        keep, me, view = shortcut
+        try:
+            # Its truth is strategy code too: tested here, inside the try.
+            return True if keep(me, view) else False  # noqa: SIM210
+        except STRATEGY_FAILURES as exc:
+            return bool(self.raised(decision, exc) == options[1])
+
+    def pick(
+        self,
+        kind: str,
+        seat: int,
+        options: tuple[Any, ...],
+        value: int,
+        question: Callable[[str, int, tuple[Any, ...], int], Q],
+    ) -> Any:
+        """``seat``'s checked choice among ``options`` on a decision of ``kind`` about
+        ``value`` (the decision is built by ``question(kind, seat, options, value)`` only when
+        it is needed): by the player's shortcut for ``kind`` if it has one, else through its
+        asker. A single option is no choice: it is the answer, and nothing is asked."""
+        if len(options) == 1:
+            return options[0]
+        choose = self.pickers[seat].get(kind)
+        if choose is None:
+            return self.asker(seat)(question(kind, seat, options, value), options, 0)
+        self.decisions += 1
+        try:
+            answer = choose(self.strategies[seat], self.views[seat], options)
+        except STRATEGY_FAILURES as exc:
+            return self.raised(question(kind, seat, options, value), exc)
+        t = type(answer)
+        if t is tuple:
+            # A (seat, kind) pair, checked inline; any other tuple by is_plain.
+            pair: tuple[Any, ...] = answer
+            if len(pair) == 2 and type(pair[0]) is int and type(pair[1]) is int:
+                if answer in options:
+                    return answer
+            elif is_plain(answer) and answer in options:
+                return answer
+        elif (t is str or t is int) and answer in options and type(options[0]) is not bool:
+            return answer
+        return self.illegal(question(kind, seat, options, value), answer)
+
+    # -- failures -------------------------------------------------------------------------------
+
+    def raised(self, decision: Q, exc: BaseException) -> Any:
+        """The fallback for a strategy that raised (strict mode: :class:`StrategyError`)."""
+        if self.strict:
+            raise StrategyError(
+                f"seat {decision.seat} failed on {decision.kind}: {describe(exc)}"
+            ) from exc
+        return self._violation(decision, "<raised>", describe(exc))
+
+    def illegal(self, decision: Q, answer: object) -> Any:
+        """The fallback for an illegal answer (strict mode: :class:`StrategyError`)."""
+        if self.strict:
+            raise StrategyError(
+                f"seat {decision.seat} answered {describe(answer)} to {decision.kind}: illegal"
+            )
+        return self._violation(decision, describe(answer), "illegal answer")
+
+    def _violation(self, decision: Q, answer: str, error: str) -> Any:
+        turn = self._record(decision.seat, decision.kind)
+        self.violations.append(
+            Violation(turn, decision.seat, decision.kind, answer[:200], error[:200])
+        )
+        return decision.fallback()
+
+    def timed_out(self, exc: DecisionTimeout) -> None:
+        """Record the decision that ran past the time limit (the engine then ends the game
+        with the end reason ``timeout``)."""
+        turn = self._record(exc.seat, exc.kind)
+        self.violations.append(Violation(turn, exc.seat, exc.kind, "<no answer>", str(exc)[:200]))
+
+    def release(self) -> None:
+        """Drop the askers once the game is over: they and the engine's callback point back
+        at the referee and the game, and breaking those cycles frees a finished game at once
+        instead of by the cycle collector (a measurable share of a run's time). The
+        strategies, the views and the violations stay readable."""
+        self.views = []
+        self.deciders = []
+        self.askers = []
+        self.keepers = []
+        self.pickers = []
+        self._record = _released
+
+
+def seat_game(
+    seed: int,
+    factories: Sequence[Factory],
+    views: Sequence[Any],
+    seal: Callable[[Any], Any],
+    record: Callable[[int, str], int],
+    *,
+    strict: bool = False,
+    guard: Guard = NO_GUARD,
+    audited: Callable[[], Audited] | None = None,
+    lazy_streams: bool = False,
+) -> Referee[Any]:
+    """The referee of a scheduled game seeded ``seed``: each seat's strategy built from its
+    factory and stream, its view (``views[seat]``, sealed by ``seal`` for a plug-in), and
+    the guard over them all (``audited()`` says what the audit compares; called only when
+    the guard audits). ``lazy_streams``: the built-in players' streams are made on first use
+    (see :func:`seat_stream`; cheaper where most never draw, dearer where they do)."""
+    violations: list[Violation] = []
+    built = [_build(f, seed, i, strict, violations, lazy_streams) for i, f in enumerate(factories)]
+    referee: Referee[Any] = Referee(
+        built,
+        views,
+        record,
+        strict=strict,
+        violations=violations,
+    )
+    if not all(referee.trusted):
+        referee.seal(seal)
+    if guard.active:
+        referee.watch(guard, audited)
+    return referee
+
+
+def shortcuts_of(cls: type) -> Shortcuts:
+    """The shortcuts of a built-in player class: its ``shortcuts()`` (a class method), asked
+    once a process; none for a class without one. Each must answer exactly what ``decide``
+    answers to the same question and draw the same random numbers (trusted only of the
+    built-in players)."""
+    found = _shortcuts_of.get(cls)
+    if found is None:
+        shortcuts = getattr(cls, "shortcuts", None)
+        found = _shortcuts_of[cls] = NO_SHORTCUTS if shortcuts is None else shortcuts()
+    return found
+
+
+def _released(seat: int, kind: str) -> int:
+    raise RuntimeError("the game is over: its referee asks no more decisions")
