@@ -17,6 +17,7 @@ change.
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 from typing import Any
@@ -98,6 +99,7 @@ def t_sf(t: float, dof: int) -> float:
     return tail if t >= 0 else 1.0 - tail
 
 
+@functools.lru_cache(maxsize=256)
 def t_quantile(q: float, dof: int) -> float:
     """The ``q`` quantile (``q`` > 0.5) of Student's t, by bisection on ``t_sf``."""
     low, high = 0.0, 1e4
@@ -144,10 +146,12 @@ def check_statistic(
         state = SIGNIFICANT
     else:
         state = NOISE
+    bounded = math.isfinite(high - low)  # one block has no interval; JSON has no infinity
     return {
         "case": case, "check": stat, "state": state, "baseline": old["mean"],
         "current": new["mean"], "difference": new["mean"] - old["mean"], "estimate": estimate,
-        "low": low, "high": high, "p": p, "blocks": len(sizes), "threshold": cutoff.threshold,
+        "low": low if bounded else None, "high": high if bounded else None,
+        "p": None if math.isnan(p) else p, "blocks": len(sizes), "threshold": cutoff.threshold,
     }  # fmt: skip
 
 
@@ -207,7 +211,7 @@ def _figures(check: dict[str, Any]) -> tuple[str, str, str]:
     old, new = check["baseline"], check["current"]
     digits = _digits(old, new, scale, base_digits)
     low, high, est = check["low"], check["high"], check["estimate"]
-    digits = _digits(low, high, scale, digits) if math.isfinite(high - low) else digits
+    digits = _digits(low, high, scale, digits) if low is not None else digits
     if est != 0.0:  # never "+0.0" for a change that is not zero
         digits = _digits(est, 0.0, scale, digits)
     if turns:
@@ -218,9 +222,13 @@ def _figures(check: dict[str, Any]) -> tuple[str, str, str]:
         return *figs, "none"
     unit = "turns" if turns else "points"
     change = f"{scale * est:+.{digits}f} {unit}"
-    if math.isfinite(high - low):
+    if low is not None:
         change += " " + numbers.signed_interval(low, high, scale, digits)
     return *figs, change
+
+
+def _p(p: float | None) -> str:
+    return numbers.p_value(math.nan if p is None else p)
 
 
 def table_lines(checks: list[dict[str, Any]]) -> list[str]:
@@ -233,7 +241,7 @@ def table_lines(checks: list[dict[str, Any]]) -> list[str]:
                          c["state"]])  # fmt: skip
             continue
         old, new, change = _figures(c)
-        p = "" if c["state"] == EXACT else numbers.p_value(c["p"])
+        p = "" if c["state"] == EXACT else _p(c["p"])
         rows.append([c["case"], c["check"], old, new, change, p, c["state"]])
     widths = [max(len(r[k]) for r in rows) for k in range(len(rows[0]))]
     return [
@@ -270,7 +278,7 @@ def message(check: dict[str, Any], cutoff: Cutoff) -> str:
         )
     return (
         f"{what} {check['state']}: {old} -> {new}, a change of {change.replace('[', '[95% ')} "
-        f"paired over {check['blocks']} replayed seed blocks, {numbers.p_value(check['p'])} "
+        f"paired over {check['blocks']} replayed seed blocks, {_p(check['p'])} "
         f"(cut-off p < {cutoff.threshold:.3g}, {cutoff.sentence().split(':')[0]})"
     )
 

@@ -374,3 +374,29 @@ def test_student_t_and_the_paired_change() -> None:
     assert (low, high) == pytest.approx((-0.25 - 3.182446 * se, -0.25 + 3.182446 * se))
     assert p == pytest.approx(2 * t_sf(0.25 / se, 3))
     assert paired_change([1.0, 2.0], [1.0, 2.0], [2, 2]) == (0.0, 0.0, 0.0, 1.0)
+
+
+def test_a_single_block_has_no_interval_and_the_report_stays_json(tmp_path: Path) -> None:
+    suite = tmp_path / "suite.toml"
+    suite.write_text(
+        '[[case]]\nname = "one"\ngame = "treasure-island"\nplayers = ["stop-at", "random"]\n'
+        "games = 2\nseed = 3\ngolden_games = 1\n"
+    )
+    baseline = tmp_path / "baseline.json"
+    assert regress(suite, baseline, tmp_path / "o", "--update-baseline")[0] == 0
+    doc = json.loads(baseline.read_text())
+    turns = doc["cases"]["one"]["stats"]["turns"]
+    turns["blocks"][0] += 1.0
+    turns["mean"] = turns["blocks"][0] / 2
+    baseline.write_text(json.dumps(doc))
+    code, out, _ = regress(suite, baseline, tmp_path / "o")
+    assert code == 0, out
+    row = next(line for line in out.splitlines() if line.startswith("one   turns"))
+    assert row.split()[4:] == ["-0.50", "turns", "p", "=", "n/a", "changed", "within", "noise"]
+
+    def strict(name: str) -> None:
+        raise AssertionError(f"{name} in report.json")
+
+    report = json.loads((tmp_path / "o" / "report.json").read_text(), parse_constant=strict)
+    check = next(c for c in report["checks"] if c["check"] == "turns")
+    assert (check["low"], check["high"], check["p"]) == (None, None, None)
