@@ -232,21 +232,24 @@ def _p(p: float | None) -> str:
 
 
 def table_lines(checks: list[dict[str, Any]]) -> list[str]:
-    """The checks as a table: baseline and current value, the paired change with its 95%
-    interval, the unadjusted p and the state."""
-    rows = [["case", "check", "baseline", "current", "change [95% interval]", "p", "state"]]
+    """The checks as a table: baseline and current value, the seed blocks paired, the paired
+    change with its 95% interval, the unadjusted p and the state."""
+    rows = [
+        ["case", "check", "baseline", "current", "blocks", "change [95% interval]", "p", "state"]
+    ]
     for c in checks:
         if c["check"] == GOLDEN:
-            rows.append([c["case"], c["check"], c["baseline"][:8], c["current"][:8], "", "",
+            rows.append([c["case"], c["check"], c["baseline"][:8], c["current"][:8], "", "", "",
                          c["state"]])  # fmt: skip
             continue
         old, new, change = _figures(c)
         p = "" if c["state"] == EXACT else _p(c["p"])
-        rows.append([c["case"], c["check"], old, new, change, p, c["state"]])
+        blocks = numbers.count(c["blocks"])
+        rows.append([c["case"], c["check"], old, new, blocks, change, p, c["state"]])
     widths = [max(len(r[k]) for r in rows) for k in range(len(rows[0]))]
     return [
         "  ".join(
-            cell.ljust(w) if k in (0, 1, 6) else cell.rjust(w)
+            cell.ljust(w) if k in (0, 1, 7) else cell.rjust(w)
             for k, (cell, w) in enumerate(zip(r, widths, strict=True))
         ).rstrip()
         for r in rows

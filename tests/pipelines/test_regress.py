@@ -119,25 +119,29 @@ def test_copies_of_one_strategy_pool_into_the_mean_of_their_shares(tmp_path: Pat
 def test_table_prints_figures_for_people() -> None:
     checks: list[dict[str, Any]] = [
         {"case": "c", "check": "first_seat", "state": SIGNIFICANT, "baseline": 0.3084,
-         "current": 0.3551, "estimate": 0.0467, "low": 0.0371, "high": 0.0563, "p": 1e-9},
+         "current": 0.3551, "estimate": 0.0467, "low": 0.0371, "high": 0.0563, "p": 1e-9,
+         "blocks": 1250},
         {"case": "c", "check": "turns", "state": NOISE, "baseline": 32.91604,
-         "current": 32.91596, "estimate": -0.00008, "low": -0.00024, "high": 0.00008, "p": 0.32},
+         "current": 32.91596, "estimate": -0.00008, "low": -0.00024, "high": 0.00008, "p": 0.32,
+         "blocks": 500},
         {"case": "c", "check": "turns", "state": EXACT, "baseline": 32.916, "current": 32.916,
-         "estimate": 0.0, "low": 0.0, "high": 0.0, "p": 1.0},
+         "estimate": 0.0, "low": 0.0, "high": 0.0, "p": 1.0,
+         "blocks": 500},
         {"case": "c", "check": "golden_games", "state": GOLDEN_CHANGED, "baseline": "075bb0f0aa",
          "current": "1d2e3f4a5b"},
     ]  # fmt: skip
     lines = table_lines(checks)
-    assert lines[0].split() == ["case", "check", "baseline", "current", "change", "[95%",
-                                "interval]", "p", "state"]  # fmt: skip
-    assert lines[1].split() == ["c", "first_seat", "30.8%", "35.5%", "+4.7", "points",
+    assert lines[0].split() == ["case", "check", "baseline", "current", "blocks", "change",
+                                "[95%", "interval]", "p", "state"]  # fmt: skip
+    assert lines[1].split() == ["c", "first_seat", "30.8%", "35.5%", "1,250", "+4.7", "points",
                                 "[+3.7,", "+5.6]", "p", "<", "0.0001", "changed",
                                 "significantly"]  # fmt: skip
     # A change in the 5th decimal prints with the digits that show it, never as "+0.00".
-    assert lines[2].split() == ["c", "turns", "32.91604", "32.91596", "-0.00008", "turns",
+    assert lines[2].split() == ["c", "turns", "32.91604", "32.91596", "500", "-0.00008", "turns",
                                 "[-0.00024,", "+0.00008]", "p", "=", "0.32", "changed",
                                 "within", "noise"]  # fmt: skip
-    assert lines[3].split() == ["c", "turns", "32.92", "32.92", "none", "reproduced", "exactly"]
+    assert lines[3].split() == ["c", "turns", "32.92", "32.92", "500", "none", "reproduced",
+                                "exactly"]  # fmt: skip
     assert lines[4].split() == ["c", "golden_games", "075bb0f0", "1d2e3f4a", "changed"]
     # Figures that differ in the 3rd decimal, a change and interval that would print as
     # "-0.000 [-0.000, +0.000]" at three: four decimals.
@@ -151,9 +155,10 @@ def test_table_prints_figures_for_people() -> None:
         "low": -0.0003,
         "high": 0.0001,
         "p": 0.32,
+        "blocks": 500,
     }
-    assert table_lines([noise])[1].split()[2:8] == ["30.8926", "30.8925", "-0.0001", "turns",
-                                                    "[-0.0003,", "+0.0001]"]  # fmt: skip
+    assert table_lines([noise])[1].split()[2:9] == ["30.8926", "30.8925", "500", "-0.0001",
+                                                    "turns", "[-0.0003,", "+0.0001]"]  # fmt: skip
 
 
 def test_a_damaged_baseline_is_one_line_exit_2(tmp_path: Path) -> None:
@@ -300,7 +305,7 @@ def test_a_baseline_off_in_the_4th_decimal_changed_within_noise(tmp_path: Path) 
     # One block of 300 moved: the paired t is exactly 1.
     assert check["p"] == pytest.approx(2 * t_sf(1.0, 299))
     row = next(line for line in out.splitlines() if line.startswith("ti    turns"))
-    assert row.split() == ["ti", "turns", "18.6951", "18.6950", "-0.0001", "turns",
+    assert row.split() == ["ti", "turns", "18.6951", "18.6950", "300", "-0.0001", "turns",
                            "[-0.0003,", "+0.0001]", "p", "=", "0.32", "changed", "within",
                            "noise"]  # fmt: skip
 
@@ -392,7 +397,8 @@ def test_a_single_block_has_no_interval_and_the_report_stays_json(tmp_path: Path
     code, out, _ = regress(suite, baseline, tmp_path / "o")
     assert code == 0, out
     row = next(line for line in out.splitlines() if line.startswith("one   turns"))
-    assert row.split()[4:] == ["-0.50", "turns", "p", "=", "n/a", "changed", "within", "noise"]
+    assert row.split()[4:] == ["1", "-0.50", "turns", "p", "=", "n/a", "changed", "within",
+                               "noise"]  # fmt: skip
 
     def strict(name: str) -> None:
         raise AssertionError(f"{name} in report.json")
