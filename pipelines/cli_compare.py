@@ -161,18 +161,22 @@ def regress_cmd(
         "regress-out"
     ),
     workers: Annotated[int, typer.Option("--workers", min=1)] = 2,
+    exact: Annotated[
+        bool, typer.Option("--exact", help="Exit 1 on any change, even one within noise.")
+    ] = False,
 ) -> None:
-    """Run a fixed suite against a baseline: exit 0 unchanged, 1 regression, 2 error."""
+    """Run a fixed suite against a baseline: each statistic reproduced exactly, changed within
+    noise or changed significantly (paired over the replayed seeds). Exit 0 unless a
+    significant change or changed golden games (1; --exact: any change), 2 on error."""
     from pipelines.regress import (
         check_cases_in_baseline,
         compare_to_baseline,
-        junit_xml,
         read_baseline,
         read_suite,
         run_case,
-        table_lines,
         write_baseline,
     )
+    from pipelines.regress_checks import failing, junit_xml, summary_line, table_lines
 
     cases = read_suite(suite)
     # The baseline is checked before any game is played: a damaged one fails in a second.
@@ -184,21 +188,23 @@ def regress_cmd(
         write_baseline(baseline, current)
         typer.echo(f"baseline written: {baseline} ({len(current)} cases)")
         return
-    checks = compare_to_baseline(current, stored)
+    checks, cutoff = compare_to_baseline(cases, current, stored)
+    for check in checks:
+        check["failed"] = failing(check, exact)
+    failed = sum(1 for c in checks if c["failed"])
     out.mkdir(parents=True, exist_ok=True)
     (out / "report.json").write_text(
-        json.dumps({"suite": str(suite), "baseline": str(baseline), "checks": checks},
-                   indent=1, default=str) + "\n"
+        json.dumps({"suite": str(suite), "baseline": str(baseline), "exact": exact,
+                    "summary": summary_line(checks), "cutoff": cutoff.sentence(),
+                    "failed": failed, "checks": checks}, indent=1, default=str) + "\n"
     )  # fmt: skip
-    (out / "junit.xml").write_text(junit_xml(checks))
+    (out / "junit.xml").write_text(junit_xml(checks, cutoff, exact))
     for line in table_lines(checks):
         typer.echo(line)
-    failed = sum(1 for c in checks if c["failed"])
-    typer.echo(
-        f"{failed} of {len(checks)} checks changed (two-sample z-tests, Bonferroni over the "
-        f"suite's statistics, family-wise alpha 0.05; p unadjusted); report: "
-        f"{out / 'report.json'}"
-    )
+    typer.echo(summary_line(checks))
+    typer.echo(cutoff.sentence())
+    rule = "any change" if exact else "a significant change or changed golden games"
+    typer.echo(f"{failed} checks fail the run (exit 1 on {rule}); report: {out / 'report.json'}")
     if failed:
         raise typer.Exit(1)
 

@@ -2,12 +2,13 @@
 
 Each case of the suite (TOML, ``ci/nightly.toml``) plays its games (seeded, rotated seating)
 and summarises them: every strategy's win share, the first seat's win share and the mean game
-length, each with its standard deviation, plus a hash of the move logs of its first few
-"golden" games. Against the baseline every statistic gets a two-sample z-test (Bonferroni
-over the suite's statistics, family-wise alpha 0.05); the golden hashes must match exactly.
+length, each with its standard deviation and its sum over every seed block (the ``n`` games
+of one deal), plus a hash of the move logs of its first few "golden" games. The baseline
+(format version 2) stores the same; the per-block sums let each statistic be compared paired
+over the replayed seeds (``pipelines.regress_checks`` gives the states and the words).
 
-Exit codes: 0 no significant change, 1 a significant change or changed golden games, 2 error.
-Outputs: a table on stdout, ``report.json`` and JUnit XML in ``--out``.
+Exit codes: 0 no significant change, 1 a significant change or changed golden games (with
+``--exact``: any change), 2 error. Outputs: a table on stdout, ``report.json`` and JUnit XML.
 """
 
 from __future__ import annotations
@@ -17,14 +18,13 @@ import json
 import math
 import multiprocessing
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
-from statistics import NormalDist
 from typing import Any
-from xml.sax.saxutils import escape, quoteattr
 
+from pipelines.regress_checks import Cutoff, check_golden, check_statistic
 from pipelines.simulate import game_islands
-from reports import numbers
 from sim.errors import InputError
 from sim.game import DEFAULT_GAME
 from sim.runner.games import GAMES, Factory, Rules, play_planned
@@ -34,7 +34,8 @@ from sim.toml_files import read_toml
 from strategies.registry import parse_strategy
 
 CASE_KEYS = ("name", "game", "players", "games", "seed", "islands", "rules", "golden_games")
-BASELINE_VERSION = 1
+#: Version 2 added the per-block sums that the paired checks need.
+BASELINE_VERSION = 2
 
 
 @dataclass(frozen=True)
@@ -88,6 +89,16 @@ def check_cases_in_baseline(cases: list[Case], baseline: dict[str, Any]) -> None
             if stat not in base["stats"]:
                 raise InputError(
                     f"baseline case {case.name!r} has no statistic {stat!r}: run with "
+                    "--update-baseline"
+                )
+        blocks = -(-case.games // len(case.labels))  # without listing a billion blocks
+        for stat in case.stat_names():
+            stored_stat = base["stats"][stat]
+            if stored_stat["n"] != case.games or len(stored_stat["blocks"]) != blocks:
+                raise InputError(
+                    f"baseline case {case.name!r} statistic {stat!r}: n = "
+                    f"{stored_stat['n']} over {len(stored_stat['blocks'])} blocks, but the "
+                    f"case plays {case.games} games in {blocks} blocks: run with "
                     "--update-baseline"
                 )
 
@@ -149,25 +160,46 @@ def read_suite(path: Path) -> list[Case]:
     return cases
 
 
-def _play_range(args: tuple[Case, int, int]) -> tuple[list[tuple[Any, ...]], str]:
-    """Per game ``(player win shares..., first-seat share, turns)`` and the golden hash part."""
+def _play_range(args: tuple[Case, int, int]) -> tuple[list[tuple[float, ...]], str]:
+    """Per game ``(block, each label's win share, first-seat share, turns)`` and the golden
+    hash part. Players sharing a label (two copies of one strategy) pool into one statistic,
+    the mean of their shares."""
     case, first, last = args
     n = len(case.labels)
-    rows: list[tuple[Any, ...]] = []
+    labels = list(dict.fromkeys(case.labels))
+    copies = [case.labels.count(label) for label in labels]
+    rows: list[tuple[float, ...]] = []
     digest = hashlib.sha256()
     for game_id in range(first, last):
         plan = plan_game(game_id, case.seed, n, "rotate", case.islands)
+        assert plan.block == game_id // n  # the blocks of block_sizes
         game = play_planned(plan, case.rules, case.factories)
         result = game.result
         assert result is not None
-        by_player = [0.0] * n
+        by_label = [0.0] * len(labels)
         for seat, share in enumerate(result.win_shares):
-            by_player[plan.order[seat]] += share
-        rows.append((*by_player, result.win_shares[0], result.turns))
+            by_label[labels.index(case.labels[plan.order[seat]])] += share
+        shares = [s / k for s, k in zip(by_label, copies, strict=True)]
+        rows.append((plan.block, *shares, result.win_shares[0], result.turns))
         if game_id < case.golden_games:
             log = GAMES[case.game].log(game)
             digest.update(json.dumps(log).encode())
     return rows, digest.hexdigest() if first < case.golden_games else ""
+
+
+def _summary(values: list[float], blocks: list[int], n_blocks: int) -> dict[str, Any]:
+    """A statistic's mean, sd, count and per-block sums (summed in game order, so a replay
+    reproduces every digit)."""
+    sums = [0.0] * n_blocks
+    for block, v in zip(blocks, values, strict=True):
+        sums[block] += v
+    mean = sum(sums) / len(values)
+    sd = (
+        math.sqrt(sum((v - mean) ** 2 for v in values) / (len(values) - 1))
+        if len(values) > 1
+        else 0.0
+    )
+    return {"mean": mean, "sd": sd, "n": len(values), "blocks": sums}
 
 
 def run_case(case: Case, workers: int) -> dict[str, Any]:
@@ -181,114 +213,46 @@ def run_case(case: Case, workers: int) -> dict[str, Any]:
         parts = [_play_range(r) for r in ranges]
     rows = [row for part, _ in parts for row in part]
     golden = hashlib.sha256("".join(h for _, h in parts).encode()).hexdigest()
-    names = [f"win:{label}" for label in case.labels] + ["first_seat", "turns"]
-    assert set(names) == set(case.stat_names())
-    stats = {}
-    for k, name in enumerate(names):
-        values = [r[k] for r in rows]
-        # Players sharing a label (two copies of one strategy) pool into one statistic.
-        mean = sum(values) / len(values)
-        sd = (
-            math.sqrt(sum((v - mean) ** 2 for v in values) / (len(values) - 1))
-            if len(values) > 1
-            else 0.0
-        )
-        stats[name] = {"mean": mean, "sd": sd, "n": len(values)}
+    names = case.stat_names()
+    blocks = [int(r[0]) for r in rows]
+    n_blocks = len(block_sizes(case))
+    stats = {
+        name: _summary([r[k + 1] for r in rows], blocks, n_blocks) for k, name in enumerate(names)
+    }
     return {"spec": case.spec(), "rules_hash": case.rules.hash, "stats": stats, "golden": golden}
 
 
+def block_sizes(case: Case) -> list[int]:
+    """Games in each seed block of a case: seats rotate over a block of one deal, one game per
+    player, so the blocks are ``n`` consecutive games (the last may be short)."""
+    n = len(case.labels)
+    full, rest = divmod(case.games, n)
+    return [n] * full + ([rest] if rest else [])
+
+
 def compare_to_baseline(
-    current: dict[str, dict[str, Any]], baseline: dict[str, Any], alpha: float = 0.05
-) -> list[dict[str, Any]]:
-    """One check per case statistic and per golden hash, with its verdict."""
-    cases = baseline.get("cases", {})
-    n_tests = sum(len(c["stats"]) for c in current.values()) or 1
-    z_crit = NormalDist().inv_cdf(1 - alpha / (2 * n_tests))
+    cases: list[Case], current: dict[str, dict[str, Any]], baseline: dict[str, Any]
+) -> tuple[list[dict[str, Any]], Cutoff]:
+    """One check per case statistic (paired over the replayed seed blocks) and per golden hash,
+    with its state, and the cut-off that decided them."""
+    check_cases_in_baseline(cases, baseline)
+    cutoff = Cutoff(sum(len(c["stats"]) for c in current.values()))
     checks = []
-    for name, now in current.items():
-        base = cases.get(name)
-        if base is None:
-            raise InputError(f"baseline has no case {name!r}: run with --update-baseline")
-        if base["spec"] != now["spec"]:
-            raise InputError(
-                f"case {name!r} differs from the baseline's definition: run with --update-baseline"
-            )
+    for case in cases:
+        now, base = current[case.name], baseline["cases"][case.name]
+        sizes = block_sizes(case)
         for stat, cur in now["stats"].items():
-            old = base["stats"].get(stat)
-            if old is None:
-                raise InputError(
-                    f"baseline case {name!r} has no statistic {stat!r}: run with --update-baseline"
-                )
-            se = math.sqrt(old["sd"] ** 2 / old["n"] + cur["sd"] ** 2 / cur["n"])
-            diff = cur["mean"] - old["mean"]
-            z = diff / se if se > 0 else (0.0 if diff == 0 else math.inf)
-            checks.append(
-                {
-                    "case": name, "check": stat, "baseline": old["mean"], "current": cur["mean"],
-                    "difference": diff, "z": z, "failed": abs(z) > z_crit,
-                }
-            )  # fmt: skip
-        checks.append(
-            {
-                "case": name, "check": "golden_games", "baseline": base["golden"],
-                "current": now["golden"], "difference": None, "z": None,
-                "failed": base["golden"] != now["golden"],
-            }
-        )  # fmt: skip
-    return checks
-
-
-def _figure(check: str, value: float) -> str:
-    """A statistic for people: win shares as percentages, game length in turns."""
-    return numbers.number(value, 2) if check == "turns" else numbers.pct(value)
-
-
-def table_lines(checks: list[dict[str, Any]]) -> list[str]:
-    """The checks as a table: baseline and current value, z, the unadjusted two-sided
-    p-value and the verdict (Bonferroni decides ``CHANGED``)."""
-    rows = [["case", "check", "baseline", "current", "z", "p", "verdict"]]
-    for c in checks:
-        if c["check"] == "golden_games":
-            base, cur, z, p = c["baseline"][:8], c["current"][:8], "", ""
-        else:
-            base, cur = _figure(c["check"], c["baseline"]), _figure(c["check"], c["current"])
-            z = numbers.number(c["z"], 2, signed=True)
-            p = numbers.p_value(2 * (1 - NormalDist().cdf(abs(c["z"]))))
-        rows.append([c["case"], c["check"], base, cur, z, p, "CHANGED" if c["failed"] else "ok"])
-    widths = [max(len(r[k]) for r in rows) for k in range(len(rows[0]))]
-    return [
-        "  ".join(
-            cell.ljust(w) if k in (0, 1, 6) else cell.rjust(w)
-            for k, (cell, w) in enumerate(zip(r, widths, strict=True))
-        ).rstrip()
-        for r in rows
-    ]
-
-
-def junit_xml(checks: list[dict[str, Any]]) -> str:
-    """The checks as a JUnit XML test suite (one test case per check)."""
-    failures = sum(1 for c in checks if c["failed"])
-    cases = []
-    for c in checks:
-        name = quoteattr(f"{c['case']}.{c['check']}")
-        body = ""
-        if c["failed"]:
-            message = quoteattr(f"baseline {c['baseline']} current {c['current']} z {c['z']}")
-            body = f"<failure message={message}>{escape(json.dumps(c, default=str))}</failure>"
-        cases.append(f'<testcase classname="tourney.regress" name={name}>{body}</testcase>')
-    return (
-        '<?xml version="1.0" encoding="utf-8"?>\n'
-        f'<testsuite name="tourney-regress" tests="{len(checks)}" failures="{failures}">'
-        + "".join(cases)
-        + "</testsuite>\n"
-    )
+            checks.append(check_statistic(case.name, stat, base["stats"][stat], cur, sizes, cutoff))
+        checks.append(check_golden(case.name, base["golden"], now["golden"], case.golden_games))
+    return checks, cutoff
 
 
 def read_baseline(path: Path) -> dict[str, Any]:
     """A stored baseline, checked whole: every case with its spec, golden hash and
-    statistics, each statistic a finite mean, a finite non-negative sd and a count of at
-    least 1. A damaged baseline is one line naming the file and the first problem (exit 2)
-    before any game is played: comparing against it could only mislead."""
+    statistics, each statistic a finite mean, a finite non-negative sd, a count of at
+    least 1 and its per-block sums, which must add up to the mean. A damaged baseline is one
+    line naming the file and the first problem (exit 2) before any game is played: comparing
+    against it could only mislead."""
     if not path.exists():
         raise InputError(f"{path}: baseline not found (make one with --update-baseline)")
     text = read_text(path, "baseline", max_bytes=64 << 20)
@@ -296,7 +260,14 @@ def read_baseline(path: Path) -> dict[str, Any]:
         obj = json.loads(text)
     except json.JSONDecodeError as exc:
         raise InputError(f"{path}: not a readable baseline ({exc})") from None
-    if not isinstance(obj, dict) or obj.get("version") != BASELINE_VERSION or "cases" not in obj:
+    version = obj.get("version") if isinstance(obj, dict) else None
+    if isinstance(version, int) and not isinstance(version, bool) and version < BASELINE_VERSION:
+        raise InputError(
+            f"{path}: baseline format version {version} has no per-block sums for the paired "
+            f"checks (this tourney reads version {BASELINE_VERSION}): refresh it with "
+            "--update-baseline"
+        )
+    if not isinstance(obj, dict) or version != BASELINE_VERSION or "cases" not in obj:
         raise InputError(f"{path}: not a tourney baseline (version {BASELINE_VERSION})")
     cases = obj["cases"]
     if not isinstance(cases, dict) or not cases:
@@ -319,7 +290,7 @@ def read_baseline(path: Path) -> dict[str, Any]:
 
 def _check_stat(where: str, values: Any) -> None:
     if not isinstance(values, dict):
-        raise InputError(f"{where}: not an object with mean, sd and n")
+        raise InputError(f"{where}: not an object with mean, sd, n and blocks")
     for key in ("mean", "sd"):
         v = values.get(key)
         if isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v):
@@ -329,6 +300,20 @@ def _check_stat(where: str, values: Any) -> None:
     n = values.get("n")
     if isinstance(n, bool) or not isinstance(n, int) or n < 1:
         raise InputError(f"{where}: n must be an integer >= 1")
+    blocks = values.get("blocks")
+    if (
+        not isinstance(blocks, list)
+        or not blocks
+        or not all(isinstance(b, int | float) and not isinstance(b, bool) for b in blocks)
+        or not all(math.isfinite(b) for b in blocks)
+    ):
+        raise InputError(f"{where}: blocks must be a non-empty list of finite per-block sums")
+    if not math.isclose(sum(blocks) / n, values["mean"], rel_tol=1e-9, abs_tol=1e-12):
+        # An edited mean would otherwise be compared with blocks it no longer summarises.
+        raise InputError(
+            f"{where}: mean {values['mean']!r} disagrees with its per-block sums (their mean "
+            f"is {sum(blocks) / n!r}): refresh the baseline with --update-baseline"
+        )
 
 
 def write_baseline(path: Path, current: dict[str, dict[str, Any]]) -> None:
@@ -337,8 +322,18 @@ def write_baseline(path: Path, current: dict[str, dict[str, Any]]) -> None:
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp.write_text(json.dumps(obj, indent=1, sort_keys=True) + "\n")
+        tmp.write_text(_compact_lists(json.dumps(obj, indent=1, sort_keys=True)) + "\n")
         os.replace(tmp, path)  # a baseline is never left half-written
     except OSError as exc:
         tmp.unlink(missing_ok=True)
         raise InputError(f"{path}: cannot write the baseline ({exc.strerror})") from None
+
+
+def _compact_lists(text: str) -> str:
+    """Lists of numbers (the per-block sums) on one line each, so that the baseline stays a
+    file a person can read and diff statistic by statistic."""
+    return re.sub(
+        r"\[\n\s*(-?[0-9][-+0-9.eE,\s]*?)\n\s*\]",
+        lambda m: "[" + ", ".join(x.strip() for x in m.group(1).split(",")) + "]",
+        text,
+    )
