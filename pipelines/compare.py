@@ -273,8 +273,12 @@ def compare(spec: CompareSpec, ticker: Ticker | None = None) -> dict[str, Any]:
     accepted = next((h.text for h in hyps if h.name == decision), None)
     games = test.n * 2 * n
     sd = test.variance**0.5
-    # The direction the interval shows, once the test has decided (undecided: none).
-    shown = verdicts.direction(low, high) if decision != "undecided" else 0
+    shown = verdicts.direction(low, high)
+    two = spec.delta is not None
+    seen = verdicts.detectable(
+        sd, test.n, 2 * n, spec.alpha, 2 if two else 1,
+        spec.delta if spec.delta is not None else spec.theta1 - spec.theta0,
+    )  # fmt: skip
     return {
         "game": spec.rules_a.game,
         "metric": spec.metric,
@@ -296,7 +300,10 @@ def compare(spec: CompareSpec, ticker: Ticker | None = None) -> dict[str, Any]:
         ],
         "decision": decision,
         "accepted": accepted,
-        "verdict": verdicts.verdict(metric, hyps, decision, test.mean, (low, high), games, sd),
+        "verdict": verdicts.verdict(
+            metric, hyps, decision, test.mean, (low, high), games, sd, seen
+        ),
+        "preference": verdicts.preference(metric, hyps, decision),
         "direction": {1: "increase", -1: "decrease", 0: "none"}[shown],
         "estimate": test.mean,
         "interval": [low, high],
@@ -304,6 +311,7 @@ def compare(spec: CompareSpec, ticker: Ticker | None = None) -> dict[str, Any]:
         "sd_per_block": sd,
         "blocks": test.n,
         "games": games,
+        **(seen.as_dict() if seen is not None else verdicts.NOT_DETECTABLE),
         "max_games": spec.max_games,
         "llr": test.llrs(),
         "llr_bounds": list(test.llr_bounds()),
