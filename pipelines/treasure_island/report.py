@@ -12,7 +12,8 @@ from typing import Any
 import duckdb
 import pyarrow as pa
 
-from pipelines.findings import cohort_scope
+from pipelines import claims
+from pipelines.findings import cohort_scope, power_note
 from pipelines.metrics.clustered import clustered
 from pipelines.report_common import GameReport, cohort_heading, markdown_sections
 from pipelines.report_data import Finding, ReportData
@@ -97,12 +98,22 @@ def findings(data: ReportData) -> list[Finding]:
             out.append(Finding("bust_check", "draws", abs(worst["z"]), float("nan"),
                                float("nan"), draws, text, scope))  # fmt: skip
         for r in result.rows("optimal_gap"):
-            verdict = "fewer" if r["high"] < 0 else "more" if r["low"] > 0 else "no detectable gap"
-            if verdict == "no detectable gap":
+            shown = claims.claim(r["gap"], r["low"], r["high"]).direction
+            verdict = "fewer" if shown < 0 else "more"
+            seen: dict[str, Any] = {}
+            if not shown:
+                note, seen = power_note(
+                    r["low"],
+                    r["high"],
+                    int(r["blocks"]),
+                    lambda x: f"{x:.2f} points per turn",
+                    unit="seed blocks",
+                )
                 text = (
-                    f"{r['strategy']} scores no detectably different points per turn "
+                    f"{r['strategy']} scores no clearly different points per turn "
                     f"from optimal: {r['gap']:+.2f} "
                     f"{numbers.interval(r['low'], r['high'], 1.0, 2)}"
+                    + (f"; {note}" if note else "")
                 )
             else:
                 text = (
@@ -120,6 +131,7 @@ def findings(data: ReportData) -> list[Finding]:
                     int(r["blocks"]),
                     f"{text} (paired over {numbers.count(r['blocks'])} seed blocks).",
                     scope,
+                    **seen,
                 )
             )
     return out
