@@ -50,6 +50,26 @@ def power_note(
     return text, {"detectable_effect": mde, "games_for_effect": need, "effect_for_games": mde / 2}
 
 
+def effect_sentence(
+    estimate: float,
+    low: float,
+    high: float,
+    games: int,
+    words: tuple[str, str, str],
+    amount: Callable[[float], str],
+) -> tuple[str, str, dict[str, Any]]:
+    """A difference in words by :func:`pipelines.claims.claim`: ``words`` are what is said
+    when the interval lies above 0, below 0, or contains 0; with the :func:`power_note`
+    (text and fields) when it contains 0."""
+    up, down, none = words
+    shown = claims.claim(estimate, low, high)
+    said = claims.phrase(shown, up, down, amount, none)
+    if shown.direction:
+        return said, "", {}
+    note, seen = power_note(low, high, games, amount)
+    return said, note, seen
+
+
 def _points(x: float) -> str:
     return numbers.points(x, signed=False)
 

@@ -573,26 +573,20 @@ def _points(e: dict[str, Any]) -> str:
 
 
 def confirmation_verdict(d: Estimate, games: int) -> dict[str, Any]:
-    """The confirmation's best - default in words, claiming no more than its interval
-    (:mod:`pipelines.claims`), and, when the interval contains 0, the smallest difference
-    the confirmation could have detected with 80% power and the games half of it needs."""
-    from pipelines import claims
-    from pipelines.findings import power_note
+    """The confirmation's best - default in words, claiming no more than its interval, with
+    what it could have detected when the interval contains 0 (:mod:`pipelines.findings`)."""
+    from pipelines.findings import effect_sentence
 
-    said = _points(d.as_dict())
+    said = f"best - default {_points(d.as_dict())}"
     if d.blocks < 2 or math.isnan(d.low):
-        return {"verdict": f"best - default {said}: too few blocks to say more"}
-    shown = claims.phrase(
-        claims.claim(d.mean, d.low, d.high),
-        "the best setting wins more than the default",
-        "the best setting wins less than the default",
-        str,
-        "no clear difference between the best setting and the default",
+        return {"verdict": f"{said}: too few blocks to say more"}
+    words = ("the best setting wins more than the default",
+             "the best setting wins less than the default",
+             "no clear difference between the best setting and the default")  # fmt: skip
+    text, note, seen = effect_sentence(
+        d.mean, d.low, d.high, games, words, lambda x: f"{100 * x:.1f} points"
     )
-    if shown.startswith("no clear"):
-        note, seen = power_note(d.low, d.high, games, lambda x: f"{100 * x:.1f} points")
-        return {"verdict": f"{shown}: best - default {said}; {note}", **seen}
-    return {"verdict": f"{shown}: best - default {said}"}
+    return {"verdict": f"{text}: {said}" + (f"; {note}" if note else ""), **seen}
 
 
 def format_summary(result: dict[str, Any]) -> list[str]:
