@@ -226,6 +226,7 @@ def compare_to_baseline(
                 {
                     "case": name, "check": stat, "baseline": old["mean"], "current": cur["mean"],
                     "difference": diff, "z": z, "failed": abs(z) > z_crit,
+                    **change_words(stat, diff, se, z_crit, alpha / n_tests, cur["n"]),
                 }
             )  # fmt: skip
         checks.append(
@@ -236,6 +237,45 @@ def compare_to_baseline(
             }
         )  # fmt: skip
     return checks
+
+
+def change_words(
+    stat: str, diff: float, se: float, z_crit: float, alpha: float, games: int
+) -> dict[str, Any]:
+    """current - baseline in words with its interval at the test's own (Bonferroni) level,
+    a direction only when that interval excludes 0 (:mod:`pipelines.claims`); beside "no
+    clear change", the smallest change the check could detect with 80% power at that level
+    and the games half of it would need."""
+    from pipelines import claims, power
+
+    scale, digits, unit = (1.0, 2, "turns") if stat == "turns" else (100.0, 1, "points")
+
+    def amount(x: float) -> str:
+        return f"{numbers.number(scale * x, digits)} {unit}"
+
+    low, high = diff - z_crit * se, diff + z_crit * se
+    figures = (
+        f"{numbers.number(scale * diff, digits, signed=True)} {unit} "
+        f"{numbers.signed_interval(low, high, scale=scale, digits=digits)} (current - "
+        "baseline, Bonferroni-adjusted interval)"
+    )
+    shown = claims.claim(diff, low, high) if se > 0 else claims.Claim(0)
+    said = claims.phrase(
+        shown, f"{stat} rises", f"{stat} falls", amount, f"no clear change in {stat}"
+    )
+    if shown.direction or se <= 0:
+        return {"verdict": f"{said}: {figures}", "detectable_effect": None}
+    mde = power.detectable_effect(se, alpha)
+    assert mde is not None
+    need = power.games_for_effect(mde / 2, se, games, alpha)
+    return {
+        "verdict": f"{said}: {figures}; the smallest change this check could detect with 80% "
+        f"power is {amount(mde)}; {amount(mde / 2)} would need about "
+        f"{numbers.count(need or 0)} games",
+        "detectable_effect": mde,
+        "games_for_effect": need,
+        "effect_for_games": mde / 2,
+    }
 
 
 def _figure(check: str, value: float) -> str:

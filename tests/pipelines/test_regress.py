@@ -8,9 +8,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
 from typer.testing import CliRunner
 
 from pipelines.cli import app
+from pipelines.regress import change_words
 
 runner = CliRunner()
 
@@ -55,6 +57,8 @@ def test_unchanged_engine_passes_and_changed_rule_is_caught(tmp_path: Path) -> N
     report = json.loads((tmp_path / "o2" / "report.json").read_text())
     failed = {c["check"] for c in report["checks"] if c["failed"]}
     assert "golden_games" in failed and "turns" in failed
+    turns = next(c for c in report["checks"] if c["check"] == "turns")
+    assert turns["verdict"].startswith(("turns rises: +", "turns falls: -"))
     assert 'failures="0"' not in (tmp_path / "o2" / "junit.xml").read_text()
 
 
@@ -175,3 +179,23 @@ def test_a_baseline_missing_a_case_or_statistic_fails_before_any_game(tmp_path: 
             capture_output=True, text=True, timeout=60, check=False,
         )  # fmt: skip
         assert done.returncode == 2 and message in done.stderr, (name, done.stderr)
+
+
+def test_each_check_says_no_more_than_its_interval_and_what_it_could_have_seen() -> None:
+    # Seven checks at family-wise 5%: z = 2.690110 (1 - 0.05 / 14); se 0.2 turns.
+    z = 2.690110
+    ok = change_words("turns", 0.1, 0.2, z, 0.05 / 7, 300)
+    assert ok["verdict"] == (
+        "no clear change in turns: +0.10 turns [-0.44, +0.64] (current - baseline, "
+        "Bonferroni-adjusted interval); the smallest change this check could detect with 80% "
+        "power is 0.71 turns; 0.35 turns would need about 1,200 games"
+    )
+    # (2.690110 + 0.841621) * 0.2 = 0.706346; half of it needs four times the 300 games.
+    assert ok["detectable_effect"] == pytest.approx(0.706346, abs=1e-6)
+    assert ok["games_for_effect"] == 1200
+    changed = change_words("win:hunter", -0.08, 0.01, z, 0.05 / 7, 300)
+    assert changed == {
+        "verdict": "win:hunter falls: -8.0 points [-10.7, -5.3] (current - baseline, "
+        "Bonferroni-adjusted interval)",
+        "detectable_effect": None,
+    }
