@@ -70,6 +70,9 @@ def test_report_writes_every_output(small_run: Path, tmp_path: Path) -> None:
     assert page.count("data:image/png;base64,") >= 5 and "http" not in page.split("<body>")[1]
     summary = (rep / "summary.md").read_text()
     assert "## Findings" in summary and "0.0000" not in summary
+    assert "beside no clear difference stands the smallest one the run could have detected" in (
+        page
+    )
 
 
 def test_player_counts_are_never_pooled(tmp_path: Path) -> None:
