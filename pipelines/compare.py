@@ -274,11 +274,10 @@ def compare(spec: CompareSpec, ticker: Ticker | None = None) -> dict[str, Any]:
     games = test.n * 2 * n
     sd = test.variance**0.5
     shown = verdicts.direction(low, high)
-    two = spec.delta is not None
-    seen = verdicts.detectable(
-        sd, test.n, 2 * n, spec.alpha, 2 if two else 1,
-        spec.delta if spec.delta is not None else spec.theta1 - spec.theta0,
-    )  # fmt: skip
+    # What the run could have seen: a fixed-size test of its size, sided as the SPRT is,
+    # against the test's distance between its hypotheses.
+    sides, target = (1, spec.theta1 - spec.theta0) if spec.delta is None else (2, spec.delta)
+    seen = verdicts.detectable(sd, test.n, 2 * n, spec.alpha, sides, target)
     return {
         "game": spec.rules_a.game,
         "metric": spec.metric,
