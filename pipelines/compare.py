@@ -273,8 +273,11 @@ def compare(spec: CompareSpec, ticker: Ticker | None = None) -> dict[str, Any]:
     accepted = next((h.text for h in hyps if h.name == decision), None)
     games = test.n * 2 * n
     sd = test.variance**0.5
-    # The direction the interval shows, once the test has decided (undecided: none).
-    shown = verdicts.direction(low, high) if decision != "undecided" else 0
+    shown = verdicts.direction(low, high)
+    # What the run could have seen: a fixed-size test of its size, sided as the SPRT is,
+    # against the test's distance between its hypotheses.
+    sides, target = (1, spec.theta1 - spec.theta0) if spec.delta is None else (2, spec.delta)
+    seen = verdicts.detectable(sd, test.n, 2 * n, spec.alpha, sides, target)
     return {
         "game": spec.rules_a.game,
         "metric": spec.metric,
@@ -296,7 +299,10 @@ def compare(spec: CompareSpec, ticker: Ticker | None = None) -> dict[str, Any]:
         ],
         "decision": decision,
         "accepted": accepted,
-        "verdict": verdicts.verdict(metric, hyps, decision, test.mean, (low, high), games, sd),
+        "verdict": verdicts.verdict(
+            metric, hyps, decision, test.mean, (low, high), games, sd, seen
+        ),
+        "preference": verdicts.preference(metric, hyps, decision),
         "direction": {1: "increase", -1: "decrease", 0: "none"}[shown],
         "estimate": test.mean,
         "interval": [low, high],
@@ -304,6 +310,7 @@ def compare(spec: CompareSpec, ticker: Ticker | None = None) -> dict[str, Any]:
         "sd_per_block": sd,
         "blocks": test.n,
         "games": games,
+        **(seen.as_dict() if seen is not None else verdicts.NOT_DETECTABLE),
         "max_games": spec.max_games,
         "llr": test.llrs(),
         "llr_bounds": list(test.llr_bounds()),

@@ -1,21 +1,77 @@
 """Findings: the answers a report opens with, computed from its tables, in plain language.
 
 Each :class:`~pipelines.report_data.Finding` carries its estimate, 95% interval and sample
-size. A difference is stated as one only when its interval excludes "no difference";
-otherwise the finding says that no difference was detected, with the interval that bounds
-it. These are the findings every game shares (win shares, the first seat, game length,
-paired comparisons); each game's report adds its own.
+size. A difference is stated as one only when its interval excludes "no difference"
+(:func:`pipelines.claims.claim`); otherwise the finding says that the run shows no clear
+difference, with the interval that bounds it and the smallest effect the run could have
+detected with 80% power (:func:`power_note`). These are the findings every game shares (win
+shares, the first seat, game length, paired comparisons); each game's report adds its own.
 """
 
 from __future__ import annotations
 
+import math
+from collections.abc import Callable
+from typing import Any
+
+from pipelines import claims, power
 from pipelines.report_data import CohortResult, Finding, PairResult
 from pipelines.run_groups import rules_name
 from reports import numbers
 
 
 def _excludes(low: float, high: float, value: float = 0.0) -> bool:
-    return low > value or high < value
+    return claims.claim((low + high) / 2 - value, low - value, high - value).direction != 0
+
+
+def power_note(
+    low: float,
+    high: float,
+    games: int,
+    amount: Callable[[float], str],
+    se: float | None = None,
+    unit: str = "games",
+) -> tuple[str, dict[str, Any]]:
+    """Beside "no clear difference": the smallest effect a two-sided 5% test of this run
+    detects with 80% power, from ``se`` (else from the 95% interval's width), and the
+    ``games`` (or other ``unit``) half of it needs, in words and as :class:`Finding` fields
+    ("" and none without a standard error)."""
+    if se is None or not se > 0 or not math.isfinite(se):
+        se = power.se_from_interval(low, high)
+    mde = power.detectable_effect(se)
+    need = None if mde is None else power.games_for_effect(mde / 2, se, games)
+    if mde is None or need is None:
+        return "", {}
+    text = (
+        f"the smallest difference this run could detect with "
+        f"{numbers.pct(power.POWER, 0)} power is {amount(mde)}; {amount(mde / 2)} would need "
+        f"about {numbers.count(need)} {unit}"
+    )
+    return text, {"detectable_effect": mde, "games_for_effect": need, "effect_for_games": mde / 2}
+
+
+def effect_sentence(
+    estimate: float,
+    low: float,
+    high: float,
+    games: int,
+    words: tuple[str, str, str],
+    amount: Callable[[float], str],
+) -> tuple[str, str, dict[str, Any]]:
+    """A difference in words by :func:`pipelines.claims.claim`: ``words`` are what is said
+    when the interval lies above 0, below 0, or contains 0; with the :func:`power_note`
+    (text and fields) when it contains 0."""
+    up, down, none = words
+    shown = claims.claim(estimate, low, high)
+    said = claims.phrase(shown, up, down, amount, none)
+    if shown.direction:
+        return said, "", {}
+    note, seen = power_note(low, high, games, amount)
+    return said, note, seen
+
+
+def _points(x: float) -> str:
+    return numbers.points(x, signed=False)
 
 
 def cohort_scope(result: CohortResult) -> str:
@@ -30,7 +86,10 @@ def strategy_findings(result: CohortResult) -> list[Finding]:
     ):
         fair = float(r["fair_share"])
         n = int(r["n_players"])
-        verdict = "" if _excludes(r["low"], r["high"], fair) else ": no detectable difference"
+        verdict, seen = "", dict[str, Any]()
+        if not _excludes(r["low"], r["high"], fair):
+            note, seen = power_note(r["low"], r["high"], int(r["seats"]), _points)
+            verdict = ": no clear difference from it" + (f"; {note}" if note else "")
         out.append(
             Finding(
                 metric="win_share",
@@ -45,6 +104,7 @@ def strategy_findings(result: CohortResult) -> list[Finding]:
                     f"{numbers.pct(fair, 0)}{verdict}; {numbers.count(r['seats'])} games)."
                 ),
                 scope=cohort_scope(result),
+                **seen,
             )
         )
     return out
@@ -59,17 +119,21 @@ def first_seat_findings(result: CohortResult) -> list[Finding]:
         n = int(r["n_players"])
         adv, low, high = r["advantage"], r["advantage_low"], r["advantage_high"]
         ci = numbers.interval(low, high)
-        if _excludes(low, high):
-            more = "more" if adv > 0 else "less"
+        seen: dict[str, Any] = {}
+        shown = claims.claim(adv, low, high).direction
+        if shown:
+            more = "more" if shown > 0 else "less"
             text = (
                 f"The first seat wins {abs(100 * adv):.1f} points {more} often than "
                 f"its fair share in {n}-player games {ci} ({numbers.pct(r['win_share'])} "
                 f"against {numbers.pct(1 / n, 0)}; {numbers.count(r['games'])} games)."
             )
         else:
+            note, seen = power_note(low, high, int(r["games"]), _points)
             text = (
-                f"No detectable first-seat advantage in {n}-player games: "
-                f"{numbers.points(adv)} {ci} ({numbers.count(r['games'])} games)."
+                f"No clear first-seat advantage in {n}-player games: "
+                f"{numbers.points(adv)} {ci} ({numbers.count(r['games'])} games"
+                f"{'; ' + note if note else ''})."
             )
         out.append(
             Finding(
@@ -81,6 +145,7 @@ def first_seat_findings(result: CohortResult) -> list[Finding]:
                 int(r["games"]),
                 text,
                 cohort_scope(result),
+                **seen,
             )
         )
     return out
@@ -119,31 +184,46 @@ def length_findings(result: CohortResult) -> list[Finding]:
     return out
 
 
-def _effect(subject: str, what: str, estimate: float, low: float, high: float, unit: str) -> str:
-    """``subject raises/lowers what by X unit [low, high]`` (the interval of the size), or
-    no detectable effect with the signed interval."""
+def _effect(
+    subject: str,
+    what: str,
+    r: dict[str, Any],
+    oriented: tuple[float, float, float],
+    unit: str,
+) -> tuple[str, dict[str, Any]]:
+    """``subject raises/lowers what by X unit [low, high]`` (the interval of the size) when
+    the interval excludes 0, else no clear effect with the signed interval and what the run
+    could have detected; with the :class:`Finding` fields of power."""
+    estimate, low, high = oriented
     if unit == "points":
         scale, digits, unit_word = 100.0, 1, "points"
     else:
         scale, digits, unit_word = 1.0, 2, unit
-    if not _excludes(low, high):
+
+    def amount(x: float) -> str:
+        return f"{scale * x:.{digits}f} {unit_word}"
+
+    shown = claims.claim(estimate, low, high).direction
+    if not shown:
+        se = r.get("se")
+        note, seen = power_note(low, high, int(r["pairs"]), amount, se)
         return (
-            f"no detectable effect of {subject} on {what}: "
+            f"no clear effect of {subject} on {what}: "
             f"{scale * estimate:+.{digits}f} {unit_word} "
-            f"{numbers.interval(low, high, scale, digits)}"
-        )
+            f"{numbers.interval(low, high, scale, digits)}{'; ' + note if note else ''}"
+        ), seen
     size = f"{abs(scale * estimate):.{digits}f} {unit_word}"
     ci = (
         numbers.interval(low, high, scale, digits)
-        if estimate > 0
+        if shown > 0
         else numbers.interval(-high, -low, scale, digits)
     )
     plural = subject.endswith("s") and not subject.startswith(("the ", "playing "))
     if what == "game length":
-        verb = "lengthen" if estimate > 0 else "shorten"
-        return f"{subject} {verb if plural else verb + 's'} games by {size} {ci}"
-    verb = "raise" if estimate > 0 else "lower"
-    return f"{subject} {verb if plural else verb + 's'} {what} by {size} {ci}"
+        verb = "lengthen" if shown > 0 else "shorten"
+        return f"{subject} {verb if plural else verb + 's'} games by {size} {ci}", {}
+    verb = "raise" if shown > 0 else "lower"
+    return f"{subject} {verb if plural else verb + 's'} {what} by {size} {ci}", {}
 
 
 def pair_findings(pair: PairResult) -> list[Finding]:
@@ -179,6 +259,7 @@ def pair_findings(pair: PairResult) -> list[Finding]:
     for r in pair.rows("win_share"):
         est, low, high = oriented(r)
         who = f"{r['group']}'s win share"
+        said, seen = _effect(subject, who, r, (est, low, high), "points")
         out.append(
             Finding(
                 "paired_win_share",
@@ -188,10 +269,11 @@ def pair_findings(pair: PairResult) -> list[Finding]:
                 high,
                 int(r["pairs"]),
                 _sentence(
-                    f"{_effect(subject, who, est, low, high, 'points')} (paired: the same "
+                    f"{said} (paired: the same "
                     f"{numbers.count(r['pairs'])} games {_both(p.factor)}).{caveat}"
                 ),
                 scope,
+                **seen,
             )
         )
     for metric, what, unit in (
@@ -200,6 +282,7 @@ def pair_findings(pair: PairResult) -> list[Finding]:
     ):
         for r in pair.rows(metric):
             est, low, high = oriented(r)
+            said, seen = _effect(subject, what, r, (est, low, high), unit)
             out.append(
                 Finding(
                     f"paired_{metric}",
@@ -208,11 +291,9 @@ def pair_findings(pair: PairResult) -> list[Finding]:
                     low,
                     high,
                     int(r["pairs"]),
-                    _sentence(
-                        f"{_effect(subject, what, est, low, high, unit)} (paired, "
-                        f"{numbers.count(r['pairs'])} games).{caveat}"
-                    ),
+                    _sentence(f"{said} (paired, {numbers.count(r['pairs'])} games).{caveat}"),
                     scope,
+                    **seen,
                 )
             )
     return out

@@ -633,7 +633,8 @@ def summary_section(report: GameReport, data: ReportData) -> Section:
         f"{numbers.count(data.games)} games in {len(data.groups.runs)} run(s), "
         f"{len(data.cohorts)} set(s) of tables and {len(data.pairs)} paired comparison(s). "
         "Warnings first, then the findings: each with its 95% interval and the games behind "
-        "it; a difference is stated only when its interval excludes no difference.",
+        "it; a difference is stated only when its interval excludes no difference, and "
+        "beside no clear difference stands the smallest one the run could have detected.",
         "".join(parts),
     )
 

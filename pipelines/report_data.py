@@ -34,6 +34,12 @@ class Finding:
     n: int
     text: str
     scope: str = ""
+    #: Beside "no clear difference": the smallest effect the run could have detected with
+    #: 80% power (two-sided 5%, in the estimate's units), and the games a run like it needs
+    #: for ``effect_for_games`` (half of it). None where nothing is said of power.
+    detectable_effect: float | None = None
+    games_for_effect: int | None = None
+    effect_for_games: float | None = None
 
     def record(self, scope_label: str = "") -> dict[str, Any]:
         """As JSON (with what the scope is called): numbers that are not finite become

@@ -263,7 +263,88 @@ def sweep(spec: SweepSpec, ticker: Ticker | None = None) -> list[dict[str, Any]]
     finally:
         if ticker is not None:
             ticker.finish()
-    return [_row(spec, overrides, p) for overrides, p in zip(grid, parts, strict=True)]
+    rows = [_row(spec, overrides, p) for overrides, p in zip(grid, parts, strict=True)]
+    return against_base(spec, grid, parts, rows)
+
+
+def _is_base(spec: SweepSpec, overrides: dict[str, Any]) -> bool:
+    return all(getattr(spec.base, k) == v for k, v in overrides.items())
+
+
+def _paired(
+    point: list[dict[str, Any]], base: list[dict[str, Any]], key: str
+) -> tuple[float, float, float]:
+    """The point's per-game ``key`` minus the base point's on the same seed blocks: the mean
+    and its 95% interval over the blocks."""
+    ys = [b[key] - a[key] for b, a in zip(point, base, strict=True)]
+    mean, se = _mean_se(ys, [float(a["games"]) for a in base])
+    return mean, mean - Z95 * se, mean + Z95 * se
+
+
+def _blocks(parts: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [b for _, b in sorted((k, b) for p in parts for k, b in p["blocks"].items())]
+
+
+def against_base(
+    spec: SweepSpec,
+    grid: list[dict[str, Any]],
+    parts: list[list[dict[str, Any]]],
+    rows: list[dict[str, Any]],
+) -> list[dict[str, Any]]:
+    """When the grid holds the base rules' point: each point's first-seat share and game
+    length against it, paired on the same seed blocks (``first_seat_vs_base``,
+    ``turns_vs_base`` with ``_low``/``_high``) and a ``verdict`` that claims no more than the
+    intervals and, where one contains 0, says what the sweep could have detected."""
+    base = next((k for k, o in enumerate(grid) if _is_base(spec, o)), None)
+    if base is None:
+        return rows
+    name = ", ".join(f"{k}={_cell(v)}" for k, v in grid[base].items())
+    base_blocks = _blocks(parts[base])
+    for k, row in enumerate(rows):
+        blocks = _blocks(parts[k])
+        first = _paired(blocks, base_blocks, "first")
+        turns = _paired(blocks, base_blocks, "turns")
+        row["first_seat_vs_base"], row["first_seat_vs_base_low"] = first[0], first[1]
+        row["first_seat_vs_base_high"] = first[2]
+        row["turns_vs_base"], row["turns_vs_base_low"], row["turns_vs_base_high"] = turns
+        row["verdict"] = (
+            f"the base rules' point ({name})"
+            if k == base
+            else f"against {name} (the base rules), on the same seeds: "
+            + "; ".join(
+                _said(what, up, down, figures, unit, row["games"])
+                for what, up, down, figures, unit in (
+                    ("the first seat's win share", "raises", "lowers", first, "points"),
+                    ("game length", "lengthens games", "shortens games", turns, "turns"),
+                )
+            )
+        )
+    return rows
+
+
+def _said(
+    what: str,
+    up: str,
+    down: str,
+    figures: tuple[float, float, float],
+    unit: str,
+    games: int,
+) -> str:
+    """One paired difference in words (:func:`pipelines.findings.effect_sentence`)."""
+    from pipelines.findings import effect_sentence
+
+    mean, low, high = figures
+    scale, digits = (100.0, 1) if unit == "points" else (1.0, 2)
+    shown = f"{numbers.number(scale * mean, digits, signed=True)} {unit} " + (
+        numbers.signed_interval(low, high, scale=scale, digits=digits)
+    )
+    words = (up, down, f"no clear change in {what}")
+    if unit != "turns":
+        words = (f"{up} {what}", f"{down} {what}", words[2])
+    said, note, _ = effect_sentence(
+        mean, low, high, games, words, lambda x: f"{numbers.number(scale * x, digits)} {unit}"
+    )
+    return f"{said}: {shown}" + (f" ({note})" if note else "")
 
 
 def _cell(value: Any) -> str:
@@ -309,4 +390,9 @@ def table_lines(rows: list[dict[str, Any]], keys: list[str], players: int) -> li
         f"{players} players); spread: best minus worst strategy's win share; intervals 95% "
         "over seed blocks (the spread's by bootstrap)"
     )
+    out += [
+        f"{', '.join(f'{k}={_cell(r[k])}' for k in keys)}: {r['verdict']}"
+        for r in rows
+        if "verdict" in r and not r["verdict"].startswith("the base rules' point")
+    ]
     return [*(f"warning: {w}" for w in warnings(rows, keys)), *out]

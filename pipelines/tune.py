@@ -407,6 +407,7 @@ def tune(
             "significant": bool(d.blocks >= 2 and (d.low > 0 or d.high < 0)),
             "unfinished_games": fresh[0].unfinished + fresh[1].unfinished,
         }
+        confirmation.update(confirmation_verdict(d, games))
     return {
         "game": spec.game,
         "strategy": spec.strategy,
@@ -571,6 +572,23 @@ def _points(e: dict[str, Any]) -> str:
     return f"{100 * e['mean']:+.1f} points [{100 * low:+.1f}, {100 * high:+.1f}]"
 
 
+def confirmation_verdict(d: Estimate, games: int) -> dict[str, Any]:
+    """The confirmation's best - default in words, claiming no more than its interval, with
+    what it could have detected when the interval contains 0 (:mod:`pipelines.findings`)."""
+    from pipelines.findings import effect_sentence
+
+    said = f"best - default {_points(d.as_dict())}"
+    if d.blocks < 2 or math.isnan(d.low):
+        return {"verdict": f"{said}: too few blocks to say more"}
+    words = ("the best setting wins more than the default",
+             "the best setting wins less than the default",
+             "no clear difference between the best setting and the default")  # fmt: skip
+    text, note, seen = effect_sentence(
+        d.mean, d.low, d.high, games, words, lambda x: f"{100 * x:.1f} points"
+    )
+    return {"verdict": f"{text}: {said}" + (f"; {note}" if note else ""), **seen}
+
+
 def format_summary(result: dict[str, Any]) -> list[str]:
     """The answer first (the best setting, its gain over the default on fresh seeds, where
     the optimum may lie), then the rounds."""
@@ -588,16 +606,10 @@ def format_summary(result: dict[str, Any]) -> list[str]:
     if best["setting"] == default["setting"]:
         lines.append("  the untuned default is the best setting: nothing to confirm")
     elif confirmation is not None:
-        d = confirmation["difference"]
-        verdict = (
-            "a significant difference"
-            if confirmation["significant"]
-            else "no significant difference"
-        )
         lines.append(
             f"  confirmation on fresh seeds ({confirmation['games_per_setting']:,} games each): "
             f"{_pct(confirmation['best'])} against the default's "
-            f"{_pct(confirmation['default'])}; best - default {_points(d)} ({verdict})"
+            f"{_pct(confirmation['default'])}; {confirmation['verdict']}"
         )
     ranges = result["plausible_ranges"]
     plausible = ", ".join(

@@ -2,10 +2,12 @@
 
 Owns each metric's quantity, unit and default bounds (:func:`metric_info`), the reading of
 ``--bounds``, ``--delta`` and ``--plan`` values in those units, the hypotheses in numbers and
-words (:func:`one_sided`, :func:`two_sided`), and the verdict sentence (:func:`verdict`) that
-names the accepted hypothesis, its direction and units, the estimate with its 95% interval and
-the games used. Everything here is a pure function of numbers; :mod:`pipelines.compare` runs
-the games and the test.
+words (:func:`one_sided`, :func:`two_sided`), and the verdict sentence (:func:`verdict`): the
+estimate with its 95% interval and the games first, said only as far as the interval goes
+(:mod:`pipelines.claims`), then which hypothesis the test prefers in its own terms, and beside
+an accepted H0, an undecided test or an interval that contains 0 the smallest difference the
+run could have detected (:mod:`pipelines.power`). Everything here is a pure function of
+numbers; :mod:`pipelines.compare` runs the games and the test.
 
 Units: win shares (``first-seat``, ``win:NAME``, ``candidate``) differ in percentage points,
 game length (``turns``) in turns (one player's turn). Default bounds, and why:
@@ -31,6 +33,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from pipelines import claims, power
 from reports import numbers
 from sim.errors import InputError
 
@@ -200,7 +203,80 @@ def check_effect(value: float, metric: Metric) -> float:
 
 def direction(low: float, high: float) -> int:
     """+1 when the interval lies above 0 (B higher), -1 below, 0 when it includes 0."""
-    return 1 if low > 0 else -1 if high < 0 else 0
+    return claims.claim((low + high) / 2, low, high).direction
+
+
+@dataclass(frozen=True)
+class Detectable:
+    """What the run could have seen: the smallest difference (units) a fixed-size test at
+    the run's level and sidedness detects with ``power`` from the run's own standard error,
+    and the games a run like it needs to detect ``target`` (the test's distance between the
+    hypotheses) with that power."""
+
+    effect: float
+    power: float
+    alpha: float
+    sides: int
+    target: float
+    games: int
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "detectable_effect": self.effect,
+            "power": self.power,
+            "power_alpha": self.alpha,
+            "sides": self.sides,
+            "games_for_effect": {"effect": self.target, "games": self.games},
+        }
+
+
+#: The power figures of a run without a spread to compute them from.
+NOT_DETECTABLE: dict[str, Any] = {
+    "detectable_effect": None,
+    "power": power.POWER,
+    "power_alpha": None,
+    "sides": None,
+    "games_for_effect": None,
+}
+
+
+def detectable(
+    sd: float, blocks: int, games_per_block: int, alpha: float, sides: int, target: float
+) -> Detectable | None:
+    """:class:`Detectable` from the per-block sd over ``blocks`` (None without a spread)."""
+    if blocks < 2 or not sd > 0:
+        return None
+    se = sd / math.sqrt(blocks)
+    mde = power.detectable_effect(se, alpha, power.POWER, sides)
+    games = power.games_for_effect(
+        target, se, blocks * games_per_block, alpha, power.POWER, sides, games_per_block
+    )
+    if mde is None or games is None:
+        return None
+    return Detectable(mde, power.POWER, alpha, sides, abs(target), games)
+
+
+def _could_detect(metric: Metric, seen: Detectable) -> str:
+    test = f"{'one' if seen.sides == 1 else 'two'}-sided {numbers.pct(seen.alpha, 0)} test"
+    return (
+        f"the smallest difference this run could detect with {numbers.pct(seen.power, 0)} "
+        f"power is {metric.amount(seen.effect)} ({test}); {metric.amount(seen.target)} needs "
+        f"about {numbers.count(seen.games)} games"
+    )
+
+
+def preference(metric: Metric, hypotheses: tuple[Hypothesis, ...], decision: str) -> str:
+    """Which hypothesis the test prefers, in the test's own terms: "the test prefers H1
+    (-1.5 turns) to H0 (0 turns)", or "prefers neither" when undecided."""
+
+    def named(h: Hypothesis) -> str:
+        return f"{h.name} ({_signed_amount(metric, h.difference)})"
+
+    if decision == "undecided":
+        return "the test prefers neither " + " nor ".join(named(h) for h in hypotheses)
+    chosen = next(h for h in hypotheses if h.name == decision)
+    others = " and ".join(named(h) for h in hypotheses if h is not chosen)
+    return f"the test prefers {named(chosen)} to {others}"
 
 
 def verdict(
@@ -211,41 +287,36 @@ def verdict(
     interval: tuple[float, float],
     games: int,
     sd: float,
+    seen: Detectable | None = None,
 ) -> str:
-    """The verdict in words: the accepted hypothesis (or why none was), the estimate with its
-    95% interval, and what the interval shows when the accepted hypothesis does not say it
-    ("no increase of 1 turn or more in game length; B shortens games: -1.54 turns ...")."""
+    """The verdict in words: what the 95% interval supports with the estimate and the
+    interval first (a size only when the whole interval lies beyond it, see
+    :mod:`pipelines.claims`), then which hypothesis the test prefers in its own terms, and
+    beside an accepted H0, an undecided test or an interval that contains 0, the difference
+    the run could have detected (``seen``)."""
     low, high = interval
-    figures = f"{metric.difference(estimate)} {metric.interval(low, high)}"
-    shown = direction(low, high)
-    seen = f"B {metric.up if shown > 0 else metric.down}: {figures}" if shown else figures
-    if decision == "undecided":
-        if sd == 0:
-            return (
-                f"undecided after {numbers.count(games)} games: every block gave the same "
-                f"difference ({metric.difference(estimate)}), so the test has nothing to weigh "
-                "the hypotheses with (do A and B play the same games?)"
-            )
-        h0 = hypotheses[0].text
-        h1 = (
-            hypotheses[1].text
-            if len(hypotheses) == 2
-            else f"a difference of {metric.amount(hypotheses[1].difference)} or more either way"
-        )
-        # No direction is claimed: the test has not decided, and the interval is not
-        # adjusted for the sequential looks.
+    if decision == "undecided" and sd == 0:
         return (
-            f'undecided after {numbers.count(games)} games (--max-games): neither "{h0}" nor '
-            f'"{h1}" could be accepted; the estimate so far, not a finding: {figures}'
+            f"undecided after {numbers.count(games)} games: every block gave the same "
+            f"difference ({metric.difference(estimate)}), so the test has nothing to weigh "
+            "the hypotheses with (do A and B play the same games?)"
         )
-    accepted = next(h for h in hypotheses if h.name == decision)
-    if shown and shown != accepted.direction:
-        body = f"{accepted.text}; {seen}"
-    elif accepted.direction and not shown:
-        body = f"{accepted.text}: {figures}, an interval that still includes no change"
-    else:
-        body = f"{accepted.text}: {figures}"
-    return f"{body} ({decision} accepted after {numbers.count(games)} games)"
+    figures = f"{metric.difference(estimate)} {metric.interval(low, high)}"
+    sizes = [h.difference for h in hypotheses if h.difference]
+    said = claims.phrase(
+        claims.strongest(estimate, low, high, sizes),
+        f"B {metric.up}",
+        f"B {metric.down}",
+        metric.amount,
+        "no clear direction",
+    )
+    text = f"{said}: {figures} (B - A, {numbers.count(games)} games); "
+    text += preference(metric, hypotheses, decision)
+    if decision == "undecided":
+        text += " (--max-games reached)"
+    if seen is not None and (decision in ("H0", "undecided") or not direction(low, high)):
+        text += f"; {_could_detect(metric, seen)}"
+    return text
 
 
 def _signed_amount(metric: Metric, x: float) -> str:

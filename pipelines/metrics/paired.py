@@ -49,6 +49,7 @@ TYPES = {
     "estimate": pa.float64(),
     "low": pa.float64(),
     "high": pa.float64(),
+    "se": pa.float64(),
     "pairs": pa.int64(),
     "blocks": pa.int64(),
 }
@@ -68,6 +69,7 @@ def _row(metric: str, group: str, player: int, unit: str, r: dict[str, Any]) -> 
         "estimate": r["mean"],
         "low": r["low"],
         "high": r["high"],
+        "se": r["se"],
         "pairs": r["n"],
         "blocks": r["clusters"],
     }

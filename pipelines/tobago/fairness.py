@@ -20,6 +20,11 @@ Only when the islands differ is each tested island's departure from the pool tes
 testing, Holm over the tested islands), with the larger of the common variance and the
 island's own clustered one; otherwise no island gets a p-value.
 
+Beside the test, per player count, the spread it could have detected: the standard deviation of
+the islands' first-seat shares (weighted by games) at which it rejects with 80% power, from the
+noncentral chi-square on its degrees of freedom (``detectable_spread``), and the games half that
+spread needs (``games_for_half_spread``; :mod:`pipelines.power`).
+
 Intervals treat a seed block as the independent unit (:mod:`pipelines.metrics.clustered`).
 """
 
@@ -31,6 +36,7 @@ from typing import Any
 import duckdb
 import pyarrow as pa
 
+from pipelines import power
 from pipelines.metrics.clustered import clustered, rows_table
 from pipelines.stats import Z95, chi2_sf, chi_square_uniform, holm, normal_p
 
@@ -220,6 +226,11 @@ def _heterogeneity(first: list[dict[str, Any]], deffs: dict[int, float]) -> list
         else:
             q, dof, p = 0.0, 0, 1.0
         se = math.sqrt(unit * deff / games) if games else 0.0
+        # What the test could have seen: the spread of the islands' first-seat shares (their
+        # standard deviation, weighted by games) it detects with 80% power, and the games
+        # half of that needs.
+        spread = power.detectable_spread(dof, games, unit * deff, ALPHA)
+        need = None if spread is None else power.games_for_spread(spread / 2, dof, unit * deff)
         out.append(
             {
                 "n_players": n,
@@ -238,6 +249,8 @@ def _heterogeneity(first: list[dict[str, Any]], deffs: dict[int, float]) -> list
                 "pooled_low": pooled - 1 / n - Z95 * se,
                 "pooled_high": pooled - 1 / n + Z95 * se,
                 "islands_differ": dof > 0 and p < ALPHA,
+                "detectable_spread": spread,
+                "games_for_half_spread": need,
             }
         )
     return out
@@ -266,5 +279,7 @@ def _heterogeneity_table(rows: list[dict[str, Any]]) -> pa.Table:
         "pooled_low": pa.float64(),
         "pooled_high": pa.float64(),
         "islands_differ": pa.bool_(),
+        "detectable_spread": pa.float64(),
+        "games_for_half_spread": pa.int64(),
     }
     return rows_table(rows, types)

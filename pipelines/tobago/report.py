@@ -21,6 +21,7 @@ from typing import Any
 import duckdb
 import pyarrow as pa
 
+from pipelines import power
 from pipelines.findings import cohort_scope
 from pipelines.metrics.source import recorded_board
 from pipelines.report_common import (
@@ -64,7 +65,7 @@ def _mapped_islands(con: duckdb.DuckDBPyConnection, summary: pa.Table, het: pa.T
             pick = max(group, key=lambda r: (r["games"], r["island"]))
             reason = (
                 f"{pick['island']} is the most-played island ({numbers.count(pick['games'])} "
-                "games); islands show no detectable difference in fairness, so any one "
+                "games); islands show no clear difference in fairness, so any one "
                 "stands for them"
             )
         picks["n_players"].append(n)
@@ -120,6 +121,27 @@ def compute(con: duckdb.DuckDBPyConnection, cohort: Cohort) -> dict[str, pa.Tabl
 # -- findings -------------------------------------------------------------------------------
 
 
+def _could_see(h: dict[str, Any]) -> str:
+    """Beside "islands do not clearly differ": the spread of the islands' first-seat
+    advantages the test could have detected, and the games half of it needs ("" when the
+    test had nothing to go on)."""
+    spread = h.get("detectable_spread")
+    if spread is None:
+        return ""
+    need = h.get("games_for_half_spread")
+    text = (
+        f"the test could have detected, with {numbers.pct(power.POWER, 0)} power, islands "
+        f"whose first-seat advantages spread by {numbers.points(spread, signed=False)} (their "
+        "standard deviation)"
+    )
+    if need:
+        text += (
+            f", and {numbers.points(spread / 2, signed=False)} would need about "
+            f"{numbers.count(need)} games"
+        )
+    return text
+
+
 def findings(data: ReportData) -> list[Finding]:
     """Board-fairness and curse findings of every cohort."""
     out = []
@@ -146,6 +168,7 @@ def findings(data: ReportData) -> list[Finding]:
             test = f"Q = {h['q']:.1f} on {h['dof']} df, {numbers.p_value(h['p_value'])}"
             tested = int(h["islands_tested"])
             left_out = _left_out(h)
+            seen: dict[str, Any] = {}
             if h["islands_differ"]:
                 rows = [r for r in result.rows("island_fairness") if r["n_players"] == n]
                 odd = [r for r in rows if r["tested"] and r["holm_p"] < fairness.ALPHA]
@@ -159,11 +182,19 @@ def findings(data: ReportData) -> list[Finding]:
                     f"{left_out}"
                 )
             else:
+                note = _could_see(h)
                 text = (
-                    f"No detectable difference between islands in the first-seat "
+                    f"No clear difference between islands in the first-seat "
                     f"advantage in {n}-player games ({test}; {tested} islands tested): their "
-                    f"order is noise, so they are not ranked.{left_out}"
+                    f"order is noise, so they are not ranked{'; ' + note if note else ''}."
+                    f"{left_out}"
                 )
+                if h.get("detectable_spread") is not None:
+                    seen = {
+                        "detectable_effect": h["detectable_spread"],
+                        "games_for_effect": h["games_for_half_spread"],
+                        "effect_for_games": h["detectable_spread"] / 2,
+                    }
             out.append(
                 Finding(
                     "island_heterogeneity",
@@ -174,6 +205,7 @@ def findings(data: ReportData) -> list[Finding]:
                     int(h["games"]),
                     text,
                     scope,
+                    **seen,
                 )
             )
         for r in result.rows("curse_frequency"):
@@ -494,8 +526,9 @@ def fairness_section(data: ReportData) -> Section:
                     "ordered by their advantage; the table's Holm-adjusted p-values say which "
                     "differ from the pooled value."
                     if ranked
-                    else "The islands show no detectable difference, so they are listed by "
-                    "name, not ranked: any order of them would be noise."
+                    else "The islands show no clear difference, so they are listed by "
+                    "name, not ranked: any order of them would be noise"
+                    + (f"; {_could_see(het)}." if _could_see(het) else ".")
                 )
                 body.append(
                     doc.paragraph(

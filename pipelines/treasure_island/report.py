@@ -12,7 +12,8 @@ from typing import Any
 import duckdb
 import pyarrow as pa
 
-from pipelines.findings import cohort_scope
+from pipelines import claims
+from pipelines.findings import cohort_scope, power_note
 from pipelines.metrics.clustered import clustered
 from pipelines.report_common import GameReport, cohort_heading, markdown_sections
 from pipelines.report_data import Finding, ReportData
@@ -67,6 +68,32 @@ def compute(con: duckdb.DuckDBPyConnection, cohort: Cohort) -> dict[str, pa.Tabl
     return tables
 
 
+def _bust_power(busts: list[dict[str, Any]]) -> tuple[str, dict[str, Any]]:
+    """What the bust check could have seen: per group of kinds in play, the departure from
+    the exact rate detected with 80% power at the strictest Holm level (alpha over the
+    groups), from the group's own interval; the least sensitive group's figure and the
+    draws half of it needs."""
+    from pipelines import power
+
+    level = ALPHA / len(busts)
+    seen = []
+    for r in busts:
+        se = power.se_from_interval(r["low"], r["high"])
+        mde = power.detectable_effect(se, level)
+        if mde is not None:
+            seen.append((mde, power.games_for_effect(mde / 2, se, int(r["draws"]), level)))
+    if not seen:
+        return "", {}
+    low, (high, need) = min(m for m, _ in seen), max(seen)
+    text = (
+        f"each group could have shown a departure of {numbers.points(low, signed=False)} to "
+        f"{numbers.points(high, signed=False)} with {numbers.pct(power.POWER, 0)} power; "
+        f"{numbers.points(high / 2, signed=False)} in the least sensitive would need about "
+        f"{numbers.count(need or 0)} draws"
+    )
+    return text, {"detectable_effect": high, "games_for_effect": need, "effect_for_games": high / 2}
+
+
 def findings(data: ReportData) -> list[Finding]:
     """The bust check and the gap to the optimum of every cohort."""
     from pipelines.stats import holm
@@ -88,21 +115,34 @@ def findings(data: ReportData) -> list[Finding]:
                     )
                     + f" (Holm-adjusted, {numbers.count(draws)} blind draws): check the engine."
                 )
-            else:
+            power_fields: dict[str, Any] = {}
+            if not off:
+                note, power_fields = _bust_power(busts)
                 text = (
-                    f"Busts happen at their exact chance: every group of kinds in play "
-                    f"agrees (largest |z| = {abs(worst['z']):.1f}, Holm-adjusted "
-                    f"{numbers.p_value(min(adjusted))}; {numbers.count(draws)} blind draws)."
+                    f"Busts show no clear departure from their exact chance: every group of "
+                    f"kinds in play agrees (largest |z| = {abs(worst['z']):.1f}, Holm-adjusted "
+                    f"{numbers.p_value(min(adjusted))}; {numbers.count(draws)} blind draws"
+                    f"{'; ' + note if note else ''})."
                 )
             out.append(Finding("bust_check", "draws", abs(worst["z"]), float("nan"),
-                               float("nan"), draws, text, scope))  # fmt: skip
+                               float("nan"), draws, text, scope, **power_fields))  # fmt: skip
         for r in result.rows("optimal_gap"):
-            verdict = "fewer" if r["high"] < 0 else "more" if r["low"] > 0 else "no detectable gap"
-            if verdict == "no detectable gap":
+            shown = claims.claim(r["gap"], r["low"], r["high"]).direction
+            verdict = "fewer" if shown < 0 else "more"
+            seen: dict[str, Any] = {}
+            if not shown:
+                note, seen = power_note(
+                    r["low"],
+                    r["high"],
+                    int(r["blocks"]),
+                    lambda x: f"{x:.2f} points per turn",
+                    unit="seed blocks",
+                )
                 text = (
-                    f"{r['strategy']} scores no detectably different points per turn "
+                    f"{r['strategy']} scores no clearly different points per turn "
                     f"from optimal: {r['gap']:+.2f} "
                     f"{numbers.interval(r['low'], r['high'], 1.0, 2)}"
+                    + (f"; {note}" if note else "")
                 )
             else:
                 text = (
@@ -120,6 +160,7 @@ def findings(data: ReportData) -> list[Finding]:
                     int(r["blocks"]),
                     f"{text} (paired over {numbers.count(r['blocks'])} seed blocks).",
                     scope,
+                    **seen,
                 )
             )
     return out

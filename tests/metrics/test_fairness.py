@@ -125,6 +125,11 @@ def test_the_island_test_by_hand() -> None:
     # weighted by each island's own standard error.
     assert het["pooled"] == pytest.approx(0.0)
     assert het["pooled_se"] == pytest.approx(math.sqrt(0.25 * deff / 80))
+    # What the test could have seen: at 1 df, 5% and 80% power the noncentrality is 7.849
+    # (Cohen), so the detectable spread is sqrt(7.849 * 0.25 * deff / 80) = 0.1587 and half
+    # of it needs four times the 80 games.
+    assert het["detectable_spread"] == pytest.approx(math.sqrt(7.849 * 0.25 * deff / 80), 1e-3)
+    assert het["games_for_half_spread"] in (320, 321)
     east = next(r for r in fairness.island_summary(con).to_pylist() if r["island"] == "east")
     z = 0.25 / math.sqrt(0.25 * deff * (1 / 40 - 1 / 80))
     assert east["deviation_p"] == pytest.approx(normal_p(z))

@@ -28,7 +28,11 @@ def test_report_of_a_treasure_island_run(ti_run: Path, tmp_path: Path) -> None:
         assert (out / "tables" / f"{name}.parquet").exists()
     summary = (out / "summary.md").read_text()
     assert summary.startswith("# tourney report: Treasure Island")
-    assert "Busts happen at their exact chance" in summary
+    assert "Busts show no clear departure from their exact chance" in summary
+    # ... with what the check could have seen, in words and in the finding's record.
+    assert "each group could have shown a departure of " in summary
+    (bust,) = [f for f in obj["findings"] if f["metric"] == "bust_check"]
+    assert bust["detectable_effect"] > 0 and bust["games_for_effect"] > 0
     page = (out / "index.html").read_text()
     words = page.replace("Treasure Island", "")
     assert "coins" not in words and "island" not in words.lower()  # this game's own words

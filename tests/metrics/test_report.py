@@ -70,6 +70,9 @@ def test_report_writes_every_output(small_run: Path, tmp_path: Path) -> None:
     assert page.count("data:image/png;base64,") >= 5 and "http" not in page.split("<body>")[1]
     summary = (rep / "summary.md").read_text()
     assert "## Findings" in summary and "0.0000" not in summary
+    assert "beside no clear difference stands the smallest one the run could have detected" in (
+        page
+    )
 
 
 def test_player_counts_are_never_pooled(tmp_path: Path) -> None:
@@ -110,7 +113,12 @@ def test_a_run_and_its_twin_give_the_labelled_paired_curse_effect(tmp_path: Path
     assert all(d["pairs"] == 40 for d in wins)
     assert abs(sum(d["estimate"] for d in wins)) < 1e-9  # one win per game either way
     paired = [f for f in obj["findings"] if f["scope"] == "pairing:0"]
-    assert any(f["text"].startswith(("Curses ", "No detectable effect of curses")) for f in paired)
+    assert any(f["text"].startswith(("Curses ", "No clear effect of curses")) for f in paired)
+    # Beside every "no clear effect", what the run could have detected, in text and JSON.
+    for f in paired:
+        if f["text"].startswith("No clear effect"):
+            assert "the smallest difference this run could detect with 80% power" in f["text"]
+            assert f["detectable_effect"] > 0 and f["games_for_effect"] > f["n"]
     assert all(f["scope_label"].startswith("Paired comparison, what curses do") for f in paired)
     page = (out / "index.html").read_text()
     curse = page.split('<section id="curse-impact">')[1].split("</section>")[0]

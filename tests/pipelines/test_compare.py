@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 from typing import Any
 
+import pytest
 from typer.testing import CliRunner
 
 from pipelines.cli import app
@@ -180,7 +182,7 @@ def test_a_rule_that_shortens_games_is_reported_in_words(tmp_path: Path) -> None
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
     assert lines[0].startswith("B shortens games by at least 1 turn: -")
-    assert "(H1 accepted after 80 games)" in lines[0]
+    assert lines[0].endswith("(B - A, 80 games); the test prefers H1 (-1 turn) to H0 (0 turns)")
     assert "    H0: no decrease of 1 turn or more in game length (B - A = 0 turns)" in lines
     assert "    H1: B shortens games by at least 1 turn (B - A = -1 turn)" in lines
     assert "  B: legs4.toml (legs_per_move 3 -> 4)" in lines
@@ -192,10 +194,8 @@ def test_a_rule_that_shortens_games_is_reported_in_words(tmp_path: Path) -> None
     default = runner.invoke(app, args)
     assert default.exit_code == 0, default.output
     first = default.stdout.splitlines()[0]
-    assert first.startswith("no increase of 1 turn or more in game length; B shortens games: -"), (
-        first
-    )
-    assert "(H0 accepted after" in first
+    assert first.startswith("B shortens games: -"), first
+    assert "the test prefers H0 (0 turns) to H1 (+1 turn); the smallest difference" in first
 
 
 def test_two_sided_sees_both_directions(tmp_path: Path) -> None:
@@ -330,7 +330,8 @@ def test_an_undecided_compare_claims_no_direction_and_stays_in_range() -> None:
     assert tiny["warnings"][-1].startswith("only 2 blocks: the test decides after 10 blocks")
     low, high = tiny["interval"]
     assert -100 <= low <= tiny["estimate"] <= high <= 100
-    assert "the estimate so far, not a finding: " in tiny["verdict"]
+    assert tiny["verdict"].startswith("no clear direction: ")
+    assert "the test prefers neither H0 (0 points) nor H1+ (+2 points)" in tiny["verdict"]
     assert " raises " not in tiny["verdict"] and " lowers " not in tiny["verdict"]
 
 
@@ -339,3 +340,61 @@ def test_no_verdict_before_ten_blocks() -> None:
     few = run_json(["--ablate", "curses", "--max-games", "16", "--seed", "6", "--metric", "turns",
                     "--two-sided", "--workers", "1"])  # fmt: skip
     assert few["blocks"] == 2 and few["decision"] == "undecided"
+
+
+ONECURSE = ["--metric", "turns", "--max-games", "4000", "--batch-blocks", "10", "--workers", "1"]
+
+
+def _figures(out: dict[str, Any]) -> str:
+    """The estimate and interval as the verdict writes them (turns, two decimals)."""
+    from pipelines.verdicts import metric_info
+
+    turns = metric_info("turns")
+    return f"{turns.difference(out['estimate'])} {turns.interval(*out['interval'])}"
+
+
+def test_a_preferred_h1_claims_only_what_its_interval_shows(tmp_path: Path) -> None:
+    """One curse instead of two: the test prefers H1 (-1.5 turns), but the interval does not
+    reach 1.5 turns, so the verdict says only that B shortens games (issue 32's case)."""
+    one = write_rules(tmp_path, "onecurse.toml", "curse_count = 1\n")
+    args = ["--b-rules", one, *ONECURSE, "--seed", "1"]
+    out = run_json([*args, "--bounds", "0,-1.5"])
+    low, high = out["interval"]
+    assert out["decision"] == "H1" and low < high and -1.5 < high < 0
+    assert out["verdict"] == (
+        f"B shortens games: {_figures(out)} (B - A, {out['games']:,} games); the test prefers "
+        "H1 (-1.5 turns) to H0 (0 turns)"
+    )
+    assert out["preference"] == "the test prefers H1 (-1.5 turns) to H0 (0 turns)"
+    assert out["direction"] == "decrease"
+    text = runner.invoke(app, ["compare", *ISLANDS, *args, "--bounds", "0,-1.5"])
+    assert text.exit_code == 0, text.output
+    assert text.stdout.splitlines()[0] == out["verdict"]
+    # Two-sided: H1- (-1 turn) preferred, the interval straddles 1 turn.
+    two = run_json([*args, "--two-sided"])
+    low, high = two["interval"]
+    assert two["decision"] == "H1-" and low < high and -1 < high < 0
+    assert two["verdict"] == (
+        f"B shortens games: {_figures(two)} (B - A, {two['games']:,} games); the test prefers "
+        "H1- (-1 turn) to H0 (0 turns) and H1+ (+1 turn)"
+    )
+    assert "at least" not in two["verdict"]
+
+
+def test_an_accepted_h0_states_what_the_run_could_have_detected(tmp_path: Path) -> None:
+    one = write_rules(tmp_path, "onecurse.toml", "curse_count = 1\n")
+    out = run_json(["--b-rules", one, *ONECURSE, "--seed", "4", "--bounds", "0,-1.5"])
+    low, high = out["interval"]
+    assert out["decision"] == "H0" and low < 0 < high and out["direction"] == "none"
+    # One-sided 5%, 80% power: (1.644854 + 0.841621) * sd / sqrt(blocks).
+    se = out["sd_per_block"] / out["blocks"] ** 0.5
+    assert out["detectable_effect"] == pytest.approx(2.486475 * se, rel=1e-5)
+    assert (out["power"], out["power_alpha"], out["sides"]) == (0.8, 0.05, 1)
+    blocks = math.ceil(out["blocks"] * (out["detectable_effect"] / 1.5) ** 2)
+    assert out["games_for_effect"] == {"effect": 1.5, "games": blocks * 8}
+    assert out["verdict"] == (
+        f"no clear direction: {_figures(out)} (B - A, {out['games']:,} games); the test "
+        "prefers H0 (0 turns) to H1 (-1.5 turns); the smallest difference this run could "
+        f"detect with 80% power is {out['detectable_effect']:.2f} turns (one-sided 5% test); "
+        f"1.5 turns needs about {blocks * 8:,} games"
+    )

@@ -15,7 +15,6 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-import sim.treasure_island.engine as ti_engine
 from pipelines.cli import app
 from pipelines.regress import check_cases_in_baseline, read_baseline, read_suite, run_case
 from pipelines.regress_checks import (
@@ -28,6 +27,7 @@ from pipelines.regress_checks import (
     t_sf,
     table_lines,
 )
+from sim import referee
 from strategies.treasure_island.stopping import StopAt
 
 runner = CliRunner()
@@ -329,7 +329,7 @@ def test_a_strategy_made_worse_changed_significantly(
     monkeypatch.setattr(
         StopAt, "keep_drawing", lambda self, view: view.area_size < (2 if view.turn % 2 else 3)
     )
-    monkeypatch.setattr(ti_engine, "_shortcuts_of", {})
+    monkeypatch.setattr(referee, "_shortcuts_of", {})
     code, out, _ = regress(suite, baseline, tmp_path / "o")
     assert code == 1, out
     found = states(tmp_path / "o")

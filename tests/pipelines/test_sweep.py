@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from pipelines.cli import app
@@ -31,6 +32,50 @@ def test_one_parameter_sweep(tmp_path: Path) -> None:
         assert abs(sum(shares) - 1.0) < 1e-9 and r["strategy_spread"] == max(shares) - min(shares)
     assert (out / "sweep.csv").read_text().splitlines()[0].startswith("curse_count,games,")
     assert (out / "first_seat.png").read_bytes()[:4] == b"\x89PNG"
+    # Against the base rules' point (2 curses), paired on the same seeds, in words that
+    # claim no more than the intervals.
+    none, base = rows
+    assert base["verdict"] == "the base rules' point (curse_count=2)"
+    assert base["turns_vs_base"] == 0.0 and base["first_seat_vs_base"] == 0.0
+    assert none["turns_vs_base"] == pytest.approx(none["mean_turns"] - base["mean_turns"])
+    assert none["first_seat_vs_base"] == pytest.approx(
+        none["first_seat_share"] - base["first_seat_share"]
+    )
+    assert none["verdict"].startswith("against curse_count=2 (the base rules), on the same seeds: ")
+    for key, what in (("first_seat_vs_base", "the first seat's win share"),
+                      ("turns_vs_base", "game length")):  # fmt: skip
+        low, high = none[f"{key}_low"], none[f"{key}_high"]
+        assert low <= none[key] <= high
+        unclear = f"no clear change in {what}: " in none["verdict"]
+        assert unclear == (low <= 0 <= high)
+    if "no clear change" in none["verdict"]:
+        assert (
+            "the smallest difference this run could detect with 80% power is" in (none["verdict"])
+        )
+
+
+def test_a_sweep_says_how_far_each_point_is_from_the_base_rules(tmp_path: Path) -> None:
+    args = ["sweep", "--param", "legs_per_move=2,3,4", "--games", "400", "--islands", "abc-1",
+            "--workers", "1", "--out", str(tmp_path / "s")]  # fmt: skip
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    two = next(line for line in lines if line.startswith("legs_per_move=2: "))
+    four = next(line for line in lines if line.startswith("legs_per_move=4: "))
+    # Two legs a move lengthen games by 8 turns and four shorten them by 3; the first seat's
+    # share moves by less than the run can see, and it says what it could have seen.
+    assert "; lengthens games: +8.28 turns [+7.71, +8.84]" in two
+    assert "; shortens games: -2.96 turns [-3.33, -2.60]" in four
+    assert (
+        "no clear change in the first seat's win share: +0.5 points [-5.8, +6.9] (the "
+        "smallest difference this run could detect with 80% power is 9.1 points; 4.6 points "
+        "would need about 1,600 games)" in two
+    )
+    assert not any(line.startswith("legs_per_move=3: ") for line in lines)
+    # No base point in the grid: nothing to compare with, and nothing said.
+    other = runner.invoke(app, [*args[:2], "legs_per_move=2,4", *args[3:], "--json"])
+    assert other.exit_code == 0, other.output
+    assert all("verdict" not in r for r in json.loads(other.stdout))
 
 
 def test_two_parameters_make_a_grid_on_the_same_seeds(tmp_path: Path) -> None:

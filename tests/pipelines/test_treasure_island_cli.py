@@ -139,6 +139,8 @@ def test_compare_and_regress(tmp_path: Path) -> None:
     assert verdict["accepted"] == (
         "B wins a smaller share than A against the field by at least 5 points"
     )
+    high = verdict["interval"][1]
+    assert ("at least 5 points" in verdict["verdict"]) == (high <= -5)
     suite = tmp_path / "suite.toml"
     suite.write_text(
         '[[case]]\nname = "ti"\ngame = "treasure-island"\n'

@@ -5,6 +5,7 @@ Ray, and refuses bad input with one line."""
 from __future__ import annotations
 
 import json
+import math
 import subprocess
 import sys
 import tomllib
@@ -12,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from pipelines.tune import parse_param
+from pipelines.tune import Estimate, confirmation_verdict, parse_param
 from sim.errors import InputError
 from tests.pipelines.planted import OPTIMUM
 
@@ -61,6 +62,9 @@ def test_tune_finds_the_planted_optimum_within_its_range(tmp_path: Path) -> None
     # The untuned default (x = 0.5) loses to the best on fresh seeds, significantly.
     confirmation = result["confirmation"]
     assert confirmation["significant"] and confirmation["difference"]["mean"] > 0
+    assert confirmation["verdict"].startswith(
+        "the best setting wins more than the default: best - default +"
+    )
     assert "round 1: 11 settings" in done.stderr  # progress, on stderr with --json
     spec = tomllib.loads((out / "tuned.toml").read_text())
     assert spec["players"] == ["tests.pipelines.planted:Planted(x=0.3)", "expected-value"]
@@ -184,3 +188,25 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path: Path, args: list[str], messa
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and message in lines[0], lines
     assert not (tmp_path / "o").exists()
+
+
+def test_the_confirmation_claims_no_more_than_its_interval() -> None:
+    better = confirmation_verdict(Estimate(0.05, 0.02, 0.08, 100), 600)
+    assert better == {
+        "verdict": "the best setting wins more than the default: best - default +5.0 points "
+        "[+2.0, +8.0]"
+    }
+    # An interval that contains 0: no direction, and what the confirmation could have seen
+    # (se 0.06 / 3.919928 = 0.015306; 2.801585 se = 4.29 points; half needs 4 x 600 games).
+    same = confirmation_verdict(Estimate(0.01, -0.02, 0.04, 100), 600)
+    assert same["verdict"] == (
+        "no clear difference between the best setting and the default: best - default "
+        "+1.0 points [-2.0, +4.0]; the smallest difference this run could detect with 80% "
+        "power is 4.3 points; 2.1 points would need about 2,400 games"
+    )
+    assert same["detectable_effect"] == pytest.approx(0.042882, abs=1e-6)
+    assert same["games_for_effect"] == 2400
+    assert (
+        "too few blocks"
+        in confirmation_verdict(Estimate(0.01, math.nan, math.nan, 1), 6)["verdict"]
+    )

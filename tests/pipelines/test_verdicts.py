@@ -46,45 +46,75 @@ def test_two_sided_hypotheses() -> None:
     assert (up.name, down.name, down.direction) == ("H1+", "H1-", -1)
 
 
-def test_verdict_never_contradicts_its_interval() -> None:
-    hyps = verdicts.one_sided(TURNS, 0, 1)
-    # H0 accepted while the interval lies below zero: the words say what H0 was and what the
-    # interval shows (issue 12's case, -1.54 [-1.74, -1.34]).
-    text = verdicts.verdict(TURNS, hyps, "H0", -1.54, (-1.74, -1.34), 4000, 2.0)
+def test_verdict_leads_with_the_interval_and_claims_no_more() -> None:
+    hyps = verdicts.one_sided(TURNS, 0, -1.5)
+    # The issue's case: H1 (-1.5 turns) preferred, but the interval does not reach 1.5 turns,
+    # so only the direction is said.
+    text = verdicts.verdict(TURNS, hyps, "H1", -0.86, (-1.15, -0.56), 4000, 2.0)
     assert text == (
-        "no increase of 1 turn or more in game length; B shortens games: -1.54 turns "
-        "[-1.74, -1.34] (H0 accepted after 4,000 games)"
+        "B shortens games: -0.86 turns [-1.15, -0.56] (B - A, 4,000 games); the test prefers "
+        "H1 (-1.5 turns) to H0 (0 turns)"
     )
-    # ... and the amulet case: an interval that includes zero is just reported.
+    assert "at least" not in text
+    # A whole interval beyond 1.5 turns may say so.
+    text = verdicts.verdict(TURNS, hyps, "H1", -2.0, (-2.4, -1.6), 400, 2.0)
+    assert text.startswith("B shortens games by at least 1.5 turns: -2.00 turns [-2.40, -1.60]")
+    # Two-sided, -0.84 [-1.36, -0.33]: the interval straddles 1 turn.
+    two = verdicts.two_sided(TURNS, 1)
+    text = verdicts.verdict(TURNS, two, "H1-", -0.84, (-1.36, -0.33), 800, 2.0)
+    assert text == (
+        "B shortens games: -0.84 turns [-1.36, -0.33] (B - A, 800 games); the test prefers "
+        "H1- (-1 turn) to H0 (0 turns) and H1+ (+1 turn)"
+    )
+    # Upwards, in points.
     hyps = verdicts.one_sided(FIRST, 0, 2)
-    text = verdicts.verdict(FIRST, hyps, "H0", -1.7, (-4.3, 0.9), 3600, 17.0)
+    text = verdicts.verdict(FIRST, hyps, "H1", 2.9, (2.1, 3.7), 900, 9.0)
+    assert text.startswith(
+        "B raises the first seat's win share by at least 2 points: +2.9 points [+2.1, +3.7]"
+    )
+
+
+def test_an_accepted_h0_says_what_the_interval_shows_and_what_could_be_seen() -> None:
+    hyps = verdicts.one_sided(TURNS, 0, 1)
+    seen = verdicts.detectable(2.0, 500, 8, 0.05, 1, 1.0)
+    assert seen is not None
+    # 2.486475 * 2 / sqrt(500) = 0.2224; 1 turn: 500 * 0.2224^2 = 24.7 -> 25 blocks.
+    assert seen.effect == pytest.approx(0.2224, abs=1e-4) and seen.games == 200
+    text = verdicts.verdict(TURNS, hyps, "H0", -1.54, (-1.74, -1.34), 4000, 2.0, seen)
     assert text == (
-        "no increase of 2 points or more in the first seat's win share: -1.7 points "
-        "[-4.3, +0.9] (H0 accepted after 3,600 games)"
+        "B shortens games: -1.54 turns [-1.74, -1.34] (B - A, 4,000 games); the test prefers "
+        "H0 (0 turns) to H1 (+1 turn); the smallest difference this run could detect with 80% "
+        "power is 0.22 turns (one-sided 5% test); 1 turn needs about 200 games"
     )
+    # An interval that contains 0 claims no direction.
+    hyps = verdicts.one_sided(FIRST, 0, 2)
+    text = verdicts.verdict(FIRST, hyps, "H0", -1.7, (-4.3, 0.9), 3600, 17.0, seen)
+    assert text.startswith(
+        "no clear direction: -1.7 points [-4.3, +0.9] (B - A, 3,600 games); the test prefers "
+        "H0 (0 points) to H1 (+2 points); the smallest difference"
+    )
+    # A preferred H1 whose interval contains 0 gets the power too; one outside 0 does not.
     two = verdicts.two_sided(FIRST, 2)
-    text = verdicts.verdict(FIRST, two, "H0", 0.4, (0.1, 0.7), 40_000, 17.0)
-    assert text.startswith(
-        "no difference of 2 points or more in the first seat's win share; B raises the first "
-        "seat's win share: +0.4 points [+0.1, +0.7]"
-    )
-    text = verdicts.verdict(FIRST, two, "H1-", -2.5, (-4.1, 0.2), 800, 17.0)
-    assert text.startswith(
-        "B lowers the first seat's win share by at least 2 points: -2.5 points [-4.1, +0.2], "
-        "an interval that still includes no change"
-    )
+    text = verdicts.verdict(FIRST, two, "H1-", -2.5, (-4.1, 0.2), 800, 17.0, seen)
+    assert text.startswith("no clear direction: -2.5 points [-4.1, +0.2]")
+    assert "the smallest difference this run could detect" in text
+    text = verdicts.verdict(FIRST, two, "H1-", -2.5, (-4.1, -0.9), 800, 17.0, seen)
+    assert "could detect" not in text
 
 
 def test_undecided_says_what_was_not_decided() -> None:
     hyps = verdicts.two_sided(TURNS, 1)
-    text = verdicts.verdict(TURNS, hyps, "undecided", -0.3, (-0.5, -0.1), 20_000, 2.0)
+    seen = verdicts.detectable(2.0, 2500, 8, 0.05, 2, 1.0)
+    text = verdicts.verdict(TURNS, hyps, "undecided", 0.1, (-0.1, 0.3), 20_000, 2.0, seen)
     assert text == (
-        'undecided after 20,000 games (--max-games): neither "no difference of 1 turn or more '
-        'in game length" nor "a difference of 1 turn or more either way" could be accepted; '
-        "the estimate so far, not a finding: -0.30 turns [-0.50, -0.10]"
+        "no clear direction: +0.10 turns [-0.10, +0.30] (B - A, 20,000 games); the test "
+        "prefers neither H0 (0 turns) nor H1+ (+1 turn) nor H1- (-1 turn) (--max-games "
+        "reached); the smallest difference this run could detect with 80% power is 0.11 turns "
+        "(two-sided 5% test); 1 turn needs about 256 games"
     )
     text = verdicts.verdict(TURNS, hyps, "undecided", 0.0, (0.0, 0.0), 160, 0.0)
     assert "every block gave the same difference (+0.00 turns)" in text
+    assert verdicts.detectable(0.0, 20, 8, 0.05, 2, 1.0) is None
 
 
 def test_bounds_are_read_in_the_metrics_units() -> None:
