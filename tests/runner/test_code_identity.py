@@ -178,3 +178,56 @@ def test_a_shard_that_loaded_another_version_of_a_pinned_module_is_refused() -> 
     assert "\n" not in str(err.value)
     assert record == {"helper": "a" * 64, "other": "b" * 64}  # nothing of it is added
 
+
+def _two_versions(tmp_path: Path) -> tuple[dict[str, str], Path, Path]:
+    """Two runs of one lineup on different seeds, by two versions of a plug-in player that
+    holds at 10 points, then at 25."""
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    player = mine / "holder.py"
+    source = (
+        "class Holder:\n"
+        "    N = {n}\n\n"
+        "    def __init__(self, rng: object) -> None:\n        pass\n\n"
+        "    def decide(self, view: object, decision: object) -> bool:\n"
+        "        return bool(view.turn_total < self.N)\n"
+    )
+    env = plain_env(PLUGIN, mine)
+    runs = []
+    for n, seed in ((10, "1"), (25, "2")):
+        player.write_text(source.format(n=n))
+        out = tmp_path / f"holds-{n}"
+        args = simulate(out, 300, "holder:Holder,random,hold-at")
+        args[args.index("--seed") + 1] = seed
+        done = tourney(env, *args)
+        assert done.returncode == 0, done.stderr
+        runs.append(out)
+    return env, runs[0], runs[1]
+
+
+def test_a_report_never_pools_two_codes(tmp_path: Path) -> None:
+    env, a, b = _two_versions(tmp_path)
+    refused = tourney(env, "report", str(a), str(b), "--out", str(tmp_path / "rep"))
+    line = one_line(refused, 2)
+    assert (
+        f"{a} and {b} were played by different code (they differ in module holder, loaded holder)"
+        in line
+    )
+    assert "--allow-mixed-code" in line
+    assert not (tmp_path / "rep").exists()  # nothing written
+    done = tourney(env, "report", str(a), str(b), "--allow-mixed-code", "--format", "json",
+                   "--out", str(tmp_path / "rep"))  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    doc = json.loads((tmp_path / "rep" / "report.json").read_text())
+    cohorts = doc["cohorts"]
+    assert len(cohorts) == 2 and doc["games"] == 600
+    labels = [c["label"] for c in cohorts]
+    assert labels[0] != labels[1] and all("[code: tourney " in label for label in labels)
+    shares = [
+        {r["strategy"]: r["win_share"] for r in c["sections"]["win_rate"]["win_rate_by_strategy"]}
+        for c in cohorts
+    ]
+    # Each version on its own games: 300 games each, not one pooled strategy.
+    assert [round(sum(s.values()), 9) for s in shares] == [1.0, 1.0]
+    assert shares[0]["holder:Holder"] != shares[1]["holder:Holder"]
+    assert not any(w["kind"] == "pooled_runs" for w in doc["warnings"])
