@@ -152,9 +152,22 @@ def differences(a: CodeIdentity, b: CodeIdentity) -> list[tuple[str, str, str]]:
     out += [
         (f"loaded {k}", a.loaded[k], b.loaded[k])
         for k in sorted(set(a.loaded) & set(b.loaded))
-        if a.loaded[k] != b.loaded[k]
+        if a.loaded[k] != b.loaded[k] and not (covers(a, k) or covers(b, k))
     ]
     return out
+
+
+def covers(identity: CodeIdentity, key: str) -> bool:
+    """Whether a loaded module (or ``module:path`` data file) is one of ``identity``'s own
+    parts already (named once in messages)."""
+    name, colon, _ = key.partition(":")
+    if colon:
+        return f"data {key}" in identity.parts
+    prefixes = [".".join(name.split(".")[:i]) for i in range(1, name.count(".") + 2)]
+    return f"module {name}" in identity.parts or any(
+        f"file {p}.py" in identity.parts or any(k.startswith(f"file {p}/") for k in identity.parts)
+        for p in prefixes
+    )
 
 
 def describe(found: list[tuple[str, str, str]], a: str, b: str, limit: int = 3) -> str:

@@ -39,6 +39,7 @@ from sim.runner.backends import check_address, run_process, run_ray, run_serial
 from sim.runner.code_identity import (
     CodeIdentity,
     code_identity,
+    covers,
     describe,
     differences,
     pin_loaded,
@@ -397,7 +398,11 @@ def prepare(config: RunConfig, boards: dict[str, tuple[str, Any]]) -> Prepared:
         found = differences(played_by, code) if played_by is not None else []
         if played_by is not None and (plan.play or spec["games"] > old["games"]):
             # The modules its shards loaded, as the workers would find them now.
-            found += [(f"loaded {k}", a, b) for k, a, b in changed_since(dict(played_by.loaded))]
+            found += [
+                (f"loaded {k}", a, b)
+                for k, a, b in changed_since(dict(played_by.loaded))
+                if not covers(code, k)  # already named by its part
+            ]
             if found:
                 raise InputError(
                     f"{store}: its games were played by {played_by.short()} and this is "

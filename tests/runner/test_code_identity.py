@@ -82,7 +82,7 @@ def test_an_installed_plug_in_s_edited_engine_never_grows_its_run(tmp_path: Path
     engine.write_text(engine.read_text().replace("if face == 1:", "if face <= 2:"))
     before = (out / "manifest.json").read_bytes()
     line = one_line(tourney(env, *simulate(out, 80)), 2)
-    assert "which differ in file tourney_dice_race/game.py, loaded tourney_dice_race.game;" in line
+    assert "which differ in file tourney_dice_race/game.py;" in line
     assert "only that code resumes or grows it" in line
     assert (out / "manifest.json").read_bytes() == before  # nothing touched
     assert "sound (complete): 40 games" in tourney(env, "verify", str(out)).stdout
@@ -136,7 +136,7 @@ def test_a_declared_data_file_is_part_of_the_code(tmp_path: Path) -> None:
     assert tourney(env, *simulate(out, 40, "weighted:Weighted,random")).returncode == 0
     (mine / "hold.txt").write_text("12\n")
     line = one_line(tourney(env, *simulate(out, 80, "weighted:Weighted,random")), 2)
-    assert "which differ in data weighted:hold.txt, loaded weighted:hold.txt;" in line
+    assert "which differ in data weighted:hold.txt;" in line
 
 
 def test_a_library_version_is_compared(tmp_path: Path) -> None:
@@ -209,10 +209,7 @@ def test_a_report_never_pools_two_codes(tmp_path: Path) -> None:
     env, a, b = _two_versions(tmp_path)
     refused = tourney(env, "report", str(a), str(b), "--out", str(tmp_path / "rep"))
     line = one_line(refused, 2)
-    assert (
-        f"{a} and {b} were played by different code (they differ in module holder, loaded holder)"
-        in line
-    )
+    assert f"{a} and {b} were played by different code (they differ in module holder)" in line
     assert "--allow-mixed-code" in line
     assert not (tmp_path / "rep").exists()  # nothing written
     done = tourney(env, "report", str(a), str(b), "--allow-mixed-code", "--format", "json",
