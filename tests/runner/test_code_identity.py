@@ -63,7 +63,7 @@ def simulate(out: Path, games: int, players: str = "hold-at,random") -> list[str
 
 def one_line(done: subprocess.CompletedProcess[str], code: int) -> str:
     assert done.returncode == code, done.stderr
-    (line,) = done.stderr.strip().splitlines()
+    (line,) = [t for t in done.stderr.strip().splitlines() if not t.startswith("progress:")]
     return line
 
 
@@ -116,6 +116,38 @@ def test_a_helper_imported_by_name_during_play_is_pinned(tmp_path: Path) -> None
     assert "which differ in loaded lazy_helper;" in line
     helper.write_text("def roll(view):\n    return view.turn_total < 20\n")
     assert tourney(env, *simulate(out, 80, "lazy:Lazy,random")).returncode == 0
+
+
+def test_a_shard_that_loaded_another_version_of_a_helper_stops_the_run(tmp_path: Path) -> None:
+    """A helper changed between two shards of one run (here by the strategy itself, at the
+    middle of the second shard): that shard is not recorded and the run stops in one line."""
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "swap.py").write_text(
+        "import importlib\nimport sys\nfrom pathlib import Path\n\n\n"
+        "class Swapper:\n"
+        "    built = 0\n\n"
+        "    def __init__(self, rng: object) -> None:\n"
+        "        Swapper.built += 1\n"
+        "        if Swapper.built == 31:  # a game of the second shard\n"
+        "            helper = Path(__file__).parent / 'swap_helper.py'\n"
+        "            helper.write_text('def roll(view):\\n    return view.turn_total < 125\\n')\n"
+        "            sys.modules.pop('swap_helper', None)\n"
+        "            importlib.invalidate_caches()\n\n"
+        "    def decide(self, view: object, decision: object) -> bool:\n"
+        "        return bool(importlib.import_module('swap_helper').roll(view))\n"
+    )
+    (mine / "swap_helper.py").write_text("def roll(view):\n    return view.turn_total < 20\n")
+    env = plain_env(PLUGIN, mine)
+    out = tmp_path / "run"
+    line = one_line(tourney(env, *simulate(out, 60, "swap:Swapper,random")), 1)
+    assert line.startswith("tourney: error: shard 1 loaded swap_helper with other content")
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["status"] == "partial"
+    assert [(p["first"], p["last"]) for p in manifest["parts"]["games"]] == [(0, 0)]
+    # The file is now the other version: resuming is refused before anything is played.
+    line = one_line(tourney(env, *simulate(out, 60, "swap:Swapper,random")), 2)
+    assert "which differ in loaded swap_helper;" in line
 
 
 def test_a_declared_data_file_is_part_of_the_code(tmp_path: Path) -> None:
