@@ -467,6 +467,14 @@ def report_cmd(
             help="Count games cut off at the turn cap or by a deadlock in win rates.",
         ),
     ] = False,
+    allow_mixed_code: Annotated[
+        bool,
+        typer.Option(
+            "--allow-mixed-code",
+            help="Report runs of one lineup played by different code, each code as its own "
+            "cohort (refused otherwise).",
+        ),
+    ] = False,
 ) -> None:
     """Write the win-rate, curse-impact and board-fairness report of one or more runs."""
     from pipelines.report import FORMATS as REPORT_FORMATS
@@ -480,7 +488,7 @@ def report_cmd(
             f"(allowed: {', '.join(REPORT_FORMATS)})"
         )
     try:
-        result = build_report(list(runs), out, chosen, include_unfinished)
+        result = build_report(list(runs), out, chosen, include_unfinished, allow_mixed_code)
     except OSError as exc:  # a read-only or full disk under the report directory
         where = exc.filename or out or Path(runs[0]) / "report"
         # The system's words for the errno (pyarrow's own strerror is a paragraph).

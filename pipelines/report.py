@@ -1,7 +1,7 @@
 """``tourney report``: metrics over one or more runs -> tables, figures, HTML, Markdown, JSON.
 
 Reads the runs' Parquet parts out of core through DuckDB views, groups the runs into cohorts
-(pooled only when game, rules, players and islands agree) and seed-matched pairings
+(pooled only when game, rules, players, islands and code agree) and seed-matched pairings
 (:mod:`pipelines.run_groups`), computes every metric as a tidy table, and writes them as
 Parquet and CSV under ``tables/`` with ``index.html`` (self-contained), ``summary.md`` and
 ``report.json``. Games cut off at the turn cap or by a deadlock are left out of win rates
@@ -85,13 +85,17 @@ def build_report(
     out: Path | None,
     formats: set[str],
     include_unfinished: bool = False,
+    allow_mixed_code: bool = False,
 ) -> ReportOutput:
     """Compute and write the report; ``out`` defaults to :func:`default_out` of the first
-    run."""
+    run. Runs of one lineup played by different code are refused unless
+    ``allow_mixed_code`` (each code is then a cohort of its own)."""
     runs = [open_run(p) for p in run_dirs]
     games = sorted({r.game for r in runs})
     if len(games) > 1:
         listed = ", ".join(f"{r.where} ({r.game})" for r in runs)
         raise InputError(f"runs of different games cannot be reported together: {listed}")
     out_dir = out or default_out(runs[0])
-    return write_report(game_report(runs[0].game), runs, out_dir, formats, include_unfinished)
+    return write_report(
+        game_report(runs[0].game), runs, out_dir, formats, include_unfinished, allow_mixed_code
+    )

@@ -107,10 +107,16 @@ def common_tables(con: duckdb.DuckDBPyConnection) -> dict[str, pa.Table]:
     }
 
 
-def compute(report: GameReport, runs: list[RunInfo], include_unfinished: bool) -> ReportData:
-    """Group the runs, compute every cohort's and pairing's tables, the warnings and the
+def compute(
+    report: GameReport,
+    runs: list[RunInfo],
+    include_unfinished: bool,
+    allow_mixed_code: bool = False,
+) -> ReportData:
+    """Group the runs (runs of different code only with ``allow_mixed_code``, each code a
+    cohort of its own), compute every cohort's and pairing's tables, the warnings and the
     findings."""
-    groups = group_runs(runs)
+    groups = group_runs(runs, allow_mixed_code)
     cohorts = []
     for cohort in groups.cohorts:
         with connect(list(cohort.runs), include_unfinished) as con:
@@ -764,11 +770,12 @@ def write_report(
     out_dir: Path,
     formats: set[str],
     include_unfinished: bool = False,
+    allow_mixed_code: bool = False,
 ) -> ReportOutput:
     """Compute ``report`` over ``runs`` and write its tables and the chosen ``formats``."""
     from pipelines.report_games import games_to_see, write_pages
 
-    data = compute(report, runs, include_unfinished)
+    data = compute(report, runs, include_unfinished, allow_mixed_code)
     out_dir.mkdir(parents=True, exist_ok=True)
     data.look_at = games_to_see(data, report.score_unit)
     if "html" in formats:  # the pages the HTML report links to, next to it

@@ -17,6 +17,12 @@ B (an ablation is always B, the rules it was made from A), game by game on the s
 
 The same games given twice (one directory twice, or two runs of one spec and seed) would
 count every game twice: that is refused.
+
+Runs are pooled only when the same **code** played them (their manifests' code identities
+agree: :func:`sim.runner.code_identity.differences`): two versions of a plug-in strategy
+or engine under one label would report the average of two players as one. Such runs are
+refused, naming the runs and what differs, unless mixed code is allowed: each code is then a
+cohort of its own, labelled with its identity.
 """
 
 from __future__ import annotations
@@ -27,6 +33,7 @@ from typing import Any
 
 from pipelines.metrics.source import RunInfo
 from sim.errors import InputError
+from sim.runner.code_identity import CodeIdentity, describe, differences
 from sim.runner.games import GAMES
 
 
@@ -36,6 +43,9 @@ class Cohort:
 
     index: int
     runs: tuple[RunInfo, ...]
+    #: The code that played the runs, for people, when runs of the same lineup were played by
+    #: other code too (then in every such cohort's label); empty otherwise.
+    code: str = ""
 
     @property
     def first(self) -> RunInfo:
@@ -62,7 +72,9 @@ class Cohort:
     def label(self) -> str:
         """The cohort's name: its first run's label (with the other runs counted)."""
         more = len(self.runs) - 1
-        return run_label(self.first) + (f" (+{more} pooled run{'s' * (more > 1)})" if more else "")
+        code = f" [code: {self.code}]" if self.code else ""
+        pooled = f" (+{more} pooled run{'s' * (more > 1)})" if more else ""
+        return run_label(self.first) + code + pooled
 
 
 @dataclass(frozen=True)
@@ -220,10 +232,53 @@ def _pair(index: int, a: RunInfo, b: RunInfo) -> Pairing | None:
     return None
 
 
-def group_runs(runs: list[RunInfo]) -> Groups:
+def run_code(run: RunInfo) -> CodeIdentity | None:
+    """The code identity the run's manifest records (None for a run that records none)."""
+    code = run.manifest.get("code")
+    return CodeIdentity.from_json(code) if isinstance(code, dict) else None
+
+
+def _same_code(a: CodeIdentity | None, b: CodeIdentity | None) -> bool:
+    if a is None or b is None:
+        return a is b
+    return not differences(a, b)
+
+
+def _by_code(members: list[RunInfo]) -> list[list[RunInfo]]:
+    """``members`` split by the code that played them (each group agrees with itself)."""
+    groups: list[list[RunInfo]] = []
+    for run in members:
+        code = run_code(run)
+        for group in groups:
+            if all(_same_code(code, run_code(other)) for other in group):
+                group.append(run)
+                break
+        else:
+            groups.append([run])
+    return groups
+
+
+def _code_label(code: CodeIdentity | None) -> str:
+    return code.short() if code is not None else "not recorded"
+
+
+def _mixed_code(a: RunInfo, b: RunInfo) -> InputError:
+    ca, cb = run_code(a), run_code(b)
+    if ca is None or cb is None:
+        what = "the code of one of them is not recorded"
+    else:
+        what = f"they differ in {describe(differences(ca, cb), 'in the first', 'in the second')}"
+    return InputError(
+        f"{a.where} and {b.where} were played by different code ({what}): a report does not "
+        "pool them; report them apart, or give --allow-mixed-code to report each code as "
+        "its own cohort"
+    )
+
+
+def group_runs(runs: list[RunInfo], allow_mixed_code: bool = False) -> Groups:
     """Cohorts and pairings of ``runs`` (in the order given); ``InputError`` for the same
-    games given twice."""
-    seen: dict[tuple[Any, ...], RunInfo] = {}
+    games given twice, and for runs of one lineup played by different code unless
+    ``allow_mixed_code`` (then each code is a cohort of its own)."""
     paths: dict[Path | str, RunInfo] = {}
     for run in runs:
         # A local run by its resolved directory; a run in an object store by its URI (its
@@ -232,19 +287,30 @@ def group_runs(runs: list[RunInfo]) -> Groups:
         if where in paths:
             raise InputError(f"{run.where}: given twice; each run may be reported once")
         paths[where] = run
-        key = _same_games_key(run)
+    cohorts: list[Cohort] = []
+    by_key: dict[tuple[Any, ...], list[RunInfo]] = {}
+    for run in runs:
+        by_key.setdefault(_cohort_key(run), []).append(run)
+    code_of: dict[int, int] = {}  # id(run) -> its code group within its cohort key
+    for members in by_key.values():
+        groups = _by_code(members)
+        if len(groups) > 1 and not allow_mixed_code:
+            raise _mixed_code(groups[0][0], groups[1][0])
+        labels = [_code_label(run_code(g[0])) for g in groups] if len(groups) > 1 else [""]
+        for k, group in enumerate(groups):
+            # Codes that differ only in what their shards loaded share a digest: numbered.
+            label = labels[k] + (f" #{k + 1}" if labels.count(labels[k]) > 1 else "")
+            cohorts.append(Cohort(len(cohorts), tuple(group), label))
+            code_of.update((id(r), k) for r in group)
+    seen: dict[tuple[Any, ...], RunInfo] = {}
+    for run in runs:
+        key = (*_same_games_key(run), code_of[id(run)])
         if key in seen:
             raise InputError(
                 f"{run.where} and {seen[key].where} hold the same games (same game, rules, "
                 "players, seed, seating and islands): report one of them"
             )
         seen[key] = run
-    cohorts: list[Cohort] = []
-    by_key: dict[tuple[Any, ...], list[RunInfo]] = {}
-    for run in runs:
-        by_key.setdefault(_cohort_key(run), []).append(run)
-    for members in by_key.values():
-        cohorts.append(Cohort(len(cohorts), tuple(members)))
     pairings: list[Pairing] = []
     families: dict[tuple[Any, ...], list[RunInfo]] = {}
     for run in runs:

@@ -8,7 +8,7 @@
   per run and strategy, the failures, the games they touched, the first error's text and
   the command that replays its game.
 - **Unfinished runs**: a run whose shards are not all played is reported for the games it has.
-- **Pooled runs**: several runs of the same rules and players pooled into one table.
+- **Pooled runs**: several runs of the same rules, players and code pooled into one table.
 
 The replay command is ``tourney play --run RUN --game-id N``: the game is played again from
 the run's manifest and checked against the moves the run logged.
@@ -189,7 +189,7 @@ def run_warnings(
                     text=(
                         f"{len(cohort.runs)} runs are pooled into one set of tables ({names}): "
                         "they played the same rules and players on the same islands with "
-                        "different seeds."
+                        "different seeds, and the same code played them."
                     ),
                 )
             )

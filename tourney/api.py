@@ -203,10 +203,11 @@ def report(
     out: str | Path | None = None,
     formats: tuple[str, ...] = ("html", "md", "json"),
     include_unfinished: bool = False,
+    allow_mixed_code: bool = False,
 ) -> ReportOutput:
     """Write the report of ``runs`` like ``tourney report``."""
     from pipelines.report import build_report
 
     paths = [r.where if isinstance(r, Run) else r for r in runs]
     target = Path(out) if out is not None else None
-    return build_report(paths, target, set(formats), include_unfinished)
+    return build_report(paths, target, set(formats), include_unfinished, allow_mixed_code)

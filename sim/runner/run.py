@@ -36,9 +36,19 @@ from typing import Any
 from sim.errors import InputError
 from sim.guard import NO_GUARD, Guard
 from sim.runner.backends import check_address, run_process, run_ray, run_serial
-from sim.runner.code_identity import CodeIdentity, code_identity, plugin_modules
+from sim.runner.code_identity import (
+    CodeIdentity,
+    code_identity,
+    covers,
+    describe,
+    differences,
+    pin_loaded,
+    plugin_modules,
+    run_entry_points,
+)
 from sim.runner.compaction import compact
 from sim.runner.games import Factory, Rules, game_kind
+from sim.runner.loaded_code import changed_since
 from sim.runner.locations import open_store
 from sim.runner.parts import (
     PartRecord,
@@ -339,7 +349,7 @@ def prepare(config: RunConfig, boards: dict[str, tuple[str, Any]]) -> Prepared:
     kind = game_kind(config.game)
     tables = kind.tables
     recorded_boards = kind.boards.manifest(boards) if kind.boards else {}
-    code = code_identity(plugin_modules(config.factories))
+    code = code_identity(plugin_modules(config.factories), run_entry_points(config.game))
     existing = read_manifest(store)
     if existing is not None:
         if isinstance(store, LocalStore):
@@ -385,13 +395,22 @@ def prepare(config: RunConfig, boards: dict[str, tuple[str, Any]]) -> Prepared:
                 "an older tourney and stopped before it finished), so a resume could mix "
                 "codes; simulate the run again into a new directory"
             )
-        if played_by is not None and not played_by.same_code(code):
-            if plan.play or spec["games"] > old["games"]:
+        found = differences(played_by, code) if played_by is not None else []
+        if played_by is not None and (plan.play or spec["games"] > old["games"]):
+            # The modules its shards loaded, as the workers would find them now.
+            found += [
+                (f"loaded {k}", a, b)
+                for k, a, b in changed_since(dict(played_by.loaded))
+                if not covers(code, k)  # already named by its part
+            ]
+            if found:
                 raise InputError(
                     f"{store}: its games were played by {played_by.short()} and this is "
-                    f"{code.short()}; a run holds the games of one code, so only that code "
-                    "resumes or grows it (or simulate into another --out)"
+                    f"{code.short()}, which differ in {describe(found, 'recorded', 'here')}; "
+                    "a run holds the games of one code, so only that code resumes or grows "
+                    "it (or simulate into another --out)"
                 )
+        if played_by is not None and found:
             notes.append(
                 f"played by {played_by.short()} (this is {code.short()}); nothing was left "
                 "to play, so nothing changed"
@@ -547,7 +566,11 @@ def _play(
     recorder = _Recorder(config.run_dir, manifest, prepared.records, lock)
     summaries: list[ShardSummary] = []
 
+    loaded: dict[str, str] = manifest["code"].setdefault("loaded", {})
+
     def done(summary: ShardSummary) -> None:
+        # What the shard loaded is pinned in the manifest write that records its parts.
+        pin_loaded(loaded, summary.loaded, summary.shard)
         summaries.append(summary)
         recorder.add(summary.parts)
         if on_done is not None:
@@ -576,7 +599,7 @@ def _play(
                 "backend": config.backend,
                 "workers": config.workers,
                 "address": config.address,
-                "code": code.to_json(),
+                "code": code.to_json(compact=True),
                 "shards_played": len(summaries),
                 "games_played": sum(s.games for s in summaries),
                 "seconds": round(seconds, 3),

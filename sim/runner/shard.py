@@ -31,6 +31,7 @@ from sim.game import DEFAULT_GAME
 from sim.guard import NO_GUARD, Guard
 from sim.runner.code_identity import CodeIdentity, check_code
 from sim.runner.games import Factory, Rules, game_kind, play_planned
+from sim.runner.loaded_code import loaded_code
 from sim.runner.locations import open_store
 from sim.runner.parts import PartRecord, part_name, write_recorded
 from sim.runner.schedule import Schedule
@@ -78,6 +79,9 @@ class ShardSummary:
     peak_rss_mb: float
     #: The part files written, one per table (``games`` last).
     parts: tuple[PartRecord, ...] = ()
+    #: Every module the worker had loaded from outside the standard library after the
+    #: shard's games, with its digest (:func:`sim.runner.loaded_code.loaded_code`).
+    loaded: tuple[tuple[str, str], ...] = ()
 
 
 #: A shard as it travels to another process: the driver's code identity as plain data (read
@@ -163,6 +167,7 @@ def run_shard(task: ShardTask) -> ShardSummary:
         play += t1 - t0
         log += clock() - t1
     t2 = clock()
+    loaded = tuple(sorted(loaded_code().items()))
     tables = builder.build()
     t3 = clock()
     store = open_store(task.run_dir)
@@ -187,4 +192,5 @@ def run_shard(task: ShardTask) -> ShardSummary:
         t4 - t3,
         rss,
         tuple(parts),
+        loaded,
     )

@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 from pipelines.cli import app
 from pipelines.simulate import resolve
-from sim.runner.code_identity import CodeIdentity, code_identity
+from sim.runner.code_identity import CodeIdentity, code_identity, run_entry_points
 from sim.runner.parts import file_sha256
 from sim.runner.run import read_manifest, run
 from sim.runner.shard import ShardSummary
@@ -153,10 +153,15 @@ def _stopped_run(out: Path) -> dict[str, object]:
     return values
 
 
+def _mine() -> CodeIdentity:
+    """This process's identity for a Tobago run of built-in players."""
+    return code_identity((), run_entry_points("tobago"))
+
+
 def _other_code(monkeypatch: pytest.MonkeyPatch) -> CodeIdentity:
     """Make this process's code identity another one (as after editing a strategy)."""
     other = CodeIdentity(code_identity().version, "f" * 64)
-    monkeypatch.setattr("sim.runner.run.code_identity", lambda modules=(): other)
+    monkeypatch.setattr("sim.runner.run.code_identity", lambda *args: other)
     return other
 
 
@@ -168,14 +173,14 @@ def test_other_code_never_resumes_or_grows_a_run(
     manifest = read_manifest(out)
     assert manifest is not None and manifest["status"] == "partial"
     # Recorded when the run was created, before any shard: a killed run says it too.
-    assert manifest["code"]["digest"] == code_identity().digest
+    assert manifest["code"]["digest"] == _mine().digest
     before = (out / "manifest.json").read_bytes(), snapshot(out)
     _other_code(monkeypatch)
     resumed = runner.invoke(app, cli(values))
     assert resumed.exit_code == 2
     (line,) = resumed.stderr.strip().splitlines()
     assert f"its games were played by tourney {code_identity().version}, sources" in line
-    assert "ffffffffffff; a run holds the games of one code, so only that code resumes" in line
+    assert "ffffffffffff, which differ in sources; a run holds the games of one code" in line
     assert ((out / "manifest.json").read_bytes(), snapshot(out)) == before  # nothing touched
     monkeypatch.undo()
     assert run(resolve(values, {}, "test")).complete
