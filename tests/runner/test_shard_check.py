@@ -1,0 +1,108 @@
+"""Every shard's tables are checked before they are written (:mod:`sim.runner.shard_check`):
+a game plug-in whose table builder duplicates, drops or shifts rows, writes a column of
+another type, or whose engine plays differently when played again, fails the run with one
+line naming the game, the shard and the check (exit 1), and nothing of that shard is written.
+The broken games are Dice Race variants (``tests/plugins/broken_dice``), each run as a user
+runs it: the console script, with the plug-ins on ``PYTHONPATH``."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from sim.runner.parts import part_name
+from sim.runner.shard_check import SAMPLE, sample_ids
+
+PLUGINS = Path(__file__).parents[1] / "plugins"
+TOURNEY = Path(sys.executable).parent / "tourney"
+TABLES = ("games", "seats", "moves", "failures")
+
+
+def tourney(*args: str) -> subprocess.CompletedProcess[str]:
+    paths = [str(PLUGINS / "dice_race"), str(PLUGINS / "broken_dice")]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([*paths, os.environ.get("PYTHONPATH", "")])}
+    return subprocess.run(
+        [str(TOURNEY), *args], capture_output=True, text=True, check=False, env=env
+    )
+
+
+def simulate(game: str, out: Path, backend: str = "serial") -> subprocess.CompletedProcess[str]:
+    """400 games in 4 shards of 100 (the broken builders break the shard of game 150)."""
+    return tourney("simulate", "--game", game, "--players", "hold-at,random", "--games", "400",
+                   "--seed", "4", "--shard-size", "100", "--backend", backend, "--workers", "2",
+                   "--out", str(out))  # fmt: skip
+
+
+def error(done: subprocess.CompletedProcess[str]) -> str:
+    """The run's one-line error (the last line on stderr, after any progress lines)."""
+    lines = done.stderr.strip().splitlines()
+    assert [line for line in lines if "error" in line] == lines[-1:], done.stderr
+    return lines[-1].removeprefix("tourney: error: ")
+
+
+def parts(run: Path) -> dict[str, list[str]]:
+    return {t: sorted(p.name for p in (run / t).glob("*.parquet")) for t in TABLES}
+
+
+@pytest.mark.parametrize(
+    ("game", "check", "detail"),
+    [
+        ("dice-race-duplicate", "games rows", "game 103 has 2 games rows"),
+        ("dice-race-drop", "games rows", "game 103 has no games row"),
+        ("dice-race-shift", "games rows", "game 200 has a games row but is not a game of this"),
+        ("dice-race-type", "schema", "table seats: column 'score' has type int32, declared int16"),
+        ("dice-race-seat", "seat rows", "game 102 seats 2 players and has seats rows for seats [0"),
+        ("dice-race-foreign", "game ids", "table moves has rows of game 10000, not of this shard"),
+    ],
+)  # fmt: skip
+def test_a_broken_shard_fails_the_run_unwritten(
+    game: str, check: str, detail: str, tmp_path: Path
+) -> None:
+    run = tmp_path / "run"
+    done = simulate(game, run)
+    assert done.returncode == 1, done.stdout + done.stderr
+    line = error(done)
+    assert line.startswith(f"{game} shard 1 (games 100-199) fails the {check!r} check: {detail}")
+    assert "nothing of the shard was written" in line
+    # The shard before it is whole; of the broken shard, no table has a part file.
+    assert parts(run) == {t: [part_name(0)] for t in TABLES}
+
+
+def test_a_game_that_plays_otherwise_when_played_again_fails_the_run(tmp_path: Path) -> None:
+    run = tmp_path / "run"
+    done = simulate("dice-race-random", run)
+    assert done.returncode == 1, done.stdout + done.stderr
+    line = error(done)
+    assert line.startswith("dice-race-random shard 0 (games 0-99) fails the 'replay' check: game 0")
+    assert "depends on something besides its seed, rules and players" in line
+    assert parts(run) == {t: [] for t in TABLES}
+
+
+def test_a_worker_process_fails_the_run_the_same_way(tmp_path: Path) -> None:
+    done = simulate("dice-race-duplicate", tmp_path / "run", backend="process")
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "fails the 'games rows' check: game 103 has 2 games rows" in error(done)
+    assert part_name(1) not in parts(tmp_path / "run")["games"]
+
+
+def test_an_honest_game_is_written_whole(tmp_path: Path) -> None:
+    run = tmp_path / "run"
+    done = simulate("dice-race", run)
+    assert done.returncode == 0, done.stderr
+    assert "sound (complete): 400 games" in tourney("verify", str(run)).stdout
+
+
+def test_the_replayed_sample_is_the_first_game_and_one_from_the_seed() -> None:
+    for shard, first in ((0, 0), (7, 7000)):
+        picked = sample_ids(11, shard, first, 1000)
+        assert picked[0] == first and len(picked) <= SAMPLE
+        assert all(first <= g < first + 1000 for g in picked)
+        assert picked == sample_ids(11, shard, first, 1000)
+    assert sample_ids(11, 3, 30, 1) == (30,)
+    # Across shards the second game falls anywhere in its shard, not at a fixed offset.
+    offsets = {sample_ids(5, k, 100 * k, 100)[-1] - 100 * k for k in range(20)}
+    assert len(offsets) > 10
