@@ -81,6 +81,8 @@ class ShardSummary:
     peak_rss_mb: float
     #: The part files written, one per table (``games`` last).
     parts: tuple[PartRecord, ...] = ()
+    #: Time spent checking the shard's tables and replaying its sample (:mod:`.shard_check`).
+    check_seconds: float = 0.0
 
 
 #: A shard as it travels to another process: the driver's code identity as plain data (read
@@ -169,6 +171,7 @@ def run_shard(task: ShardTask) -> ShardSummary:
         log += clock() - t1
     t2 = clock()
     tables = builder.build()
+    t_built = clock()
     # Before anything is written: a shard whose tables are not its games is never a part.
     check.check(tables, lambda p: play_planned(p, task.rules, task.factories, boards, task.guard))
     t3 = clock()
@@ -190,8 +193,9 @@ def run_shard(task: ShardTask) -> ShardSummary:
         truncated,
         violations,
         play,
-        log + (t3 - t2),
+        log + (t_built - t2),
         t4 - t3,
         rss,
         tuple(parts),
+        t3 - t_built,
     )

@@ -10,12 +10,19 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
+import pyarrow as pa
 import pytest
 
+from sim.errors import RunError
+from sim.runner.games import NO_ISLAND, game_kind, play_planned
 from sim.runner.parts import part_name
-from sim.runner.shard_check import SAMPLE, sample_ids
+from sim.runner.schedule import GamePlan, Schedule
+from sim.runner.shard_check import SAMPLE, ShardCheck, sample_ids
+from sim.runner.tables import BASIC_SCHEMAS, BASIC_TABLES
+from strategies.registry import DEFAULT_PLAYERS, parse_strategy
 
 PLUGINS = Path(__file__).parents[1] / "plugins"
 TOURNEY = Path(sys.executable).parent / "tourney"
@@ -106,3 +113,50 @@ def test_the_replayed_sample_is_the_first_game_and_one_from_the_seed() -> None:
     # Across shards the second game falls anywhere in its shard, not at a fixed offset.
     offsets = {sample_ids(5, k, 100 * k, 100)[-1] - 100 * k for k in range(20)}
     assert len(offsets) > 10
+
+
+def played(game: str, first: int = 20, n: int = 6) -> tuple[ShardCheck, dict[str, pa.Table]]:
+    """Shard ``first .. first + n - 1`` of a built-in game played in this process: the check
+    that watched it and the tables its builder built."""
+    kind = game_kind(game)
+    rules = kind.load_rules(kind.default_rules)
+    names = list(DEFAULT_PLAYERS[game])
+    factories = tuple(parse_strategy(name, game).factory() for name in names)
+    islands = kind.boards.builtin()[:1] if kind.boards else (NO_ISLAND,)
+    schedule = Schedule(3, len(names), "rotate", islands)
+    check = ShardCheck(kind, 2, first, n, 3)
+    builder = kind.builder(game, names)
+    for game_id in range(first, first + n):
+        plan = schedule.plan(game_id)
+        done = play_planned(plan, rules, factories)
+        check.saw(plan, done)
+        builder.add(plan, done)
+    return check, builder.build()
+
+
+def replayer(game: str) -> Callable[[GamePlan], object]:
+    kind = game_kind(game)
+    rules = kind.load_rules(kind.default_rules)
+    factories = tuple(parse_strategy(n, game).factory() for n in DEFAULT_PLAYERS[game])
+    return lambda plan: play_planned(plan, rules, factories)
+
+
+@pytest.mark.parametrize("game", ["tobago", "treasure-island"])
+def test_a_built_in_game_passes_and_its_declared_schema_is_exact(game: str) -> None:
+    check, tables = played(game)
+    check.check(tables, replayer(game))
+    # Declared schemas hold every column: one the game did not declare fails.
+    games = tables["games"]
+    extra = {**tables, "games": games.append_column("extra", pa.array([0] * games.num_rows))}
+    head = f"^{game} shard 2 \\(games 20-25\\) fails the 'schema' check: "
+    with pytest.raises(RunError, match=head + "table games: column 'extra' is not declared"):
+        check.check(extra, replayer(game))
+    moves = tables["moves"]
+    i = moves.schema.get_field_index("turn")
+    wider = {**tables, "moves": moves.set_column(i, "turn", moves.column(i).cast(pa.int64()))}
+    with pytest.raises(RunError, match="table moves: column 'turn' has type int64, declared int32"):
+        check.check(wider, replayer(game))
+
+
+def test_the_basic_schemas_are_the_basic_tables() -> None:
+    assert set(BASIC_SCHEMAS) == set(BASIC_TABLES)
