@@ -10,9 +10,10 @@ written.
 
 ``schema``
     every table of the game is there, each with its declared columns (names and Arrow types,
-    in order): the game's own schemas (:attr:`sim.game.GameKind.schemas`), or for a game that
-    declares none the common contract of :mod:`sim.runner.tables` (``moves`` and
-    ``failures`` whole, the leading columns of ``games`` and ``seats``).
+    in order): the game's own schemas (:attr:`sim.game.GameKind.schemas`), and in any case
+    the common contract of :mod:`sim.runner.tables` (``moves`` and ``failures`` begin with
+    their columns, ``games`` and ``seats`` with the common ones, any other table with
+    ``game_id``).
 ``games rows``
     exactly one ``games`` row per scheduled game, in game order: no duplicate, no missing
     game, no game id of another shard; each with the player count of its plan.
@@ -146,6 +147,13 @@ class ShardCheck:
             )
         for name, (columns, exact) in self.declared.items():
             found = [(f.name, f.type) for f in tables[name].schema]
+            # A game's own schema must begin with the common columns too: the checks below
+            # and every report read them.
+            common = COMMON.get(name, [("game_id", pa.int64())])
+            if found[: len(common)] != common:
+                raise ShardCheckError(
+                    "schema", f"table {name}: {_column_difference(found[: len(common)], common)}"
+                )
             have = found if exact else found[: len(columns)]
             if have != columns:
                 raise ShardCheckError(

@@ -7,6 +7,7 @@ runs it: the console script, with the plug-ins on ``PYTHONPATH``."""
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import subprocess
 import sys
@@ -160,3 +161,14 @@ def test_a_built_in_game_passes_and_its_declared_schema_is_exact(game: str) -> N
 
 def test_the_basic_schemas_are_the_basic_tables() -> None:
     assert set(BASIC_SCHEMAS) == set(BASIC_TABLES)
+
+
+def test_a_declared_schema_must_begin_with_the_common_columns() -> None:
+    _, tables = played("treasure-island")
+    games = tables["games"].drop(["winners"])
+    declared = {name: t.schema for name, t in tables.items()} | {"games": games.schema}
+    kind = dataclasses.replace(game_kind("treasure-island"), schemas=lambda: declared)
+    check = ShardCheck(kind, 2, 20, 6, 3)
+    check.players = [len(DEFAULT_PLAYERS["treasure-island"])] * 6
+    with pytest.raises(RunError, match="table games: column 14 is 'decisions', declared 'winners'"):
+        check.check({**tables, "games": games}, replayer("treasure-island"))
