@@ -142,6 +142,10 @@ class GameKind:
     ablations: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     #: ``totals(game)``: per-game counts a rules sweep reports as means per game, by name.
     sweep_totals: Callable[[Any], Mapping[str, int]] | None = None
+    #: ``schemas()``: each table's Arrow schema, by table name (without ``run_id``), which
+    #: every shard's tables are checked against before they are written; None checks only
+    #: the columns every game's tables share (:mod:`sim.runner.shard_check`).
+    schemas: Callable[[], Mapping[str, pa.Schema]] | None = None
 
     def play(
         self,

@@ -607,6 +607,7 @@ def _play(
                 "play_seconds": round(sum(s.play_seconds for s in summaries), 3),
                 "log_seconds": round(sum(s.log_seconds for s in summaries), 3),
                 "write_seconds": round(sum(s.write_seconds for s in summaries), 3),
+                "check_seconds": round(sum(s.check_seconds for s in summaries), 3),
                 "peak_worker_rss_mb": round(max((s.peak_rss_mb for s in summaries), default=0), 1),
                 "interrupted": not complete,
             }

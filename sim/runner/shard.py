@@ -5,10 +5,12 @@ boards by value), so any backend can run it in any process. A worker process sta
 :func:`run_packed`, which checks that it runs the driver's code
 (:func:`sim.runner.code_identity.check_code`) before it even unpickles the task. A worker
 first checks that it sees the run's manifest (a node that does not reach the run's location
-fails at once, saying so, instead of writing parts where nobody looks); each table's part file
-is then written atomically to the run's store (:mod:`sim.runner.store`), the ``games`` part
-last, and reported back with its record (rows, bytes, sha256): the driver records it in the
-manifest, and a part nobody recorded is never trusted (see :mod:`sim.runner.parts`).
+fails at once, saying so, instead of writing parts where nobody looks); its tables are checked
+(:mod:`sim.runner.shard_check`: one row set per game, declared schemas, a replayed sample), and
+each table's part file is then written atomically to the run's store
+(:mod:`sim.runner.store`), the ``games`` part last, and reported back with its record (rows,
+bytes, sha256): the driver records it in the manifest, and a part nobody recorded is never
+trusted (see :mod:`sim.runner.parts`).
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from sim.runner.loaded_code import loaded_code
 from sim.runner.locations import open_store
 from sim.runner.parts import PartRecord, part_name, write_recorded
 from sim.runner.schedule import Schedule
+from sim.runner.shard_check import ShardCheck
 from sim.runner.store import MANIFEST, RunStore
 
 
@@ -82,6 +85,8 @@ class ShardSummary:
     #: Every module the worker had loaded from outside the standard library after the
     #: shard's games, with its digest (:func:`sim.runner.loaded_code.loaded_code`).
     loaded: tuple[tuple[str, str], ...] = ()
+    #: Time spent checking the shard's tables and replaying its sample (:mod:`.shard_check`).
+    check_seconds: float = 0.0
 
 
 #: A shard as it travels to another process: the driver's code identity as plain data (read
@@ -149,6 +154,7 @@ def run_shard(task: ShardTask) -> ShardSummary:
     schedule = Schedule(
         task.root_seed, len(task.labels), task.seating, task.islands, task.table_sizes
     )
+    check = ShardCheck(kind, task.shard, task.first_game, task.n_games, task.root_seed)
     truncated = 0
     violations = 0
     play = 0.0
@@ -163,12 +169,16 @@ def run_shard(task: ShardTask) -> ShardSummary:
         t1 = clock()
         truncated += result.truncated
         violations += len(game.violations)
+        check.saw(plan, game)
         builder.add(plan, game)
         play += t1 - t0
         log += clock() - t1
     t2 = clock()
     loaded = tuple(sorted(loaded_code().items()))
     tables = builder.build()
+    t_built = clock()
+    # Before anything is written: a shard whose tables are not its games is never a part.
+    check.check(tables, lambda p: play_planned(p, task.rules, task.factories, boards, task.guard))
     t3 = clock()
     store = open_store(task.run_dir)
     parts = []
@@ -188,9 +198,10 @@ def run_shard(task: ShardTask) -> ShardSummary:
         truncated,
         violations,
         play,
-        log + (t3 - t2),
+        log + (t_built - t2),
         t4 - t3,
         rss,
         tuple(parts),
         loaded,
+        t3 - t_built,
     )

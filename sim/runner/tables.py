@@ -207,6 +207,14 @@ BASIC_GAMES_SCHEMA = pa.schema(
 BASIC_SEATS_SCHEMA = pa.schema([*SEAT_COLUMNS, ("violations", pa.int16())])
 #: The tables :class:`BasicTableBuilder` writes, ``games`` last.
 BASIC_TABLES = ("failures", "moves", "seats", "games")
+#: Their schemas, by table (what a game whose tables these are declares as its
+#: ``GameKind.schemas``).
+BASIC_SCHEMAS: dict[str, pa.Schema] = {
+    "games": BASIC_GAMES_SCHEMA,
+    "seats": BASIC_SEATS_SCHEMA,
+    "moves": MOVES_SCHEMA,
+    "failures": FAILURES_SCHEMA,
+}
 
 
 class BasicTableBuilder:

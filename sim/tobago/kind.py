@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sim.game import BoardHooks, Builder, Factory, GameKind, ReplayHooks
 from sim.guard import NO_GUARD, Guard
@@ -19,6 +19,9 @@ from sim.tobago.engine import TobagoGame
 from sim.tobago.modular import island_names
 from sim.tobago.movelog import EVENTS, render
 
+if TYPE_CHECKING:
+    import pyarrow as pa
+
 
 @functools.lru_cache(maxsize=256)
 def _board(name: str) -> Board:
@@ -31,6 +34,12 @@ def _builder(game: str, labels: list[str]) -> Builder:
     from sim.tobago.tables import TableBuilder
 
     return TableBuilder(game, labels)
+
+
+def _schemas() -> Mapping[str, pa.Schema]:
+    from sim.tobago.tables import SCHEMAS
+
+    return SCHEMAS
 
 
 def build(
@@ -94,4 +103,5 @@ KIND = GameKind(
     ),
     ablations={"curses": {"curse_count": 0}, "amulets": {"amulet_count": 0}},
     sweep_totals=_sweep_totals,
+    schemas=_schemas,
 )

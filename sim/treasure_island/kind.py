@@ -4,7 +4,7 @@ registered under the ``tourney.games`` entry point ``treasure-island``."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sim.game import Builder, Factory, GameKind, ReplayHooks
 from sim.guard import NO_GUARD, Guard
@@ -14,11 +14,20 @@ from sim.treasure_island import snapshot as ti_snapshot
 from sim.treasure_island.engine import TreasureIslandGame
 from sim.treasure_island.movelog import EVENTS, render
 
+if TYPE_CHECKING:
+    import pyarrow as pa
+
 
 def _builder(game: str, labels: list[str]) -> Builder:
     from sim.treasure_island.tables import TreasureIslandTableBuilder
 
     return TreasureIslandTableBuilder(game, labels)
+
+
+def _schemas() -> Mapping[str, pa.Schema]:
+    from sim.treasure_island.tables import SCHEMAS
+
+    return SCHEMAS
 
 
 def build(
@@ -63,4 +72,5 @@ KIND = GameKind(
         ti_snapshot.describer,
         renderer=("pipelines.treasure_island", "replay.js"),
     ),
+    schemas=_schemas,
 )

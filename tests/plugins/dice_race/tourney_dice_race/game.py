@@ -20,7 +20,7 @@ from sim.outcome import GameResult, Violation, ranks_and_shares
 from sim.referee import Referee, seat_game
 from sim.rules_files import check_scalar, digest, plain_fields, read_overrides
 from sim.runner.schedule import GamePlan
-from sim.runner.tables import BASIC_TABLES, BasicTableBuilder
+from sim.runner.tables import BASIC_SCHEMAS, BASIC_TABLES, BasicTableBuilder
 from sim.sealed import sealed_class
 from sim.seeding import stream
 
@@ -231,4 +231,5 @@ KIND = GameKind(
     render=render,
     event_names=EVENTS,
     log=lambda game: game.log,
+    schemas=lambda: BASIC_SCHEMAS,
 )
