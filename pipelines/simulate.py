@@ -26,7 +26,7 @@ from pipelines.ablation import ablated
 from pipelines.pools import Lineup, lineup
 from sim.errors import InputError
 from sim.game import DEFAULT_GAME, BoardHooks
-from sim.guard import Guard
+from sim.guard import MAX_DECISION_TIMEOUT, MIN_DECISION_TIMEOUT, Guard
 from sim.runner.backends import BACKENDS, check_address_format
 from sim.runner.games import GAMES, NO_ISLAND, GameKind
 from sim.runner.locations import is_uri, open_store
@@ -279,15 +279,15 @@ def resolve(file_values: dict[str, Any], flags: dict[str, Any], source: str) -> 
     )
 
 
-def _seconds(source: str, key: str, value: Any, high: float) -> float | None:
-    """A time limit in seconds (None: off); ``InputError`` outside (0, high]."""
+def _seconds(source: str, key: str, value: Any, high: float, low: float = 0) -> float | None:
+    """A time limit in seconds (None: off); ``InputError`` outside (0, high], or outside
+    [low, high] when ``low`` is given."""
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value <= high:
-        raise InputError(
-            f"{source}: {key} = {_shown(value)} is not allowed (seconds, more than 0 and at "
-            f"most {high:g})"
-        )
+    bad = isinstance(value, bool) or not isinstance(value, int | float)
+    if bad or not (low <= value <= high if low else 0 < value <= high):
+        allowed = f"from {low:g} to {high:g}" if low else f"more than 0 and at most {high:g}"
+        raise InputError(f"{source}: {key} = {_shown(value)} is not allowed (seconds, {allowed})")
     return float(value)
 
 
@@ -296,7 +296,10 @@ def _guard(values: dict[str, Any], backend: str, source: str) -> tuple[Guard, fl
     audit = values["audit"]
     if not isinstance(audit, bool):
         raise InputError(f"{source}: audit = {_shown(audit)} is not allowed (true or false)")
-    decision = _seconds(source, "decision_timeout", values["decision_timeout"], 86_400)
+    decision = _seconds(
+        source, "decision_timeout", values["decision_timeout"], MAX_DECISION_TIMEOUT,
+        MIN_DECISION_TIMEOUT,
+    )  # fmt: skip
     shard = _seconds(source, "shard_timeout", values["shard_timeout"], 7 * 86_400)
     if shard is not None and backend == "serial":
         raise InputError(

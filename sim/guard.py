@@ -14,17 +14,19 @@ Both wrap a seat's ``decide`` (so a game without them runs the plain, fast path)
   reason ``timeout`` (left out of win rates and counted, like a deadlock). The alarm repeats
   every :data:`REPEAT` seconds until the decision is over, so a strategy that catches the
   exception is interrupted again. A timer needs the process's main thread, which every backend
-  plays in.
+  plays in. A ``SIGALRM`` that no time limit set (a strategy sending one to its own process)
+  is ignored while a shard plays (:func:`stray_alarms_ignored`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import pickle
 import random
 import signal
 import threading
 import types
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,6 +36,9 @@ from sim.errors import InputError
 REPEAT = 0.05
 #: The largest decision time limit accepted (a day).
 MAX_DECISION_TIMEOUT = 86_400.0
+#: The smallest (a millisecond): the interval timer cannot honour less, and an alarm that
+#: lands while the timer is being set would end every decision.
+MIN_DECISION_TIMEOUT = 0.001
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,10 +50,10 @@ class Guard:
 
     def __post_init__(self) -> None:
         t = self.decision_timeout
-        if t is not None and not 0 < t <= MAX_DECISION_TIMEOUT:
+        if t is not None and not MIN_DECISION_TIMEOUT <= t <= MAX_DECISION_TIMEOUT:
             raise InputError(
-                f"decision_timeout {t!r} is not allowed (seconds, more than 0 and at most "
-                f"{MAX_DECISION_TIMEOUT:g})"
+                f"decision_timeout {t!r} is not allowed (seconds, from "
+                f"{MIN_DECISION_TIMEOUT:g} to {MAX_DECISION_TIMEOUT:g})"
             )
 
     @property
@@ -219,38 +224,67 @@ Decide = Callable[[Any, Any], object]
 
 
 def guarded(decide: Decide, guard: Guard, audited: Audited | None) -> Decide:
-    """``decide`` under ``guard``: audited and/or timed (see the module docstring)."""
+    """``decide`` under ``guard``: audited and/or timed (see the module docstring).
+
+    The timer is armed and disarmed inside the decision's ``try``, and the alarm raises only
+    while a decision is under way: however short the limit, an alarm that comes while the
+    timer is being set or cancelled still ends the decision as over time (with its seat and
+    kind), and none is left armed to go off in the engine's own code."""
     timeout = guard.decision_timeout
     audit = audited if guard.audit else None
     if timeout is not None and threading.current_thread() is not threading.main_thread():
         raise InputError("a decision time limit needs the main thread of a process")
+    #: Whether a decision is under way (an alarm outside one does nothing).
+    asking = [False]
 
     def on_alarm(signum: int, frame: object) -> None:
         assert timeout is not None
+        if not asking[0]:
+            return
         signal.setitimer(signal.ITIMER_REAL, REPEAT)
         raise DecisionTimeout(timeout)
 
     def run(view: Any, decision: Any) -> object:
         before = audit.snapshot() if audit is not None else None
         previous: Any = None
-        if timeout is not None:
-            previous = signal.signal(signal.SIGALRM, on_alarm)
-            signal.setitimer(signal.ITIMER_REAL, timeout)
         try:
-            answer = decide(view, decision)
+            try:
+                if timeout is not None:
+                    previous = signal.signal(signal.SIGALRM, on_alarm)
+                    asking[0] = True
+                    signal.setitimer(signal.ITIMER_REAL, timeout)
+                answer = decide(view, decision)
+            finally:
+                if timeout is not None:
+                    asking[0] = False
+                    signal.setitimer(signal.ITIMER_REAL, 0)
+                    if previous is not None:
+                        signal.signal(signal.SIGALRM, previous)
+                if audit is not None and before is not None:
+                    changed = audit.snapshot() != before
+                    audit.after_decision()
+                    if changed:
+                        audit.restore(before)
+                        raise Tampered("changed the game during its decision (audit)")
         except DecisionTimeout as exc:
             exc.seat, exc.kind = decision.seat, decision.kind
             raise
-        finally:
-            if timeout is not None:
-                signal.setitimer(signal.ITIMER_REAL, 0)
-                signal.signal(signal.SIGALRM, previous)
-            if audit is not None and before is not None:
-                changed = audit.snapshot() != before
-                audit.after_decision()
-                if changed:
-                    audit.restore(before)
-                    raise Tampered("changed the game during its decision (audit)")
         return answer
 
     return run
+
+
+@contextlib.contextmanager
+def stray_alarms_ignored() -> Iterator[None]:
+    """While games are played: a ``SIGALRM`` that no decision time limit set (a strategy
+    that sends one to its own process) is ignored instead of ending the process; a time
+    limit installs its own handler around each decision. Only in a process's main thread
+    (signals are delivered there); elsewhere nothing changes."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGALRM, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGALRM, previous)

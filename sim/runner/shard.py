@@ -30,7 +30,7 @@ import pyarrow.parquet as pq
 
 from sim.errors import InputError
 from sim.game import DEFAULT_GAME
-from sim.guard import NO_GUARD, Guard
+from sim.guard import NO_GUARD, Guard, stray_alarms_ignored
 from sim.runner.code_identity import CodeIdentity, check_code
 from sim.runner.games import Factory, Rules, game_kind, play_planned
 from sim.runner.loaded_code import loaded_code
@@ -160,25 +160,30 @@ def run_shard(task: ShardTask) -> ShardSummary:
     play = 0.0
     log = 0.0
     clock = time.perf_counter
-    for game_id in range(task.first_game, task.first_game + task.n_games):
-        t0 = clock()
-        plan = schedule.plan(game_id)
-        game = play_planned(plan, task.rules, task.factories, boards, task.guard)
-        result = game.result
-        assert result is not None
-        t1 = clock()
-        truncated += result.truncated
-        violations += len(game.violations)
-        check.saw(plan, game)
-        builder.add(plan, game)
-        play += t1 - t0
-        log += clock() - t1
-    t2 = clock()
-    loaded = tuple(sorted(loaded_code().items()))
-    tables = builder.build()
-    t_built = clock()
-    # Before anything is written: a shard whose tables are not its games is never a part.
-    check.check(tables, lambda p: play_planned(p, task.rules, task.factories, boards, task.guard))
+    # A SIGALRM that no decision time limit set (a strategy sending one to its own process)
+    # is ignored while the shard plays, instead of ending the process.
+    with stray_alarms_ignored():
+        for game_id in range(task.first_game, task.first_game + task.n_games):
+            t0 = clock()
+            plan = schedule.plan(game_id)
+            game = play_planned(plan, task.rules, task.factories, boards, task.guard)
+            result = game.result
+            assert result is not None
+            t1 = clock()
+            truncated += result.truncated
+            violations += len(game.violations)
+            check.saw(plan, game)
+            builder.add(plan, game)
+            play += t1 - t0
+            log += clock() - t1
+        t2 = clock()
+        loaded = tuple(sorted(loaded_code().items()))
+        tables = builder.build()
+        t_built = clock()
+        # Before anything is written: a shard whose tables are not its games is never a part.
+        check.check(
+            tables, lambda p: play_planned(p, task.rules, task.factories, boards, task.guard)
+        )
     t3 = clock()
     store = open_store(task.run_dir)
     parts = []
