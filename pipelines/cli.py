@@ -1,6 +1,7 @@
 """The ``tourney`` command line: the typer app with every command registered.
 
-Commands live in small modules by theme (``cli_games``, ``cli_compare``, ``cli_tune``);
+Commands live in small modules by theme (``cli_games``, ``cli_compare``, ``cli_tune``,
+``cli_check``);
 importing them registers them on :data:`pipelines.cli_app.app`. A game's own commands
 (Tobago's ``tourney board``) are modules registered under the ``tourney.commands`` entry
 points, imported here the same way, so that the command line names no game.
@@ -11,13 +12,13 @@ from __future__ import annotations
 import sys
 from importlib.metadata import entry_points
 
-from pipelines import cli_compare, cli_games, cli_tune
+from pipelines import cli_check, cli_compare, cli_games, cli_tune
 from pipelines.cli_app import app
 
 #: The entry-point group of modules that register a game's own commands when imported.
 GROUP = "tourney.commands"
 
-__all__ = ["app", "cli_compare", "cli_games", "cli_tune", "main"]
+__all__ = ["app", "cli_check", "cli_compare", "cli_games", "cli_tune", "main"]
 
 
 def _load_game_commands() -> None:

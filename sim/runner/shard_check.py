@@ -127,11 +127,7 @@ class ShardCheck:
         """``RunError`` naming the game, the shard and the first failed check, unless the
         tables hold exactly the games played; ``replay(plan)`` plays a game again."""
         try:
-            self._schema(tables)
-            self._games(tables["games"])
-            self._seats(tables)
-            self._ids(tables)
-            self._replay(replay)
+            self.find(tables, replay)
         except ShardCheckError as fault:
             last = self.first_game + self.n_games - 1
             raise RunError(
@@ -139,6 +135,15 @@ class ShardCheck:
                 f"the {fault.check!r} check: {fault.detail}; nothing of the shard was written "
                 f"(the game's engine or table builder is at fault, not the run's input)"
             ) from None
+
+    def find(self, tables: Mapping[str, pa.Table], replay: Callable[[GamePlan], Any]) -> None:
+        """The checks in order: :class:`ShardCheckError` for the first that fails (the
+        conformance kit reports it as its own)."""
+        self._schema(tables)
+        self._games(tables["games"])
+        self._seats(tables)
+        self._ids(tables)
+        self._replay(replay)
 
     def _schema(self, tables: Mapping[str, pa.Table]) -> None:
         if sorted(tables) != sorted(self.kind.tables):
