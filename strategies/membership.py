@@ -11,6 +11,7 @@ annotations) belongs to no game and is not refused.
 from __future__ import annotations
 
 import functools
+import sys
 import typing
 from collections.abc import Iterator, Mapping
 
@@ -36,11 +37,18 @@ def _decide_modules(cls: type) -> set[str]:
     return {t.__module__ for hint in hints.values() for t in _hint_types(hint)}
 
 
+def _ours(module: str) -> bool:
+    """Whether a module can tie a class to a game: one in a package, not of the standard
+    library (``typing.Any`` says nothing of a game)."""
+    top = module.split(".", 1)[0]
+    return "." in module and top not in sys.stdlib_module_names
+
+
 def _markers(cls: type) -> set[str]:
     """The packages that tie ``cls`` to a game: its own and its ancestors', and those of the
     types its ``decide`` takes."""
     modules = {c.__module__ for c in cls.__mro__ if c is not object} | _decide_modules(cls)
-    return {_package(m) for m in modules if m != "builtins"}
+    return {_package(m) for m in modules if _ours(m)}
 
 
 @functools.cache
