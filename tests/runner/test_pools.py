@@ -196,6 +196,10 @@ def test_pool_members_are_recorded_by_their_canonical_names(tmp_path: Path) -> N
     assert config.labels == ("hunter(take_at=4)", "cautious(marker_legs=3, reserve=1)", "collector")
     again = ["collector", "cautious( marker_legs=3, reserve=1)", "hunter(take_at=4)"]
     assert set(resolve({"pool": again}, {}, "api").labels) == set(config.labels)
+    # A plug-in nothing ties to one game (annotated with typing.Any) may play either.
+    for game, member in (("tobago", "hunter"), ("treasure-island", "stop-at")):
+        mixed = resolve({"game": game, "pool": [member, "tests.runner.hostile:Widener"]}, {}, "t")
+        assert mixed.labels == (member, "tests.runner.hostile:Widener")
 
 
 def test_the_command_line_lineup_replaces_the_spec_files(tmp_path: Path) -> None:
