@@ -23,3 +23,15 @@ Cautious.decide = _never_takes  # type: ignore[method-assign]
 
 class Patcher(RandomPlayer):
     """Plays at random; what matters is what importing it did."""
+
+
+class PatchError(BaseException):
+    """An error of the plug-in's own (a BaseException: nothing on the way catches it)."""
+
+
+class Raiser(RandomPlayer):
+    """Cannot be built: its constructor raises the plug-in's own kind of error, which must
+    reach the caller without the plug-in being imported there."""
+
+    def __init__(self, rng: Any, **params: Any) -> None:
+        raise PatchError("no")

@@ -39,6 +39,13 @@ def test_a_plug_ins_patch_does_not_reach_a_later_run(tmp_path: Path) -> None:
     )
 
 
+def test_a_plug_ins_own_error_reaches_the_caller_without_its_module(tmp_path: Path) -> None:
+    sys.modules.pop("tests.api_patcher", None)
+    with pytest.raises(RuntimeError, match=r"^tests\.api_patcher\.PatchError: no"):
+        api.simulate(players="tests.api_patcher:Raiser,hunter", out=str(tmp_path / "r"), **GAMES)
+    assert "tests.api_patcher" not in sys.modules and "decide" not in vars(Cautious)
+
+
 def test_the_patch_changes_games_and_in_process_runs_refuse_after_it(tmp_path: Path) -> None:
     """The same sequence in this process: the patch would change the games (so the test
     above can tell), and a run after it is refused."""

@@ -19,12 +19,18 @@ from typing import Any
 
 from tourney import calls
 
+#: Where an exception's class may come from to travel back as itself: unpickling a class of
+#: a plug-in's module would import that module, and run its code, in the caller's process.
+_OWN = ("builtins", "sim", "strategies", "pipelines", "reports", "tourney")
+
 
 def _outcome(request: dict[str, Any]) -> tuple[str, object, str]:
     sys.path[:] = request["sys_path"]
     try:
         value = getattr(calls, request["call"])(*request["args"])
     except BaseException as exc:  # everything goes back to the caller, as it would in-process
+        if type(exc).__module__.split(".", 1)[0] not in _OWN:
+            exc = RuntimeError(f"{type(exc).__module__}.{type(exc).__qualname__}: {exc}")
         return "error", exc, traceback.format_exc()
     return "value", value, ""
 
