@@ -15,7 +15,7 @@ Each run is unaffected by the runs before it in the same process: a plug-in's mo
 a built-in player or of an engine would otherwise outlive its run, and a later run of built-in
 players would play other games under the same names. So :func:`simulate`, :func:`compare`,
 :func:`play` and :func:`replay` play their games in a fresh Python process
-(:mod:`tourney.worker`: about a second to start); with ``fresh_process=False`` they play in
+(:mod:`tourney.worker`: 0.4 to 1.2 s more per call); with ``fresh_process=False`` they play in
 this one, after checking that the built-in code (every function, class and module global of
 ``sim`` and ``strategies``, :mod:`tourney.code_check`) is still what this module found when it
 was imported, and refuse with :class:`sim.errors.RunError` naming what changed otherwise.
