@@ -20,6 +20,13 @@ from tourney import api, calls, code_check
 GAMES: dict[str, Any] = {"games": 24, "seed": 3, "islands": "abc-1", "backend": "serial"}
 
 
+@pytest.fixture(autouse=True)
+def _imported_now(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The in-process check's baseline as if ``tourney.api`` were imported now (other tests
+    in this process may have left their own changes)."""
+    monkeypatch.setattr(api, "_BUILT_IN", code_check.Baseline())
+
+
 def _seats(sim: api.Simulation) -> pl.DataFrame:
     return sim.run.frame("seats").sort("game_id", "seat").collect()
 
