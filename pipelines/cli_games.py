@@ -498,6 +498,12 @@ def report_cmd(
         typer.echo("note: unfinished run, reported for the games it has", err=True)
     if result.warnings:
         typer.echo(f"{result.warnings} warning(s): see the top of the report", err=True)
+    if result.kept:
+        typer.echo(
+            f"note: kept {', '.join(result.kept)}: listed by the last report but changed since "
+            "it was written (or not a report's), so not deleted",
+            err=True,
+        )
     typer.echo(f"report of {result.games} games: {result.out_dir}")
     if "html" in chosen:
         typer.echo(f"open {result.out_dir / 'index.html'}")

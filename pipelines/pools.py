@@ -19,7 +19,7 @@ from typing import Any
 from sim.errors import InputError
 from sim.runner.run import RunConfig
 from sim.runner.schedule import cycle_games_per_size
-from strategies.registry import DEFAULT_PLAYERS, split_specs
+from strategies.registry import DEFAULT_PLAYERS, parse_strategy, split_specs
 
 #: Players at one table, in both games.
 TABLE_SIZES = (2, 3, 4)
@@ -103,6 +103,26 @@ def _sizes(value: Any, source: str, members: int) -> tuple[int, ...]:
     return tuple(sorted(items))
 
 
+def _members(labels: list[str], game: str, source: str) -> list[str]:
+    """A pool's members by their canonical names (:func:`strategies.registry.canonical_label`:
+    however spaced or ordered, a default given or not, one member has one name); two
+    spellings of one member, or a strategy of another game, are refused."""
+    seen: dict[str, str] = {}
+    for label in labels:
+        name = parse_strategy(label, game).canonical
+        first = seen.get(name)
+        if first is None:
+            seen[name] = label
+        else:
+            same = (
+                f"{label!r} twice"
+                if first == label
+                else f"{first!r} and {label!r}, which are one member ({name})"
+            )
+            raise InputError(f"{source}: pool names {same} (each member once)")
+    return list(seen)
+
+
 def _chosen(
     file_values: dict[str, Any], flags: dict[str, Any], source: str
 ) -> tuple[Any, Any, Any]:
@@ -152,9 +172,7 @@ def lineup(
             f"{source}: pool = {_shown(pool)} is not allowed (2 to {MAX_POOL} strategy names, "
             f"got {len(labels)})"
         )
-    twice = next((label for k, label in enumerate(labels) if label in labels[:k]), None)
-    if twice is not None:
-        raise InputError(f"{source}: pool names {twice!r} twice (each member once)")
+    labels = _members(labels, game, source)
     table_sizes = (
         _sizes(sizes, source, len(labels))
         if sizes is not None

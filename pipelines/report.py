@@ -17,6 +17,7 @@ from pathlib import Path
 
 from pipelines.metrics.source import RunInfo, open_run
 from pipelines.report_common import GameReport, ReportOutput, write_report
+from pipelines.report_files import check_out_dir
 from sim.errors import InputError
 from sim.runner.games import game_kind
 
@@ -90,6 +91,8 @@ def build_report(
     """Compute and write the report; ``out`` defaults to :func:`default_out` of the first
     run. Runs of one lineup played by different code are refused unless
     ``allow_mixed_code`` (each code is then a cohort of its own)."""
+    if out is not None:
+        check_out_dir(out)  # before anything is read or written
     runs = [open_run(p) for p in run_dirs]
     games = sorted({r.game for r in runs})
     if len(games) > 1:

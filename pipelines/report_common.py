@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +25,7 @@ from pipelines import findings as common_findings
 from pipelines.metrics import paired, rating, win_rate
 from pipelines.metrics.source import RunInfo, connect
 from pipelines.report_data import CohortResult, Finding, PairResult, ReportData, RunWarning
+from pipelines.report_files import replace_previous
 from pipelines.run_groups import (
     Cohort,
     Groups,
@@ -72,6 +73,9 @@ class ReportOutput:
     games: int
     complete: bool
     warnings: int
+    #: Files the last report listed but that changed since it wrote them (or that no report
+    #: wrote): left in place.
+    kept: list[str] = field(default_factory=list)
 
 
 COMMON_TABLES = [
@@ -795,34 +799,8 @@ def write_report(
             os.replace(tmp, path)
             files.append(path)
     pages = [out_dir / g.page for g in data.look_at if g.page]
-    _replace_previous(out_dir, [*files, *pages])
-    return ReportOutput(out_dir, files, data.games, data.complete, len(data.warnings))
-
-
-#: The file in a report directory listing what the last report wrote there.
-WRITTEN = ".tourney-report.json"
-
-
-def _replace_previous(out_dir: Path, written: list[Path]) -> None:
-    """Delete what the previous report in ``out_dir`` wrote and this one did not (a table of
-    a pairing no longer reported, a replay page, the HTML after a Markdown-only report), so
-    that nothing stale is left beside the new report; then record what this one wrote. Only
-    files a report listed are deleted: anything else in the directory stays."""
-    marker = out_dir / WRITTEN
-    now = sorted(p.relative_to(out_dir).as_posix() for p in written)
-    try:
-        listed = json.loads(marker.read_text()).get("files", [])
-    except (OSError, ValueError, AttributeError):
-        listed = []  # none yet (or not one a report wrote): nothing is deleted
-    before = {r for r in listed if isinstance(r, str)} if isinstance(listed, list) else set()
-    root = out_dir.resolve()
-    for rel in sorted(before - set(now)):
-        path = (out_dir / rel).resolve()
-        if path.is_relative_to(root) and path != root and path.is_file():
-            path.unlink()
-    tmp = marker.with_name(f"{WRITTEN}.{os.getpid()}.tmp")
-    tmp.write_text(json.dumps({"files": now}, indent=1) + "\n")
-    os.replace(tmp, marker)
+    kept = replace_previous(out_dir, [*files, *pages])
+    return ReportOutput(out_dir, files, data.games, data.complete, len(data.warnings), kept)
 
 
 __all__ = ["Column", "GameReport", "ReportOutput", "Section", "write_report"]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import importlib
+import inspect
 import os
 import random
 import re
@@ -23,6 +24,7 @@ from sim.game import DEFAULT_GAME
 from sim.outcome import STRATEGY_FAILURES, describe
 from sim.sealed import trust
 from strategies.catalog import discover
+from strategies.membership import games_of
 
 #: Every registered game's catalog (``tourney.strategies`` entry points), by game name.
 CATALOGS = discover()
@@ -48,6 +50,8 @@ class StrategySpec:
     label: str
     cls: type
     params: tuple[tuple[str, Param], ...]
+    #: The strategy named one way whatever the spelling (see :func:`canonical_label`).
+    canonical: str = ""
 
     def factory(self) -> Callable[[random.Random], Any]:
         """``rng -> strategy``: builds the strategy with its parameters."""
@@ -119,6 +123,62 @@ def _import_plugin(name: str, module_name: str) -> Any:
         raise InputError(f"strategy {name!r}: importing {module_name!r} failed ({exc!r})") from None
 
 
+def _shown_value(value: Param) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return repr(value) if isinstance(value, float) else str(value)
+
+
+def _param_defaults(cls: type) -> dict[str, object]:
+    """The parameters' values when none are given, as far as the class tells: its
+    constructor's defaults, and ``param_defaults()`` where it defines one."""
+    try:
+        signature = inspect.signature(cls)
+    except (TypeError, ValueError):
+        signature = None
+    found: dict[str, object] = {}
+    if signature is not None:
+        for p in signature.parameters.values():
+            if p.default is not inspect.Parameter.empty:
+                found[p.name] = p.default
+    extra = getattr(cls, "param_defaults", None)
+    if callable(extra):
+        try:
+            more = extra()
+        except Exception:  # a plug-in's hook that fails tells nothing
+            more = None
+        if isinstance(more, dict):
+            found.update(more)
+    return found
+
+
+def canonical_label(name: str, cls: type, params: tuple[tuple[str, Param], ...], game: str) -> str:
+    """One name for one strategy, however it is spelled: the registry's name of a built-in
+    class, the parameters sorted by key, written as ``key=value`` without spaces, and those
+    given their default value (same type and value) left out, so that
+    ``hunter(take_at = 3)``, ``hunter(take_at=3)`` and ``hunter`` are one name."""
+    builtin = next((n for n, c in REGISTRIES.get(game, {}).items() if c is cls), None)
+    defaults = _param_defaults(cls)
+    kept = [
+        f"{key}={_shown_value(value)}"
+        for key, value in sorted(params)
+        if not (key in defaults and type(defaults[key]) is type(value) and defaults[key] == value)
+    ]
+    head = builtin or name
+    return f"{head}({', '.join(kept)})" if kept else head
+
+
+def _check_game(name: str, cls: type, game: str) -> None:
+    """``InputError`` for a class that belongs to other games and not to ``game``."""
+    owners = games_of(cls, REGISTRIES)
+    if owners and game not in owners:
+        raise InputError(
+            f"strategy {name!r} is a strategy of {', '.join(sorted(owners))}, not of {game} "
+            f"(allowed: {', '.join(REGISTRIES.get(game, {}))}, or package.module:ClassName "
+            f"of a {game} player)"
+        )
+
+
 def parse_strategy(text: str, game: str = DEFAULT_GAME) -> StrategySpec:
     """The strategy of ``game`` named by ``text``; ``InputError`` says what is allowed."""
     registry = REGISTRIES.get(game, {})
@@ -148,14 +208,20 @@ def parse_strategy(text: str, game: str = DEFAULT_GAME) -> StrategySpec:
         cls = registry[name]
     else:
         allowed = ", ".join(registry)
+        others = sorted(g for g, r in REGISTRIES.items() if g != game and name in r)
+        elsewhere = f" of {game} ({name!r} is a strategy of {', '.join(others)})" if others else ""
         raise InputError(
-            f"unknown strategy {name!r} (allowed: {allowed}, or package.module:ClassName)"
+            f"unknown strategy {name!r}{elsewhere} (allowed: {allowed}, or "
+            "package.module:ClassName)"
         )
+    _check_game(name, cls, game)
     params: list[tuple[str, Param]] = []
     for part in split_specs(params_text):
         key, eq, raw = part.partition("=")
         if not eq or not key.strip():
             raise InputError(f"strategy {label!r}: parameter {part!r} is not key=value")
+        if any(key.strip() == k for k, _ in params):
+            raise InputError(f"strategy {label!r}: parameter {key.strip()!r} is given twice")
         try:
             params.append((key.strip(), _value(raw)))
         except ValueError:
@@ -174,4 +240,4 @@ def parse_strategy(text: str, game: str = DEFAULT_GAME) -> StrategySpec:
             f"strategy {label!r} cannot be built: {describe(exc)}; fix the plug-in's "
             "__init__ (a strategy is built as Class(rng, **params))"
         ) from None
-    return StrategySpec(label, cls, tuple(params))
+    return StrategySpec(label, cls, tuple(params), canonical_label(name, cls, tuple(params), game))

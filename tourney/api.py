@@ -11,6 +11,15 @@
   logged moves); both return a :class:`GameRecord` (the rows ``tourney play --json`` prints);
 - :func:`report` writes a report and returns where it went.
 
+Each run is unaffected by the runs before it in the same process: a plug-in's monkeypatch of
+a built-in player or of an engine would otherwise outlive its run, and a later run of built-in
+players would play other games under the same names. So :func:`simulate`, :func:`compare`,
+:func:`play` and :func:`replay` play their games in a fresh Python process
+(:mod:`tourney.worker`: 0.4 to 1.2 s more per call); with ``fresh_process=False`` they play in
+this one, after checking that the built-in code (every function, class and module global of
+``sim`` and ``strategies``, :mod:`tourney.code_check`) is still what this module found when it
+was imported, and refuse with :class:`sim.errors.RunError` naming what changed otherwise.
+
 Every bad argument raises :class:`sim.errors.InputError` with the line the command line would
 print. Example (``docs/notebook.md`` runs it in the test suite)::
 
@@ -22,7 +31,10 @@ print. Example (``docs/notebook.md`` runs it in the test suite)::
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import pickle
+import subprocess
+import sys
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -33,6 +45,10 @@ import polars as pl
 from pipelines.metrics.source import RunInfo, connect
 from pipelines.metrics.source import open_run as _open_run
 from pipelines.report_common import ReportOutput
+from sim.errors import InputError, RunError
+from tourney import calls
+from tourney.calls import GameRecord
+from tourney.code_check import Baseline
 
 __all__ = [
     "GameRecord",
@@ -103,6 +119,10 @@ class Run:
         return self.con.sql(query)
 
 
+#: The built-in code as this module found it, compared before each in-process run.
+_BUILT_IN = Baseline()
+
+
 def open_run(path: str | Path) -> Run:
     """Open and check the run at ``path`` (a directory, or ``s3://BUCKET/PREFIX`` with the
     store's settings in the environment, read through a checked local copy)."""
@@ -125,55 +145,83 @@ class Simulation:
     warnings: list[str]
 
 
-def simulate(spec: str | Path | None = None, **options: Any) -> Simulation:
+def _in_fresh_process(call: str, *args: Any) -> Any:
+    """``tourney.calls.<call>(*args)`` in a new Python process (:mod:`tourney.worker`): its
+    value, or the exception it raised (with the worker's traceback as a note)."""
+    with tempfile.TemporaryDirectory(prefix="tourney-api-") as tmp:
+        request, result = Path(tmp) / "request.pickle", Path(tmp) / "result.pickle"
+        request.write_bytes(pickle.dumps({"call": call, "args": args, "sys_path": sys.path}))
+        worker = subprocess.Popen(
+            [sys.executable, "-m", "tourney.worker", str(request), str(result)],
+            stdin=subprocess.DEVNULL,
+        )
+        try:
+            code = worker.wait()
+        except BaseException:  # an interrupted notebook cell stops its run too
+            worker.terminate()
+            worker.wait()
+            raise
+        if not result.exists():
+            raise RunError(
+                f"api.{call}: its worker process ended with exit code {code} before it "
+                "answered (a plug-in that ends the process, or no memory left)"
+            )
+        kind, value, trace = pickle.loads(result.read_bytes())
+    if kind == "error":
+        if trace and not isinstance(value, InputError | RunError):
+            value.add_note(f"in the worker process:\n{trace}")
+        raise value
+    return value
+
+
+def _run_call(call: str, fresh_process: bool, *args: Any) -> Any:
+    """Run ``call`` in a fresh process, or here once the built-in code is checked to be
+    the code imported with this module."""
+    if fresh_process:
+        return _in_fresh_process(call, *args)
+    changed = _BUILT_IN.changes()
+    if changed:
+        shown = ", ".join(changed[:3]) + (
+            f" and {len(changed) - 3} more" if len(changed) > 3 else ""
+        )
+        raise RunError(
+            f"api.{call}: built-in code changed since tourney.api was imported ({shown}): a "
+            "plug-in or the notebook replaced it, so these games would not be the built-in "
+            "players' games; restart Python, or run with fresh_process=True (the default)"
+        )
+    return getattr(calls, call)(*args)
+
+
+def simulate(
+    spec: str | Path | None = None, *, fresh_process: bool = True, **options: Any
+) -> Simulation:
     """Run a tournament like ``tourney simulate [SPEC] --option value``: ``options`` are the
     spec keys (``game``, ``players`` or ``pool`` and ``table_sizes``, ``games`` (per table
     size for a pool), ``seed``, ``seating``, ``islands``, ``rules``, ``shard_size``,
     ``backend``, ``workers``, ``address``, ``out``, ``shared_out``, ``ablate``). The same
-    spec with more games grows an existing run."""
-    from pipelines.simulate import read_spec, resolve
-    from pipelines.simulate import simulate as run_config
+    spec with more games grows an existing run. The games are played in a fresh process
+    unless ``fresh_process=False`` (see :func:`_run_call`)."""
     from pipelines.win_table import warning_lines, win_table
 
-    file_values = read_spec(Path(spec)) if spec is not None else {}
-    flags = {k: (str(v) if k == "out" and v is not None else v) for k, v in options.items()}
-    config = resolve(file_values, flags, str(spec) if spec is not None else "api")
-    done = run_config(config)
-    info = _open_run(config.run_dir)  # checked once, read thrice (a store's run: one copy)
+    played: calls.Played = _run_call(
+        "simulate", fresh_process, str(spec) if spec is not None else None, options
+    )
+    info = _open_run(played.where)  # checked once, read thrice (a store's run: one copy)
     return Simulation(
         run=_run(info),
-        games_played=done.games_played,
-        seconds=done.seconds,
+        games_played=played.games_played,
+        seconds=played.seconds,
         win_table=win_table(info),
         warnings=warning_lines(info),
     )
 
 
-def compare(**options: Any) -> dict[str, Any]:
+def compare(*, fresh_process: bool = True, **options: Any) -> dict[str, Any]:
     """A paired comparison like ``tourney compare --json`` (the options by their names:
     ``b_rules``, ``ablate``, ``a_strategy``, ``b_strategy``, ``players``, ``metric``,
     ``bounds``, ``two_sided``, ``delta``, ``max_games``, ``seed``, ``islands``, …)."""
-    from pipelines.compare import compare as run_compare
-    from pipelines.compare_setup import compare_spec
-
-    return run_compare(compare_spec(**options))
-
-
-@dataclass(frozen=True)
-class GameRecord:
-    """One game: its log rows (turn, seat, event, a, b, c) and its result, as ``tourney play
-    --json`` prints them, and the same game as text."""
-
-    rows: list[dict[str, Any]]
-    result: Mapping[str, Any]
-    text: list[str]
-
-
-def _record(played: Any) -> GameRecord:
-    from pipelines.play import game_json_rows, game_text
-
-    rows = game_json_rows(played)
-    return GameRecord(rows[:-1], rows[-1], game_text(played))
+    result: dict[str, Any] = _run_call("compare", fresh_process, options)
+    return result
 
 
 def play(
@@ -183,19 +231,21 @@ def play(
     rules: str | None = None,
     game: str = "tobago",
     ablate: str | None = None,
+    *,
+    fresh_process: bool = True,
 ) -> GameRecord:
     """Play one game like ``tourney play``."""
-    from pipelines.play import parse_players, play_game
+    record: GameRecord = _run_call(
+        "play", fresh_process, seed, players, island, rules, game, ablate
+    )
+    return record
 
-    return _record(play_game(seed, parse_players(players, game), island, rules, game, ablate))
 
-
-def replay(run: str | Path | Run, game_id: int) -> GameRecord:
+def replay(run: str | Path | Run, game_id: int, *, fresh_process: bool = True) -> GameRecord:
     """Game ``game_id`` of a run played again and checked against its logged moves."""
-    from pipelines.run_replay import replay as replay_game
-
-    played, _ = replay_game(run.where if isinstance(run, Run) else run, game_id)
-    return _record(played)
+    where = run.where if isinstance(run, Run) else str(run)
+    record: GameRecord = _run_call("replay", fresh_process, where, game_id)
+    return record
 
 
 def report(

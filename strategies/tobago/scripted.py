@@ -87,6 +87,12 @@ class ScriptedPlayer:
     name = "scripted"
     default_style = Style()
 
+    @classmethod
+    def param_defaults(cls) -> dict[str, object]:
+        """Every parameter's value when none is given (a pool names ``hunter(take_at=3)``
+        and ``hunter`` as one member)."""
+        return {name: getattr(cls.default_style, name) for name in Style.__dataclass_fields__}
+
     def __init__(self, rng: random.Random, **params: float | int | bool | str) -> None:
         self.rng = rng
         self.style = _style_for(type(self), tuple(sorted(params.items())) if params else ())

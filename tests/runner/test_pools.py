@@ -158,6 +158,21 @@ def test_same_seed_pool_runs_on_any_backend_are_identical(tmp_path: Path) -> Non
         ('pool = ["hunter", "cautious"]\ntable_sizes = 2.5\n', [],
          "table_sizes = 2.5 is not allowed"),
         ('pool = ["hunter", "hunter"]\n', [], "pool names 'hunter' twice"),
+        ('pool = ["hunter(take_at=4)", "cautious", "hunter( take_at = 4 )"]\n', [],
+         "pool names 'hunter(take_at=4)' and 'hunter( take_at = 4 )', which are one member "
+         "(hunter(take_at=4))"),
+        ('pool = ["hunter(chase_legs=6,take_at=4)", "hunter(take_at=4)"]\n', [],
+         "which are one member (hunter(take_at=4))"),
+        ('pool = ["hunter(take_at=3)", "strategies.tobago.styles:Hunter"]\n', [],
+         "which are one member (hunter)"),
+        ('pool = ["hunter", "stop-at"]\n', [],
+         "unknown strategy 'stop-at' of tobago ('stop-at' is a strategy of treasure-island)"),
+        ('pool = ["hunter", "strategies.treasure_island.stopping:StopAt"]\n', [],
+         "strategy 'strategies.treasure_island.stopping:StopAt' is a strategy of "
+         "treasure-island, not of tobago"),
+        ('game = "treasure-island"\npool = ["stop-at", "strategies.examples.greedy:Greedy"]\n',
+         [], "'strategies.examples.greedy:Greedy' is a strategy of tobago, not of "
+         "treasure-island"),
         ('pool = ["hunter"]\n', [], "pool = ['hunter'] is not allowed (2 to 16 strategy names"),
         ('pool = ["hunter", "ghost"]\n', [], "unknown strategy 'ghost'"),
         ("pool = 3\n", [], "pool = 3 is not allowed (a string or a list of strings)"),
@@ -173,6 +188,18 @@ def test_bad_pools_are_one_line_exit_2(
     assert message in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
     assert not (tmp_path / "x").exists()
+
+
+def test_pool_members_are_recorded_by_their_canonical_names(tmp_path: Path) -> None:
+    pool = ["hunter( take_at = 4 )", "cautious(reserve=1,marker_legs=3)", "collector(take_at=4)"]
+    config = resolve({"pool": pool, "out": str(tmp_path / "x")}, {}, "api")
+    assert config.labels == ("hunter(take_at=4)", "cautious(marker_legs=3, reserve=1)", "collector")
+    again = ["collector", "cautious( marker_legs=3, reserve=1)", "hunter(take_at=4)"]
+    assert set(resolve({"pool": again}, {}, "api").labels) == set(config.labels)
+    # A plug-in nothing ties to one game (annotated with typing.Any) may play either.
+    for game, member in (("tobago", "hunter"), ("treasure-island", "stop-at")):
+        mixed = resolve({"game": game, "pool": [member, "tests.runner.hostile:Widener"]}, {}, "t")
+        assert mixed.labels == (member, "tests.runner.hostile:Widener")
 
 
 def test_the_command_line_lineup_replaces_the_spec_files(tmp_path: Path) -> None:
