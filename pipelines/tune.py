@@ -11,12 +11,14 @@ after an interruption (run the same command again).
   (the tuned strategy is player 0, the field the others), so the luck of the deal cancels
   when two settings are compared: a block (one seed under every rotation) is one paired
   observation of a setting's win share.
-- **What it reports.** The winner's win share against the field with its interval; the
-  *plausible set*: every setting not significantly worse than the winner on the blocks they
-  share (paired, one-sided, 5%), and per parameter the range of values it spans, which is
-  the interval on where the optimum lies; and a **confirmation** on fresh seeds, winner
-  against the default, paired, so that the reported gain does not carry the winner's curse
-  of having been picked on the same games it is measured on.
+- **What it reports.** The *plausible set*: every setting that no round shows worse than the
+  winner, with a Bonferroni correction over the settings and rounds so that a setting truly
+  as good as the winner stays in at least 95% of the time (:mod:`pipelines.tune_select`),
+  and per parameter the range of values it spans, which is the interval on where the optimum
+  lies; and a **confirmation** on fresh seeds, winner against the default and the runner-up,
+  paired: the winner's share is quoted from it (the search's is optimistic, the winner
+  having been picked on those games), and the winner is named the best only when the
+  confirmation finds it better than both.
 - **What it writes.** A spec TOML that ``tourney simulate`` accepts: the winner against the
   field.
 
@@ -672,7 +674,8 @@ def format_summary(result: dict[str, Any]) -> list[str]:
     )
     lines.append(
         f"  plausible optimum ({len(result['plausible'])} of {result['settings']} settings not "
-        f"shown worse than the best, allowing for the {result['settings'] - 1} comparisons): "
+        f"shown worse than the best in any round, allowing for the {result['settings'] - 1} "
+        "comparisons in each): "
         f"{plausible}"
     )
     for name in result["best_at_edge"]:
