@@ -93,7 +93,7 @@ def gap_sentence(r: dict[str, Any]) -> str:
             + (
                 "."
                 if _excludes(r["adjusted_low"], r["adjusted_high"])
-                else ", which does not exclude no gap."
+                else ", which holds 0: once the choice is allowed for, the lead is not shown."
             )
         )
     return text

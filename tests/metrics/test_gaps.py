@@ -89,6 +89,17 @@ def test_adjacent_gaps_by_hand() -> None:
     assert gap_sentence(yz) == (
         "Y is ahead of Z at 3 players: +38.9 points [+12.6, +65.2] (paired over 6 seed blocks)."
     )
+    # At the top of the ranking the sentence adds the selection-adjusted interval:
+    # 7/18 -/+ 3.5341 x 0.10244 = [+2.7, +75.1].
+    top = {**yz, "rank": 1}
+    assert gap_sentence(top).endswith(
+        "(paired over 6 seed blocks). The lead is picked on these games, so it is optimistic; "
+        "allowing for the choice among 3 pairs it is [+2.7, +75.1]."
+    )
+    top["adjusted_low"] = -0.01
+    assert gap_sentence(top).endswith(
+        "it is [-1.0, +75.1], which holds 0: once the choice is allowed for, the lead is not shown."
+    )
 
 
 def test_fewer_than_five_blocks_give_no_interval() -> None:
