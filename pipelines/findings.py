@@ -110,6 +110,75 @@ def strategy_findings(result: CohortResult) -> list[Finding]:
     return out
 
 
+def _gap_numbers(r: dict[str, Any]) -> str:
+    """``+1.5 points [+0.3, +2.8]``, or the estimate alone when there is no interval."""
+    text = numbers.points(float(r["estimate"]))
+    if r["low"] is None or r["high"] is None:
+        return text
+    return f"{text} {numbers.signed_interval(r['low'], r['high'])}"
+
+
+def gap_sentence(r: dict[str, Any]) -> str:
+    """One gap of the ranking in words (see :mod:`pipelines.metrics.gaps`)."""
+    n, better, worse, k = int(r["n_players"]), r["better"], r["worse"], int(r["blocks"])
+    if k == 0:
+        return f"{better} and {worse} never played in the same seed block at {n} players."
+    blocks = f"paired over {numbers.count(k)} seed blocks"
+    if r["low"] is None or r["high"] is None:
+        return (
+            f"{better} and {worse} at {n} players: {_gap_numbers(r)} over "
+            f"{numbers.count(k)} seed blocks, too few blocks for an interval."
+        )
+    if not r["separated"]:
+        power = (
+            f"; a gap of {numbers.points(r['detectable'], signed=False)} would have been "
+            "found 80% of the time"
+            if r["detectable"] is not None
+            else ""
+        )
+        return (
+            f"{better} and {worse} are not separated at {n} players: {_gap_numbers(r)} "
+            f"({blocks}{power})."
+        )
+    ahead, behind = (better, worse) if r["estimate"] > 0 else (worse, better)
+    text = f"{ahead} is ahead of {behind} at {n} players: {_gap_numbers(r)} ({blocks})."
+    if int(r["rank"]) == 1 and r["adjusted_low"] is not None:
+        # The pair was put side by side by the same games it is measured on.
+        text += (
+            f" The lead is picked on these games, so it is optimistic; allowing for the "
+            f"choice among {r['pairs_compared']} pairs it is "
+            f"{numbers.signed_interval(r['adjusted_low'], r['adjusted_high'])}"
+            + (
+                "."
+                if _excludes(r["adjusted_low"], r["adjusted_high"])
+                else ", which holds 0: once the choice is allowed for, the lead is not shown."
+            )
+        )
+    return text
+
+
+def gap_findings(result: CohortResult) -> list[Finding]:
+    """Per player count, the best strategy against the runner-up, block-paired."""
+    out = []
+    for r in result.rows("strategy_gaps"):
+        if int(r["rank"]) != 1:
+            continue
+        nan = float("nan")
+        out.append(
+            Finding(
+                "strategy_gap",
+                f"{r['better']} - {r['worse']} ({int(r['n_players'])} players)",
+                nan if r["estimate"] is None else float(r["estimate"]),
+                nan if r["low"] is None else float(r["low"]),
+                nan if r["high"] is None else float(r["high"]),
+                int(r["blocks"]),
+                gap_sentence(r),
+                cohort_scope(result),
+            )
+        )
+    return out
+
+
 def first_seat_findings(result: CohortResult) -> list[Finding]:
     """Per player count, the first seat's advantage over the fair share."""
     out = []

@@ -33,6 +33,7 @@ JSON_KEYS = (
     "warnings",
     "findings",
     "games_to_look_at",
+    "gaps",
     "cohorts",
     "comparisons",
 )

@@ -22,10 +22,11 @@ import pyarrow as pa
 import pyarrow.csv as pacsv
 
 from pipelines import findings as common_findings
-from pipelines.metrics import paired, rating, win_rate
+from pipelines.metrics import gaps, paired, rating, win_rate
 from pipelines.metrics.source import RunInfo, connect
 from pipelines.report_data import CohortResult, Finding, PairResult, ReportData, RunWarning
 from pipelines.report_files import replace_previous
+from pipelines.report_gaps import GAP_NOTE, gap_rows, gap_table
 from pipelines.run_groups import (
     Cohort,
     Groups,
@@ -80,6 +81,7 @@ class ReportOutput:
 
 COMMON_TABLES = [
     "win_rate_by_strategy",
+    "strategy_gaps",
     "win_rate_by_seat",
     "win_rate_by_strategy_seat",
     "win_rate_by_opponents",
@@ -93,8 +95,10 @@ COMMON_TABLES = [
 
 def common_tables(con: duckdb.DuckDBPyConnection) -> dict[str, pa.Table]:
     """The metric tables every game has: win rates, ratings, scores, length."""
+    by_strategy = win_rate.by_strategy(con)
     return {
-        "win_rate_by_strategy": win_rate.by_strategy(con),
+        "win_rate_by_strategy": by_strategy,
+        "strategy_gaps": gaps.adjacent_gaps(con, by_strategy),
         "win_rate_by_seat": win_rate.by_seat(con),
         "win_rate_by_strategy_seat": win_rate.by_strategy_seat(con),
         "win_rate_by_opponents": win_rate.by_opponents(con),
@@ -166,6 +170,7 @@ def compute(
     found: list[Finding] = []
     for result in cohorts:
         found += common_findings.strategy_findings(result)
+        found += common_findings.gap_findings(result)
         found += common_findings.first_seat_findings(result)
     found += report.findings(data)
     for result in cohorts:
@@ -277,6 +282,9 @@ def report_json(report: GameReport, data: ReportData) -> dict[str, Any]:
         "warnings": [w.record() for w in data.warnings],
         "findings": [f.record(labels.get(f.scope, "")) for f in data.findings],
         "games_to_look_at": [g.record() for g in data.look_at],
+        "gaps": [
+            {"cohort": r.cohort.index, **g} for r in data.cohorts for g in r.rows("strategy_gaps")
+        ],
         "cohorts": [
             {
                 "index": r.cohort.index,
@@ -402,6 +410,7 @@ def win_rate_section(report: GameReport, data: ReportData) -> Section:
                 )
             )
             body.append(doc.html_table(sorted(rows, key=lambda r: -r["win_share"]), WIN_COLUMNS))
+            body.append(gap_table(result, n))
             seat_rows = [r for r in result.rows("win_rate_by_strategy_seat") if r["n_players"] == n]
             body.append(
                 doc.figure(
@@ -752,6 +761,8 @@ def markdown(report: GameReport, data: ReportData) -> str:
                 title += f" — {result.cohort.label}"
             rows = [r for r in result.rows("win_rate_by_strategy") if r["n_players"] == n]
             parts += [title + "\n", md(sorted(rows, key=lambda r: -r["win_share"]), WIN_COLUMNS)]
+            if gap_rows(result, n):
+                parts += [GAP_NOTE + "\n", gap_table(result, n, markdown=True)]
             parts += [md(_seat_rows(result, n), SEAT_COLUMNS)]
         title = "## Ratings, every table size at once (Plackett-Luce, Elo scale)"
         if len(data.cohorts) > 1:

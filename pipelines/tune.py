@@ -11,12 +11,14 @@ after an interruption (run the same command again).
   (the tuned strategy is player 0, the field the others), so the luck of the deal cancels
   when two settings are compared: a block (one seed under every rotation) is one paired
   observation of a setting's win share.
-- **What it reports.** The winner's win share against the field with its interval; the
-  *plausible set*: every setting not significantly worse than the winner on the blocks they
-  share (paired, one-sided, 5%), and per parameter the range of values it spans, which is
-  the interval on where the optimum lies; and a **confirmation** on fresh seeds, winner
-  against the default, paired, so that the reported gain does not carry the winner's curse
-  of having been picked on the same games it is measured on.
+- **What it reports.** The *plausible set*: every setting that no round shows worse than the
+  winner, with a Bonferroni correction over the settings and rounds so that a setting truly
+  as good as the winner stays in at least 95% of the time (:mod:`pipelines.tune_select`),
+  and per parameter the range of values it spans, which is the interval on where the optimum
+  lies; and a **confirmation** on fresh seeds, winner against the default and the runner-up,
+  paired: the winner's share is quoted from it (the search's is optimistic, the winner
+  having been picked on those games), and the winner is named the best only when the
+  confirmation finds it better than both.
 - **What it writes.** A spec TOML that ``tourney simulate`` accepts: the winner against the
   field.
 
@@ -34,13 +36,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pipelines.tune_select import plausible as is_plausible
+from pipelines.tune_select import points, share_interval, t_bounds, verdict
 from sim.errors import InputError
 from strategies.registry import Param, parse_strategy, split_specs
 
 #: At most this many settings in a grid (each plays at least one round).
 MAX_SETTINGS = 256
-#: Z of a one-sided 5% test and of a two-sided 95% interval.
-_Z_ONE = 1.6449
+#: Z of a two-sided 95% interval.
 _Z_TWO = 1.96
 _RANGE = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.+?)\s*\.\.\s*(.+?)\s*$")
 _LIST = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.+?)\s*$")
@@ -253,10 +256,33 @@ def estimate(values: list[float], z: float = _Z_TWO) -> Estimate:
     return Estimate(mean, mean - half, mean + half, k)
 
 
-def paired(a: Setting, b: Setting, z: float = _Z_TWO) -> Estimate:
-    """``b - a`` in win share over the blocks both played."""
-    common = sorted(set(a.blocks) & set(b.blocks))
-    return estimate([b.blocks[k] - a.blocks[k] for k in common], z)
+def share_estimate(values: list[float], per_block: int) -> Estimate:
+    """A win share from per-block means with its Wilson interval (``share_interval``)."""
+    if not values:
+        return Estimate(math.nan, math.nan, math.nan, 0)
+    low, high = share_interval(values, per_block)
+    return Estimate(sum(values) / len(values), low, high, len(values))
+
+
+def differences(a: Setting, b: Setting) -> list[float]:
+    """``b - a`` in win share per block, over the blocks both played."""
+    return [b.blocks[k] - a.blocks[k] for k in sorted(set(a.blocks) & set(b.blocks))]
+
+
+def by_round(a: Setting, b: Setting) -> list[list[float]]:
+    """``b - a`` in win share per block, round by round, over the rounds both played."""
+    rounds = sorted({r for r, _ in a.blocks} & {r for r, _ in b.blocks})
+    return [
+        [b.blocks[k] - a.blocks[k] for k in sorted(a.blocks) if k[0] == r and k in b.blocks]
+        for r in rounds
+    ]
+
+
+def paired(a: Setting, b: Setting) -> Estimate:
+    """``b - a`` in win share over the blocks both played, with its Student-t 95% interval
+    (none from fewer than 5 blocks)."""
+    d = differences(a, b)
+    return Estimate(*t_bounds(d, 0.05), len(d))
 
 
 Runner = Callable[[list[str], int, int, Path], tuple[dict[int, float], int]]
@@ -318,7 +344,7 @@ def tune(
                 s.blocks[(r, b)] = share
             s.unfinished += unfinished
             s.games += games
-            e = estimate(list(s.blocks.values()))
+            e = share_estimate(list(s.blocks.values()), 1 + len(spec.field))
             say(
                 f"  {k + 1}/{len(alive)} {s.label}: win share {100 * e.mean:.1f}% "
                 f"[{100 * e.low:.1f}, {100 * e.high:.1f}] over {s.games:,} games"
@@ -332,7 +358,10 @@ def tune(
                 "games_per_setting": games,
                 "seed": seed,
                 "settings": [
-                    {"setting": s.label, **estimate(list(s.blocks.values())).as_dict()}
+                    {
+                        "setting": s.label,
+                        **share_estimate(list(s.blocks.values()), 1 + len(spec.field)).as_dict(),
+                    }
                     for s in ranked
                 ],
             }
@@ -346,14 +375,13 @@ def tune(
         r += 1
     best = alive[0]
     default = settings[0]
-    plausible = []
-    for s in settings:
-        if s is best:
-            plausible.append(s)
-            continue
-        d = paired(best, s, _Z_ONE)
-        if d.blocks >= 2 and d.high >= 0:  # not significantly worse (one-sided 5%)
-            plausible.append(s)
+    runner_up = ranked[1] if len(ranked) > 1 else None
+    per_block = 1 + len(spec.field)
+    plausible = [
+        s
+        for s in settings
+        if s is best or is_plausible(by_round(best, s), len(settings), len(rounds))
+    ]
     edges = [
         g.name
         for g in spec.grids
@@ -369,45 +397,11 @@ def tune(
             ranges[grid.name] = [min(numeric), max(numeric)]
         else:
             ranges[grid.name] = sorted({_shown(v) for v in values})
-    best_share = estimate(list(best.blocks.values()))
-    confirmation: dict[str, Any] | None = None
+    best_share = share_estimate(list(best.blocks.values()), per_block)
     confirm = spec.confirm_games if spec.confirm_games >= 0 else _round_games(spec, r)
+    confirmation = None
     if confirm > 0 and best is not default:
-        seed = spec.seed + 1000
-        games = -(-confirm // (1 + len(spec.field))) * (1 + len(spec.field))
-        say(f"confirmation: {best.label} against the default {default.label}, {games:,} games each")
-        fresh = []
-        for s in (default, best):
-            blocks, unfinished = play(
-                [s.label, *spec.field],
-                games,
-                seed,
-                spec.out / "confirm" / f"setting-{settings.index(s)}",
-            )
-            fresh.append(
-                Setting(
-                    s.label,
-                    s.params,
-                    s.default,
-                    {(0, b): v for b, v in blocks.items()},
-                    unfinished,
-                    games,
-                )
-            )
-        d = paired(fresh[0], fresh[1])
-        confirmation = {
-            "seed": seed,
-            "games_per_setting": games,
-            "default": {
-                "setting": default.label,
-                **estimate(list(fresh[0].blocks.values())).as_dict(),
-            },
-            "best": {"setting": best.label, **estimate(list(fresh[1].blocks.values())).as_dict()},
-            "difference": d.as_dict(),
-            "significant": bool(d.blocks >= 2 and (d.low > 0 or d.high < 0)),
-            "unfinished_games": fresh[0].unfinished + fresh[1].unfinished,
-        }
-        confirmation.update(confirmation_verdict(d, games))
+        confirmation = _confirm(spec, play, settings, (best, default, runner_up), confirm, say)
     return {
         "game": spec.game,
         "strategy": spec.strategy,
@@ -415,15 +409,19 @@ def tune(
         "rules": spec.rules,
         "islands": spec.islands,
         "method": f"successive halving (eta {spec.eta}) on paired seed blocks; plausible set: "
-        "not significantly worse than the best (paired, one-sided 5%)",
+        "every setting whose upper bound on (setting - best) reaches 0 in every round both "
+        f"played (paired, Student-t, one-sided 5% Bonferroni-corrected over the "
+        f"{len(settings) - 1} other settings and {len(rounds)} rounds); "
+        "the best confirmed on fresh seeds against the default and the runner-up",
         "settings": len(settings),
         "rounds": rounds,
         "best": {"setting": best.label, "params": best.params, **best_share.as_dict()},
         "default": {
             "setting": default.label,
             "dropped_in_round": default.dropped_in,
-            **estimate(list(default.blocks.values())).as_dict(),
+            **share_estimate(list(default.blocks.values()), per_block).as_dict(),
         },
+        "runner_up": None if runner_up is None else runner_up.label,
         "best_minus_default": paired(default, best).as_dict(),
         "plausible": [s.label for s in plausible],
         "best_at_edge": edges,
@@ -432,6 +430,65 @@ def tune(
         "unfinished_games": sum(s.unfinished for s in settings),
         "games": sum(s.games for s in settings),
     }
+
+
+def _confirm(
+    spec: TuneSpec,
+    play: Runner,
+    settings: list[Setting],
+    who: tuple[Setting, Setting, Setting | None],
+    confirm: int,
+    say: Callable[[str], None],
+) -> dict[str, Any]:
+    """The best against the default and the search's runner-up on fresh seeds, paired: the
+    best's figures from games it was not picked on, and whether it is confirmed better."""
+    best, default, runner_up = who
+    per_block = 1 + len(spec.field)
+    seed = spec.seed + 1000
+    games = -(-confirm // per_block) * per_block
+    others = [default] + ([runner_up] if runner_up not in (None, default) else [])
+    names = " and ".join(s.label for s in others)
+    say(f"confirmation: {best.label} against {names}, {games:,} games each")
+    fresh: dict[str, Setting] = {}
+    for s in (default, best, *others[1:]):
+        blocks, unfinished = play(
+            [s.label, *spec.field],
+            games,
+            seed,
+            spec.out / "confirm" / f"setting-{settings.index(s)}",
+        )
+        fresh[s.label] = Setting(
+            s.label, s.params, s.default, {(0, b): v for b, v in blocks.items()}, unfinished, games
+        )
+
+    def shown(s: Setting) -> dict[str, Any]:
+        values = list(fresh[s.label].blocks.values())
+        return {"setting": s.label, **share_estimate(values, per_block).as_dict()}
+
+    d = paired(fresh[default.label], fresh[best.label])
+    out: dict[str, Any] = {
+        "seed": seed,
+        "games_per_setting": games,
+        "default": shown(default),
+        "best": shown(best),
+        "difference": d.as_dict(),
+        "significant": bool(d.low > 0 or d.high < 0),
+        "unfinished_games": sum(s.unfinished for s in fresh.values()),
+        "runner_up": None,
+        "difference_runner_up": None,
+    }
+    against = [("default", default.label, out["difference"])]
+    if len(others) > 1:
+        assert runner_up is not None
+        out["runner_up"] = shown(runner_up)
+        out["difference_runner_up"] = paired(fresh[runner_up.label], fresh[best.label]).as_dict()
+        against.append(("runner-up", runner_up.label, out["difference_runner_up"]))
+    out["confirmed"], out["verdict"] = verdict(best.label, against)
+    # Best - default in words bounded by its interval, with its power beside no difference.
+    said = confirmation_verdict(d, games)
+    out["default_verdict"] = said.pop("verdict")
+    out.update(said)
+    return out
 
 
 def write_spec(path: Path, result: dict[str, Any], games: int) -> None:
@@ -568,7 +625,7 @@ def _points(e: dict[str, Any]) -> str:
     if e["mean"] is None:
         return "no common blocks"
     if low is None:
-        return f"{100 * e['mean']:+.1f} points (one block: no interval)"
+        return f"{100 * e['mean']:+.1f} points (too few blocks for an interval)"
     return f"{100 * e['mean']:+.1f} points [{100 * low:+.1f}, {100 * high:+.1f}]"
 
 
@@ -600,17 +657,38 @@ def format_summary(result: dict[str, Any]) -> list[str]:
             "deadlock or timeout) and are left out of the win shares"
         )
     field_text = ", ".join(result["field"])
-    lines.append(f"best setting: {best['setting']} against {field_text}")
-    lines.append(f"  win share {_pct(best)} over {best['blocks']:,} seed blocks of the search")
     confirmation = result["confirmation"]
+    if confirmation is not None and not confirmation.get("confirmed", True):
+        lines.append(f"no best setting confirmed against {field_text}")
+        lines.append(f"  {confirmation['verdict']}")
+    else:
+        lines.append(f"best setting: {best['setting']} against {field_text}")
+    if confirmation is not None:
+        # The figure to quote comes from games the setting was not picked on.
+        lines.append(
+            f"  win share {_pct(confirmation['best'])} on fresh seeds "
+            f"({confirmation['best']['blocks']:,} seed blocks); in the search it was "
+            f"{_pct(best)}, optimistic: picked as the best on those games"
+        )
+    else:
+        lines.append(
+            f"  win share {_pct(best)} over {best['blocks']:,} seed blocks of the search "
+            "(optimistic: picked as the best on those games; no confirmation played)"
+        )
     if best["setting"] == default["setting"]:
         lines.append("  the untuned default is the best setting: nothing to confirm")
     elif confirmation is not None:
         lines.append(
             f"  confirmation on fresh seeds ({confirmation['games_per_setting']:,} games each): "
             f"{_pct(confirmation['best'])} against the default's "
-            f"{_pct(confirmation['default'])}; {confirmation['verdict']}"
+            f"{_pct(confirmation['default'])}; {confirmation['default_verdict']}"
         )
+        if confirmation.get("runner_up") is not None:
+            lines.append(
+                f"  against the runner-up {confirmation['runner_up']['setting']} "
+                f"({_pct(confirmation['runner_up'])}): best - runner-up "
+                f"{points(confirmation['difference_runner_up'])}"
+            )
     ranges = result["plausible_ranges"]
     plausible = ", ".join(
         f"{k} in [{v[0]}, {v[1]}]"
@@ -620,7 +698,9 @@ def format_summary(result: dict[str, Any]) -> list[str]:
     )
     lines.append(
         f"  plausible optimum ({len(result['plausible'])} of {result['settings']} settings not "
-        f"significantly worse than the best): {plausible}"
+        f"shown worse than the best in any round, allowing for the {result['settings'] - 1} "
+        "comparisons in each): "
+        f"{plausible}"
     )
     for name in result["best_at_edge"]:
         lines.append(

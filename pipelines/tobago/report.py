@@ -59,7 +59,9 @@ def _mapped_islands(con: duckdb.DuckDBPyConnection, summary: pa.Table, het: pa.T
             reason = (
                 f"islands differ in the first-seat advantage, and on {pick['island']} it departs "
                 f"most from the pooled value ({numbers.points(pick['first_seat_advantage'])}, "
-                f"Holm-adjusted {numbers.p_value(pick['holm_p'])})"
+                f"Holm-adjusted {numbers.p_value(pick['holm_p'])}); picked as the most "
+                f"extreme of {len(tested)} islands on the same games, that departure is "
+                "optimistic (the Holm adjustment allows for the choice, the size does not)"
             )
         else:
             pick = max(group, key=lambda r: (r["games"], r["island"]))

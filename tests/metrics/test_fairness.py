@@ -181,3 +181,23 @@ def test_no_island_test_when_fewer_than_two_islands_have_games_enough() -> None:
     assert het["islands"] == 3 and het["islands_tested"] == 0 and het["dof"] == 0
     assert not het["islands_differ"] and het["p_value"] == 1.0
     assert not any(r["tested"] for r in fairness.island_summary(con).to_pylist())
+
+
+def test_the_most_unfair_island_is_called_optimistic() -> None:
+    from pipelines.tobago.report import _mapped_islands
+
+    summary = pa.table(
+        {
+            "n_players": [4, 4, 4],
+            "island": ["a", "b", "c"],
+            "games": [400, 400, 400],
+            "tested": [True, True, True],
+            "first_seat_advantage": [0.02, 0.09, 0.03],
+            "holm_p": [0.5, 0.003, 0.5],
+        }
+    )
+    het = pa.table({"n_players": [4], "islands_differ": [True], "pooled": [0.04]})
+    (pick,) = _mapped_islands(duckdb.connect(), summary, het).to_pylist()
+    assert pick["island"] == "b"
+    assert "picked as the most extreme of 3 islands on the same games" in pick["reason"]
+    assert "optimistic" in pick["reason"]

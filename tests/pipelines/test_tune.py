@@ -62,7 +62,7 @@ def test_tune_finds_the_planted_optimum_within_its_range(tmp_path: Path) -> None
     # The untuned default (x = 0.5) loses to the best on fresh seeds, significantly.
     confirmation = result["confirmation"]
     assert confirmation["significant"] and confirmation["difference"]["mean"] > 0
-    assert confirmation["verdict"].startswith(
+    assert confirmation["default_verdict"].startswith(
         "the best setting wins more than the default: best - default +"
     )
     assert "round 1: 11 settings" in done.stderr  # progress, on stderr with --json
