@@ -9,6 +9,8 @@ paired comparisons); each game's report adds its own.
 
 from __future__ import annotations
 
+import math
+
 from pipelines.report_data import CohortResult, Finding, PairResult
 from pipelines.run_groups import rules_name
 from reports import numbers
@@ -126,6 +128,11 @@ def _effect(subject: str, what: str, estimate: float, low: float, high: float, u
         scale, digits, unit_word = 100.0, 1, "points"
     else:
         scale, digits, unit_word = 1.0, 2, unit
+    if math.isnan(low) or math.isnan(high):
+        return (
+            f"effect of {subject} on {what}: {scale * estimate:+.{digits}f} {unit_word} "
+            f"({numbers.TOO_FEW_BLOCKS})"
+        )
     if not _excludes(low, high):
         return (
             f"no detectable effect of {subject} on {what}: "
@@ -164,9 +171,12 @@ def pair_findings(pair: PairResult) -> list[Finding]:
         sign = 1.0
 
     def oriented(r: dict[str, float]) -> tuple[float, float, float]:
+        # Too few seed blocks for an interval: no bounds (null in report.json).
+        low = math.nan if r["low"] is None else r["low"]
+        high = math.nan if r["high"] is None else r["high"]
         if sign > 0:
-            return r["estimate"], r["low"], r["high"]
-        return -r["estimate"], -r["high"], -r["low"]
+            return r["estimate"], low, high
+        return -r["estimate"], -high, -low
 
     # A pairing that left out games which did not end naturally says so in every finding.
     caveat = (
