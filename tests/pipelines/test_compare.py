@@ -30,6 +30,9 @@ def test_identical_variants_differ_by_exactly_nothing() -> None:
     assert out["decision"] == "undecided" and out["accepted"] is None
     assert "every block gave the same difference (+0.0 points)" in out["verdict"]
     assert out["field"]["rules_b"]["changes"] == {}
+    # Nothing to weigh, nothing selected by the stop: the plain figures.
+    assert out["estimate_method"].startswith("Student's t")
+    assert out["naive_interval"] == out["interval"] == [0.0, 0.0]
 
 
 def test_a_large_effect_is_decided_early(tmp_path: Path) -> None:
@@ -44,7 +47,11 @@ def test_a_large_effect_is_decided_early(tmp_path: Path) -> None:
     assert out["blocks"] == 10  # the first look already decides
     assert out["estimate"] < -15
     low, high = out["interval"]
-    assert low <= out["estimate"] <= high
+    assert low <= out["estimate"] <= high and [out["low"], out["high"]] == [low, high]
+    # A stop at the first look could have come later: the figures are those valid under the
+    # stopping rule, the naive ones kept beside them.
+    assert out["estimate_method"].startswith("bias-adjusted, valid under the stopping rule")
+    assert out["naive_estimate"] < -15 and len(out["naive_interval"]) == 2
 
 
 def test_workers_do_not_change_the_result(tmp_path: Path) -> None:
@@ -339,3 +346,20 @@ def test_no_verdict_before_ten_blocks() -> None:
     few = run_json(["--ablate", "curses", "--max-games", "16", "--seed", "6", "--metric", "turns",
                     "--two-sided", "--workers", "1"])  # fmt: skip
     assert few["blocks"] == 2 and few["decision"] == "undecided"
+
+
+def test_a_sequential_stop_is_estimated_under_its_rule() -> None:
+    """H0 accepted at a look after 2,000 games: the naive mean sits lower than the
+    bias-adjusted estimate, and the text names both."""
+    args = ["--b-rules", "bga", "--max-games", "4000", "--workers", "1"]
+    out = run_json(args)
+    assert out["decision"] == "H0" and out["games"] < 4000
+    assert out["naive_estimate"] < out["estimate"]
+    assert out["low"] <= out["estimate"] <= out["high"]
+    text = runner.invoke(app, ["compare", "--seed", "3", *ISLANDS, *args])
+    assert text.exit_code == 0, text.output
+    lines = text.stdout.splitlines()
+    assert "estimate and 95% interval: bias-adjusted, valid under the stopping rule" in lines[1]
+    assert lines[2].startswith(
+        "  naive mean and Student's t interval, not valid after a sequential stop: "
+    )
