@@ -25,11 +25,13 @@ fallback instead).
 from __future__ import annotations
 
 import multiprocessing
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from pipelines import play_issues, verdicts
 from pipelines.play_issues import ISSUES
+from pipelines.sequential_estimate import Design, look_schedule, plain, sequential_estimate
 from pipelines.sprt import CONTINUE, MIN_BLOCKS, Sprt, TwoSidedSprt, fixed_size
 from pipelines.ticker import Ticker
 from reports import numbers
@@ -235,6 +237,61 @@ def max_blocks(spec: CompareSpec) -> int:
     return max(2, spec.max_games // (2 * len(spec.labels)))
 
 
+def run_test(
+    test: Sprt | TwoSidedSprt,
+    looks: Sequence[int],
+    batch: Callable[[range], Iterable[float]],
+    on_look: Callable[[int], None] | None = None,
+) -> str:
+    """Feed ``test`` the observations of each batch of blocks (``batch(range)``), look at the
+    block counts ``looks`` and stop at the first verdict; the verdict, or ``continue``."""
+    status = CONTINUE
+    block = 0
+    for stop in looks:
+        for x in batch(range(block, stop)):
+            test.add(x)
+        block = stop
+        # No verdict from a variance of fewer blocks than MIN_BLOCKS.
+        status = test.look() if test.n >= MIN_BLOCKS else CONTINUE
+        if on_look is not None:
+            on_look(block)
+        if status != CONTINUE:
+            break
+    return status
+
+
+def design(spec: CompareSpec) -> Design:
+    """The test as :func:`compare` runs it, for :func:`sequential_estimate`."""
+    looks = look_schedule(spec.batch_blocks, max_blocks(spec))
+    if spec.delta is not None:
+        return Design(looks, delta=spec.delta, alpha=spec.alpha, beta=spec.beta)
+    return Design(looks, spec.theta0, spec.theta1, alpha=spec.alpha, beta=spec.beta)
+
+
+def estimate(spec: CompareSpec, test: Sprt | TwoSidedSprt) -> dict[str, Any]:
+    """The estimate and 95% interval valid under the stopping rule (or, where the test could
+    not stop early, Student's t), cut to the range the metric can show, with the naive ones."""
+    metric = verdicts.metric_info(spec.metric)
+    naive = test.interval()
+    adjusted = sequential_estimate(design(spec), test.n, test.mean * test.n, test.variance**0.5)
+    chosen = adjusted or plain(test.mean, naive)
+
+    def cut(x: float) -> float:
+        # A normal interval from a few blocks can pass what the metric can show (a win share
+        # moves by at most 100 points): it is cut there.
+        return min(max(x, -metric.max_abs), metric.max_abs)
+
+    return {
+        "estimate": chosen.estimate,
+        "interval": [cut(chosen.low), cut(chosen.high)],
+        "low": cut(chosen.low),
+        "high": cut(chosen.high),
+        "estimate_method": chosen.method,
+        "naive_estimate": test.mean,
+        "naive_interval": [cut(naive[0]), cut(naive[1])],
+    }
+
+
 def compare(spec: CompareSpec, ticker: Ticker | None = None) -> dict[str, Any]:
     """Run the sequential test; return its verdict and figures (units of the metric).
     ``ticker`` gets a progress line after every look."""
@@ -242,32 +299,30 @@ def compare(spec: CompareSpec, ticker: Ticker | None = None) -> dict[str, Any]:
     n = len(spec.labels)
     most = max_blocks(spec)
     test = _test(spec)
-    status = CONTINUE
     issues = {side: dict.fromkeys(ISSUES, 0) for side in ("a", "b")}
     pool = None
     if spec.workers > 1:
         pool = multiprocessing.get_context("spawn").Pool(spec.workers)
     try:
-        block = 0
-        while block < most and status == CONTINUE:
-            batch = range(block, min(most, block + spec.batch_blocks))
-            for x in _differences(spec, batch, pool, issues):
-                test.add(x)
-            block = batch.stop
-            # No verdict from a variance of fewer blocks than MIN_BLOCKS.
-            status = test.look() if test.n >= MIN_BLOCKS else CONTINUE
+
+        def on_look(block: int) -> None:
             if ticker is not None:
                 ticker(block, _look_line(spec, test, most, ticker))
+
+        status = run_test(
+            test,
+            look_schedule(spec.batch_blocks, most),
+            lambda blocks: _differences(spec, blocks, pool, issues),
+            on_look,
+        )
     finally:
         if pool is not None:
             pool.terminate()
             pool.join()
         if ticker is not None:
             ticker.finish()
-    low, high = test.interval()
-    # A normal interval from a few blocks can pass what the metric can show (a win share
-    # moves by at most 100 points): it is cut there.
-    low, high = max(low, -metric.max_abs), min(high, metric.max_abs)
+    figures = estimate(spec, test)
+    low, high = figures["interval"]
     decision = status if status != CONTINUE else "undecided"
     hyps = hypotheses(spec)
     accepted = next((h.text for h in hyps if h.name == decision), None)
@@ -300,12 +355,11 @@ def compare(spec: CompareSpec, ticker: Ticker | None = None) -> dict[str, Any]:
         "decision": decision,
         "accepted": accepted,
         "verdict": verdicts.verdict(
-            metric, hyps, decision, test.mean, (low, high), games, sd, seen
+            metric, hyps, decision, figures["estimate"], (low, high), games, sd, seen
         ),
         "preference": verdicts.preference(metric, hyps, decision),
         "direction": {1: "increase", -1: "decrease", 0: "none"}[shown],
-        "estimate": test.mean,
-        "interval": [low, high],
+        **figures,
         "level": 0.95,
         "sd_per_block": sd,
         "blocks": test.n,

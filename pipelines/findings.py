@@ -268,6 +268,11 @@ def _effect(
         scale, digits, unit_word = 100.0, 1, "points"
     else:
         scale, digits, unit_word = 1.0, 2, unit
+    if math.isnan(low) or math.isnan(high):
+        return (
+            f"effect of {subject} on {what}: {scale * estimate:+.{digits}f} {unit_word} "
+            f"({numbers.TOO_FEW_BLOCKS})"
+        ), {}
 
     def amount(x: float) -> str:
         return f"{scale * x:.{digits}f} {unit_word}"
@@ -313,9 +318,12 @@ def pair_findings(pair: PairResult) -> list[Finding]:
         sign = 1.0
 
     def oriented(r: dict[str, float]) -> tuple[float, float, float]:
+        # Too few seed blocks for an interval: no bounds (null in report.json).
+        low = math.nan if r["low"] is None else r["low"]
+        high = math.nan if r["high"] is None else r["high"]
         if sign > 0:
-            return r["estimate"], r["low"], r["high"]
-        return -r["estimate"], -r["high"], -r["low"]
+            return r["estimate"], low, high
+        return -r["estimate"], -high, -low
 
     # A pairing that left out games which did not end naturally says so in every finding.
     caveat = (

@@ -497,12 +497,12 @@ def win_rate_section(report: GameReport, data: ReportData) -> Section:
 PAIR_COLUMNS = [
     col("strategy", "text", "group"),
     col("games paired", "count", "pairs"),
-    col("win share B - A, points [95% interval]", "points_ci", "estimate", "low", "high"),
+    col("win share B - A, points [95% interval]", "points_ci_blocks", "estimate", "low", "high"),
 ]
 PAIR_SCORE_COLUMNS = [
     col("strategy", "text", "group"),
     col("games paired", "count", "pairs"),
-    col("mean score B - A [95% interval]", "signed_ci", "estimate", "low", "high"),
+    col("mean score B - A [95% interval]", "signed_ci_blocks", "estimate", "low", "high"),
 ]
 
 
@@ -513,21 +513,26 @@ def pair_body(pair: PairResult, unit: str) -> str:
     wins = pair.rows("win_share")
     table_rows = pair.rows("first_seat") + pair.rows("turns")
     changes = "; ".join(p.changes) if p.changes else "nothing recorded"
-    parts = [
-        doc.paragraph(f"{p.label}. What differs: {changes}."),
-        doc.figure(
-            figures.forest(
-                [{**r, "label": r["group"]} for r in wins],
-                "label",
-                None,
-                "Change in win share, B - A",
-                "B - A, win share in percentage points (95% interval)",
-            ),
-            f"Dot plot of each strategy's change in win share between A and B: {p.title}",
-            "Each strategy's win share in B minus in A on the same seeds, in percentage "
-            "points, with 95% intervals over seed blocks; right of the zero line means the "
-            "strategy wins more often in B.",
-        ),
+    # A difference over too few seed blocks has no interval to draw (the table says so).
+    bounded = [{**r, "label": r["group"]} for r in wins if r["low"] is not None]
+    parts = [doc.paragraph(f"{p.label}. What differs: {changes}.")]
+    if bounded:
+        parts.append(
+            doc.figure(
+                figures.forest(
+                    bounded,
+                    "label",
+                    None,
+                    "Change in win share, B - A",
+                    "B - A, win share in percentage points (95% interval)",
+                ),
+                f"Dot plot of each strategy's change in win share between A and B: {p.title}",
+                "Each strategy's win share in B minus in A on the same seeds, in percentage "
+                "points, with 95% intervals over seed blocks; right of the zero line means the "
+                "strategy wins more often in B.",
+            )
+        )
+    parts += [
         doc.html_table(wins, PAIR_COLUMNS),
         doc.html_table(
             pair.rows("score"),
@@ -535,7 +540,7 @@ def pair_body(pair: PairResult, unit: str) -> str:
                 *PAIR_SCORE_COLUMNS[:2],
                 col(
                     f"mean score B - A, {unit} [95% interval]",
-                    "signed_ci",
+                    "signed_ci_blocks",
                     "estimate",
                     "low",
                     "high",
@@ -569,8 +574,8 @@ def _whole_table(rows: list[dict[str, Any]]) -> str:
                 else "game length (turns)",
                 "pairs": r["pairs"],
                 "v": scale * r["estimate"],
-                "lo": scale * r["low"],
-                "hi": scale * r["high"],
+                "lo": None if r["low"] is None else scale * r["low"],
+                "hi": None if r["high"] is None else scale * r["high"],
             }
         )
     return documents.html_table(
@@ -578,7 +583,7 @@ def _whole_table(rows: list[dict[str, Any]]) -> str:
         [
             col("whole table", "text", "what"),
             col("games paired", "count", "pairs"),
-            col("B - A [95% interval]", "signed_ci", "v", "lo", "hi"),
+            col("B - A [95% interval]", "signed_ci_blocks", "v", "lo", "hi"),
         ],
     )
 

@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import math
 
+from pipelines.sprt import t_quantile
+
 Z95 = 1.959963984540054
+#: Fewer seed blocks than this give a mean over blocks no interval: the spread of two to four
+#: block means says next to nothing about the spread of the next ones.
+MIN_INTERVAL_BLOCKS = 5
 
 
 def wilson(successes: float, n: float, z: float = Z95) -> tuple[float, float]:
@@ -20,6 +25,19 @@ def wilson(successes: float, n: float, z: float = Z95) -> tuple[float, float]:
     low = 0.0 if p <= 0 else max(0.0, centre - half)
     high = 1.0 if p >= 1 else min(1.0, centre + half)
     return (low, high)
+
+
+def block_mean_interval(
+    mean: float, se: float, blocks: int, level: float = 0.95
+) -> tuple[float | None, float | None]:
+    """Interval for a mean over ``blocks`` independent seed blocks with standard error ``se``
+    (from the blocks' spread): Student's t on ``blocks - 1`` degrees of freedom, which holds
+    its level at ten blocks where the normal 1.96 covers about 92%. ``(None, None)`` below
+    :data:`MIN_INTERVAL_BLOCKS` blocks."""
+    if blocks < MIN_INTERVAL_BLOCKS:
+        return (None, None)
+    half = t_quantile(0.5 + level / 2, blocks - 1) * se
+    return (mean - half, mean + half)
 
 
 def chi2_sf(x: float, dof: int) -> float:

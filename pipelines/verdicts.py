@@ -381,8 +381,19 @@ def lines(result: dict[str, Any]) -> list[str]:
         result["verdict"],
         f"  measured: {metric.quantity}, B - A in {metric.unit}"
         f"{' per game' if metric.unit == 'turns' else ''}, on {numbers.count(result['blocks'])} "
-        f"blocks = {numbers.count(result['games'])} games; 95% interval from Student's t,"
-        " not adjusted for the sequential stop",
+        f"blocks = {numbers.count(result['games'])} games; estimate and 95% interval: "
+        f"{result['estimate_method']}",
+    ]
+    # Where the stop selected nothing the naive figures are the ones above.
+    naive = (
+        f"{metric.difference(result['naive_estimate'])} "
+        f"{metric.interval(*result['naive_interval'])}"
+    )
+    if naive != f"{metric.difference(result['estimate'])} {metric.interval(*result['interval'])}":
+        out.append(
+            f"  naive mean and Student's t interval, not valid after a sequential stop: {naive}"
+        )
+    out += [
         f"  test: {test}; LLR {llr} (bounds {lo_b:+.2f}, {hi_b:+.2f})",
     ]
     out += [

@@ -51,6 +51,21 @@ def _mean_ci(
     return f"{text} {numbers.interval(float(low), float(high), scale=1.0, digits=digits)}"
 
 
+def _blocks(
+    fmt: Callable[[dict[str, Any], tuple[str, ...]], str],
+) -> Callable[[dict[str, Any], tuple[str, ...]], str]:
+    """``fmt`` for a mean over seed blocks, which has no interval below a minimum of blocks:
+    the estimate and why no interval follows it."""
+
+    def cell(r: dict[str, Any], keys: tuple[str, ...]) -> str:
+        text = fmt(r, keys)
+        if text and (r.get(keys[1]) is None or r.get(keys[2]) is None):
+            return f"{text} ({numbers.TOO_FEW_BLOCKS})"
+        return text
+
+    return cell
+
+
 def _one(fmt: Callable[[float], str]) -> Callable[[dict[str, Any], tuple[str, ...]], str]:
     def cell(r: dict[str, Any], keys: tuple[str, ...]) -> str:
         value = r.get(keys[0])
@@ -81,6 +96,10 @@ FORMATS: dict[str, Callable[[dict[str, Any], tuple[str, ...]], str]] = {
     "mean_ci": _mean_ci,
     "mean2_ci": lambda r, k: _mean_ci(r, k, digits=2),
     "signed_ci": lambda r, k: _mean_ci(r, k, signed=True),
+    # Means over seed blocks (paired differences): no interval below a minimum of blocks.
+    "points_ci_blocks": _blocks(_points_ci),
+    "signed_ci_blocks": _blocks(lambda r, k: _mean_ci(r, k, signed=True)),
+    "signed2_ci_blocks": _blocks(lambda r, k: _mean_ci(r, k, signed=True, digits=2)),
 }
 
 

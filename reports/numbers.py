@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import math
 
+#: Written instead of an interval for a mean over too few seed blocks to bound it.
+TOO_FEW_BLOCKS = "too few blocks for an interval"
+
 
 def count(n: float) -> str:
     """``1234567`` -> ``1,234,567``."""

@@ -16,7 +16,7 @@ from typing import Any
 import duckdb
 import pyarrow as pa
 
-from pipelines.stats import Z95, clustered_share, ratio_se
+from pipelines.stats import Z95, block_mean_interval, clustered_share, ratio_se
 
 #: The independent unit of every interval: one seed block of one run.
 CLUSTER = "run, block"
@@ -29,11 +29,14 @@ def clustered(
     value: str,
     share: bool = False,
     cluster: str = CLUSTER,
+    student: bool = False,
 ) -> list[dict[str, Any]]:
     """Per group of ``source`` (a SELECT with the ``groups`` columns (plain names), the ``cluster``
     columns and ``value``): ``n`` (rows), ``clusters``, ``total``, ``mean``, ``se`` and a 95%
-    interval ``low``/``high`` (a Wilson interval at the effective size if ``share``, else
-    normal), ordered by the groups."""
+    interval ``low``/``high`` (a Wilson interval at the effective size if ``share``; Student's
+    t over the clusters if ``student``, None for both below
+    :data:`~pipelines.stats.MIN_INTERVAL_BLOCKS` clusters; else normal), ordered by the
+    groups."""
     keys = ", ".join(groups)
     lead = f"{keys}, " if groups else ""
     rows = con.sql(
@@ -54,8 +57,12 @@ def clustered(
             continue
         mean = total / count
         se = ratio_se(total, count, yy, yn, nn, int(blocks))
+        low: float | None
+        high: float | None
         if share:
             low, high = clustered_share(total, count, se, int(blocks))
+        elif student:
+            low, high = block_mean_interval(mean, se, int(blocks))
         else:
             low, high = mean - Z95 * se, mean + Z95 * se
         item: dict[str, Any] = dict(zip(groups, key, strict=True))

@@ -5,11 +5,13 @@ seeds, islands and seatings, every game of A is matched with the game of B with 
 and seed, and every seat with the same seat. The differences B - A are then averaged per
 player slot (the strategy in that place of the players list; in a strategy swap, the slot
 that changed holds A's strategy in A and B's in B), with 95% intervals that treat a seed
-block as the independent unit. Only games that reached their natural end in both runs are
-paired (unless the report includes unfinished games); the table says how many games were
-used, and :func:`left_out_unfinished` how many seed-matched games were left out because one
-of the two did not end naturally: a change that makes games hit the turn cap would
-otherwise look like no change at all on the games that still finish.
+block as the independent unit: Student's t on blocks - 1 degrees of freedom (the normal 1.96
+covers about 92% at ten blocks), and no interval (null bounds) below
+:data:`~pipelines.stats.MIN_INTERVAL_BLOCKS` blocks. Only games that reached their natural end
+in both runs are paired (unless the report includes unfinished games); the table says how
+many games were used, and :func:`left_out_unfinished` how many seed-matched games were left
+out because one of the two did not end naturally: a change that makes games hit the turn cap
+would otherwise look like no change at all on the games that still finish.
 
 Rows (``metric``, ``group``): ``win_share`` and ``score`` per player slot, ``first_seat``
 (the first seat's win share, i.e. the change in the first-seat advantage) and ``turns``
@@ -81,14 +83,14 @@ def differences(con: duckdb.DuckDBPyConnection) -> pa.Table:
     rows: list[dict[str, Any]] = []
     groups = ["player", "strategy_a", "strategy_b"]
     for metric, unit in (("win_share", "share"), ("score", "score")):
-        for r in clustered(con, _PAIRED_SEATS, groups, metric):
+        for r in clustered(con, _PAIRED_SEATS, groups, metric, student=True):
             rows.append(_row(metric, _label(r), r["player"], unit, r))
     first = f"SELECT *, 'table' AS grp FROM ({_PAIRED_SEATS}) WHERE seat = 0"
     for metric, source, value, unit in (
         ("first_seat", first, "win_share", "share"),
         ("turns", _PAIRED_GAMES, "turns", "turns"),
     ):
-        for r in clustered(con, source, ["grp"], value):
+        for r in clustered(con, source, ["grp"], value, student=True):
             rows.append(_row(metric, "table", -1, unit, r))
     return pa.table({k: pa.array([r[k] for r in rows], t) for k, t in TYPES.items()})
 

@@ -41,7 +41,8 @@ def optimal_gap(con: duckdb.DuckDBPyConnection) -> pa.Table:
         SELECT x.run, x.block, x.strategy, x.ppt - o.ppt AS gap
         FROM b x JOIN b o ON o.run = x.run AND o.block = x.block AND o.strategy = '{OPTIMAL}'
         WHERE x.strategy <> '{OPTIMAL}'"""
-    rows = clustered(con, source, ["strategy"], "gap")
+    # A mean of paired block differences: Student's t, no interval below 5 blocks.
+    rows = clustered(con, source, ["strategy"], "gap", student=True)
     return pa.table(
         {
             "strategy": pa.array([r["strategy"] for r in rows], pa.string()),
@@ -127,9 +128,25 @@ def findings(data: ReportData) -> list[Finding]:
             out.append(Finding("bust_check", "draws", abs(worst["z"]), float("nan"),
                                float("nan"), draws, text, scope, **power_fields))  # fmt: skip
         for r in result.rows("optimal_gap"):
+            seen: dict[str, Any] = {}
+            if r["low"] is None or r["high"] is None:
+                out.append(
+                    Finding(
+                        "optimal_gap",
+                        str(r["strategy"]),
+                        r["gap"],
+                        float("nan"),
+                        float("nan"),
+                        int(r["blocks"]),
+                        f"{r['strategy']} scores {r['gap']:+.2f} points per turn against "
+                        f"optimal ({numbers.TOO_FEW_BLOCKS}) (paired over "
+                        f"{numbers.count(r['blocks'])} seed blocks).",
+                        scope,
+                    )
+                )
+                continue
             shown = claims.claim(r["gap"], r["low"], r["high"]).direction
             verdict = "fewer" if shown < 0 else "more"
-            seen: dict[str, Any] = {}
             if not shown:
                 note, seen = power_note(
                     r["low"],
@@ -155,8 +172,8 @@ def findings(data: ReportData) -> list[Finding]:
                     "optimal_gap",
                     str(r["strategy"]),
                     r["gap"],
-                    r["low"],
-                    r["high"],
+                    float("nan") if r["low"] is None else r["low"],
+                    float("nan") if r["high"] is None else r["high"],
                     int(r["blocks"]),
                     f"{text} (paired over {numbers.count(r['blocks'])} seed blocks).",
                     scope,
@@ -304,12 +321,17 @@ def sections(data: ReportData) -> list[Section]:
             ),
         ]
         gap = result.rows("optimal_gap")
+        # Only the gaps with an interval are drawn (too few blocks: the table says so).
+        drawn = [
+            {**r, "label": r["strategy"], "estimate": r["gap"]} for r in gap if r["low"] is not None
+        ]
         if gap:
-            gap_body += [
-                head,
+            gap_body.append(head)
+        if drawn:
+            gap_body.append(
                 doc.figure(
                     figures.forest(
-                        [{**r, "label": r["strategy"], "estimate": r["gap"]} for r in gap],
+                        drawn,
                         "label",
                         None,
                         "Points per turn against the single-turn optimum",
@@ -321,16 +343,19 @@ def sections(data: ReportData) -> list[Section]:
                     "answers for the turn's own points (an expectimax over the real turn), on "
                     "the same seed blocks (paired); left of zero means the strategy banks less "
                     "per turn than optimal.",
-                ),
+                )
+            )
+        if gap:
+            gap_body.append(
                 doc.html_table(
                     gap,
                     [
                         col("strategy", "text"),
                         col("seed blocks", "count", "blocks"),
-                        col("gap, points per turn [95%]", "signed_ci", "gap", "low", "high"),
+                        col("gap, points per turn [95%]", "signed_ci_blocks", "gap", "low", "high"),
                     ],
-                ),
-            ]
+                )
+            )
     out = [
         Section(
             "busts",

@@ -103,11 +103,19 @@ def test_the_gap_to_optimal_is_paired_by_seed_block(tmp_path: Path) -> None:
     diffs = [v["stop-at(n=1)"] - v["optimal"] for v in per.values()]
     assert gap["strategy"] == "stop-at(n=1)" and gap["blocks"] == 2
     assert abs(gap["gap"] - sum(diffs) / len(diffs)) < 1e-9
-    assert gap["gap"] < 0 and gap["low"] < gap["gap"] < gap["high"]  # stopping at once loses
+    assert gap["gap"] < 0  # stopping at once loses
+    # Two seed blocks are too few for an interval (Student's t needs 5): null bounds, and
+    # the page and the finding say so instead of an interval.
+    assert gap["low"] is None and gap["high"] is None
     rep = tmp_path / "rep"
     assert CliRunner().invoke(app, ["report", str(out), "--out", str(rep)]).exit_code == 0
     page = (rep / "index.html").read_text()
     assert "Gap to the single-turn optimum" in page
+    section = page.split("Gap to the single-turn optimum")[1]
+    assert "too few blocks for an interval" in section.split("</table>")[0]
+    report = json.loads((rep / "report.json").read_text())
+    (finding,) = [f for f in report["findings"] if f["metric"] == "optimal_gap"]
+    assert finding["low"] is None and "(too few blocks for an interval)" in finding["text"]
 
 
 def test_the_bust_check_counts_every_game_even_when_most_are_cut_off(tmp_path: Path) -> None:

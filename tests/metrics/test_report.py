@@ -111,6 +111,8 @@ def test_a_run_and_its_twin_give_the_labelled_paired_curse_effect(tmp_path: Path
     wins = [d for d in pairing["differences"] if d["metric"] == "win_share"]
     assert {d["group"] for d in wins} == {"hunter", "cartographer", "collector", "cautious"}
     assert all(d["pairs"] == 40 for d in wins)
+    # Ten seed blocks: Student's t on 9 degrees of freedom (2.262 standard errors each way).
+    assert all(d["blocks"] == 10 and d["low"] < d["estimate"] < d["high"] for d in wins)
     assert abs(sum(d["estimate"] for d in wins)) < 1e-9  # one win per game either way
     paired = [f for f in obj["findings"] if f["scope"] == "pairing:0"]
     assert any(f["text"].startswith(("Curses ", "No clear effect of curses")) for f in paired)
@@ -268,3 +270,23 @@ def test_the_same_run_gives_the_same_report_bytes(ti_run: Path, tmp_path: Path) 
         first, second = (out / rel for out in outs)
         text = [first.read_bytes(), second.read_bytes().replace(b"second", b"first")]
         assert text[0] == text[1], rel
+
+
+def test_a_pairing_of_too_few_blocks_gives_no_interval(tmp_path: Path) -> None:
+    """Two seed blocks: every paired difference says so instead of an interval (null bounds
+    in report.json), never a "+0.0 [0.0, 0.0]"."""
+    base = tmp_path / "base"
+    _simulate(base, "--games", "8", "--seed", "9", "--twin", "curses")
+    out = tmp_path / "rep"
+    obj = _report(base, tmp_path / "base-without-curses", out=out)
+    (pairing,) = obj["comparisons"]
+    assert pairing["differences"]
+    for d in pairing["differences"]:
+        assert d["blocks"] == 2 and d["low"] is None and d["high"] is None
+    paired = [f for f in obj["findings"] if f["scope"] == "pairing:0"]
+    assert paired and all(f["low"] is None and f["high"] is None for f in paired)
+    assert all("(too few blocks for an interval)" in f["text"] for f in paired)
+    page = (out / "index.html").read_text()
+    effect = page.split('data-pairing="0"')[1].split("</div>")[0]
+    assert "too few blocks for an interval" in effect and "[0.0, 0.0]" not in effect
+    assert "Dot plot of each strategy's change" not in effect  # no intervals to draw

@@ -32,6 +32,9 @@ def test_identical_variants_differ_by_exactly_nothing() -> None:
     assert out["decision"] == "undecided" and out["accepted"] is None
     assert "every block gave the same difference (+0.0 points)" in out["verdict"]
     assert out["field"]["rules_b"]["changes"] == {}
+    # Nothing to weigh, nothing selected by the stop: the plain figures.
+    assert out["estimate_method"].startswith("Student's t")
+    assert out["naive_interval"] == out["interval"] == [0.0, 0.0]
 
 
 def test_a_large_effect_is_decided_early(tmp_path: Path) -> None:
@@ -46,7 +49,11 @@ def test_a_large_effect_is_decided_early(tmp_path: Path) -> None:
     assert out["blocks"] == 10  # the first look already decides
     assert out["estimate"] < -15
     low, high = out["interval"]
-    assert low <= out["estimate"] <= high
+    assert low <= out["estimate"] <= high and [out["low"], out["high"]] == [low, high]
+    # A stop at the first look could have come later: the figures are those valid under the
+    # stopping rule, the naive ones kept beside them.
+    assert out["estimate_method"].startswith("bias-adjusted, valid under the stopping rule")
+    assert out["naive_estimate"] < -15 and len(out["naive_interval"]) == 2
 
 
 def test_workers_do_not_change_the_result(tmp_path: Path) -> None:
@@ -397,4 +404,21 @@ def test_an_accepted_h0_states_what_the_run_could_have_detected(tmp_path: Path) 
         "prefers H0 (0 turns) to H1 (-1.5 turns); the smallest difference this run could "
         f"detect with 80% power is {out['detectable_effect']:.2f} turns (one-sided 5% test); "
         f"1.5 turns needs about {blocks * 8:,} games"
+    )
+
+
+def test_a_sequential_stop_is_estimated_under_its_rule() -> None:
+    """H0 accepted at a look after 2,000 games: the naive mean sits lower than the
+    bias-adjusted estimate, and the text names both."""
+    args = ["--b-rules", "bga", "--max-games", "4000", "--workers", "1"]
+    out = run_json(args)
+    assert out["decision"] == "H0" and out["games"] < 4000
+    assert out["naive_estimate"] < out["estimate"]
+    assert out["low"] <= out["estimate"] <= out["high"]
+    text = runner.invoke(app, ["compare", "--seed", "3", *ISLANDS, *args])
+    assert text.exit_code == 0, text.output
+    lines = text.stdout.splitlines()
+    assert "estimate and 95% interval: bias-adjusted, valid under the stopping rule" in lines[1]
+    assert lines[2].startswith(
+        "  naive mean and Student's t interval, not valid after a sequential stop: "
     )
