@@ -8,11 +8,11 @@ read from the source (never by importing), so a driver and its workers find the 
 and each file is hashed with the code.
 
 **Loaded modules.** After a shard's games, :func:`loaded_code` reads ``sys.modules``: every
-module outside the standard library, by name, with the sha256 of its file (source or
-extension) and of the data files it declares. The packages that the identity hashes whole
-(``sim``, ``strategies``) are left out. A module's digest is taken the first time a process
-sees it (a module is imported once per process) and kept, so later shards of that process
-cost one dictionary look-up per module.
+module outside the standard library that the shard loaded (or loaded again), by name, with
+the sha256 of its file (source or extension) and of the data files it declares. The packages
+that the identity hashes whole (``sim``, ``strategies``) are left out. A module's digest is
+taken the first time a process sees it (a module is imported once per process) and kept, so
+later shards of that process cost one dictionary look-up per module.
 """
 
 from __future__ import annotations
@@ -154,13 +154,26 @@ def _read(name: str, file: str) -> tuple[str, tuple[tuple[str, Path], ...]]:
     return hashlib.sha256(source).hexdigest(), tuple(declared)
 
 
-def loaded_code(skip: tuple[str, ...] = ("sim", "strategies")) -> dict[str, str]:
+def modules_now() -> dict[str, int]:
+    """The modules loaded now, by name, with the identity of the module object (what
+    :func:`loaded_code` compares with to read only what a shard loaded)."""
+    return {name: id(module) for name, module in list(sys.modules.items())}
+
+
+def loaded_code(
+    skip: tuple[str, ...] = ("sim", "strategies"), since: dict[str, int] | None = None
+) -> dict[str, str]:
     """Every module this process has loaded from outside the standard library (but the
     packages ``skip``, hashed whole elsewhere), by name, with the digest of its file, and
-    every data file those modules declare (``module:path``), with its digest."""
+    every data file those modules declare (``module:path``), with its digest. With ``since``
+    (:func:`modules_now` at the start of a shard): only the modules loaded, or loaded again,
+    after it, so that a long-lived process (a notebook, a test session) does not report the
+    modules of its earlier, unrelated runs."""
     out: dict[str, str] = {}
     for name, module in list(sys.modules.items()):
         if name in _MAIN or name.partition(".")[0] in skip:
+            continue
+        if since is not None and since.get(name) == id(module):
             continue
         seen = _SEEN.get(name)
         if seen is None or seen[0] is not module:

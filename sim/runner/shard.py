@@ -33,7 +33,7 @@ from sim.game import DEFAULT_GAME
 from sim.guard import NO_GUARD, Guard, stray_alarms_ignored
 from sim.runner.code_identity import CodeIdentity, check_code
 from sim.runner.games import Factory, Rules, game_kind, play_planned
-from sim.runner.loaded_code import loaded_code
+from sim.runner.loaded_code import loaded_code, modules_now
 from sim.runner.locations import open_store
 from sim.runner.parts import PartRecord, part_name, write_recorded
 from sim.runner.schedule import Schedule
@@ -148,6 +148,7 @@ def with_run_id(table: pa.Table, run_id: str) -> pa.Table:
 def run_shard(task: ShardTask) -> ShardSummary:
     """Play the shard's games and write its part files (one per table of the game)."""
     check_visible(open_store(task.run_dir))
+    before = modules_now()
     boards = dict(task.boards)
     kind = game_kind(task.game)
     builder = kind.builder(task.game, list(task.labels))
@@ -177,7 +178,7 @@ def run_shard(task: ShardTask) -> ShardSummary:
             play += t1 - t0
             log += clock() - t1
         t2 = clock()
-        loaded = tuple(sorted(loaded_code().items()))
+        loaded = tuple(sorted(loaded_code(since=before).items()))
         tables = builder.build()
         t_built = clock()
         # Before anything is written: a shard whose tables are not its games is never a part.

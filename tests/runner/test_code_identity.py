@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import importlib
 import json
 import os
 import shutil
@@ -109,8 +110,9 @@ def test_a_helper_imported_by_name_during_play_is_pinned(tmp_path: Path) -> None
     assert not any("lazy_helper" in k for k in manifest["code"]["parts"])
     digest = hashlib.sha256(helper.read_bytes()).hexdigest()
     assert manifest["code"]["loaded"]["lazy_helper"] == digest
-    assert "numpy" in manifest["code"]["loaded"]  # a library outside the standard library
     assert "json" not in manifest["code"]["loaded"]  # the standard library is not listed
+    # Nor what the process had loaded before the shard (its libraries' versions are parts).
+    assert "typer" not in manifest["code"]["loaded"]
     helper.write_text("def roll(view):\n    return view.turn_total < 25\n")
     line = one_line(tourney(env, *simulate(out, 80, "lazy:Lazy,random")), 2)
     assert "which differ in loaded lazy_helper;" in line
@@ -267,3 +269,24 @@ def test_a_report_never_pools_two_codes(tmp_path: Path) -> None:
     assert [round(sum(s.values()), 9) for s in shares] == [1.0, 1.0]
     assert shares[0]["holder:Holder"] != shares[1]["holder:Holder"]
     assert not any(w["kind"] == "pooled_runs" for w in doc["warnings"])
+
+
+def test_a_module_a_process_loaded_before_a_run_is_not_part_of_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A long-lived process (a test session, a notebook) holds modules of earlier, unrelated
+    work: a run records only what its shards loaded, so such a module changing on disk does
+    not refuse the run's resume."""
+    from pipelines.simulate import resolve
+    from sim.runner.run import run
+    from tests.runner.test_runs import small
+
+    (tmp_path / "earlier_work.py").write_text("X = 1\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    importlib.import_module("earlier_work")
+    out = tmp_path / "r"
+    run(resolve(small(out), {}, "test"))
+    assert "earlier_work" not in json.loads((out / "manifest.json").read_text())["code"]["loaded"]
+    (tmp_path / "earlier_work.py").write_text("X = 2\n")
+    run(resolve(small(out), {}, "test"))  # the same spec again: a resume, not refused
+    monkeypatch.delitem(sys.modules, "earlier_work")
