@@ -127,8 +127,11 @@ class Child:
         self.send(("path", list(sys.path)))
 
     def send(self, message: object) -> None:
+        self.send_bytes(pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL))
+
+    def send_bytes(self, data: bytes) -> None:
         try:
-            self.send_conn.send_bytes(pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL))
+            self.send_conn.send_bytes(data)
         except (OSError, ValueError) as exc:
             self.stop()
             raise IsolatedSeatError(f"its process is gone ({describe(exc)})") from None
@@ -230,7 +233,12 @@ class IsolatedStrategy:
                 if tag == "illegal" and len(message) == 2 and type(message[1]) is str:
                     done = True
                     return Shown(message[1][:200])
-                child.send(self._serve(view, message))
+                reply = self._serve(view, message)
+                try:
+                    data = pickle.dumps(reply, protocol=pickle.HIGHEST_PROTOCOL)
+                except Exception as exc:  # a value that cannot travel: the strategy's error
+                    data = pickle.dumps(("error", type(exc).__name__, str(exc)[:200]))
+                child.send_bytes(data)
         finally:
             # Anything else (a time limit, Ctrl-C, a broken message): the child may be in
             # the middle of the decision, and its next message would be out of step.
@@ -256,7 +264,6 @@ class IsolatedStrategy:
             else:
                 self.child.stop()
                 raise IsolatedSeatError(f"it sent {describe(message)}, not a view request")
-            pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
         except IsolatedSeatError:
             raise
         except Exception as exc:
