@@ -316,6 +316,14 @@ def simulate_cmd(
             "unchanged (a change is a violation and is undone). Slower.",
         ),
     ] = None,
+    isolate: Annotated[
+        bool | None,
+        typer.Option(
+            "--isolate",
+            help="For untrusted plug-ins: each plays in its own process, which sees only its "
+            "view (no frame, class or engine of the game's process). Slower.",
+        ),
+    ] = None,
     decision_timeout: Annotated[
         float | None,
         typer.Option(
@@ -357,6 +365,7 @@ def simulate_cmd(
         "ablate": ablate,
         "twin": twin,
         "audit": audit,
+        "isolate": isolate,
         "decision_timeout": decision_timeout,
         "shard_timeout": shard_timeout,
     }

@@ -59,6 +59,7 @@ SPEC_KEYS = (
     "audit",
     "decision_timeout",
     "shard_timeout",
+    "isolate",
 )
 DEFAULTS: dict[str, Any] = {
     "game": DEFAULT_GAME,
@@ -81,6 +82,7 @@ DEFAULTS: dict[str, Any] = {
     "audit": False,  # check after every decision that the game is unchanged (sim.guard)
     "decision_timeout": None,  # seconds a decision may take (off by default)
     "shard_timeout": None,  # seconds a shard may take (process and ray backends)
+    "isolate": False,  # each plug-in strategy in its own process (sim.isolate)
 }
 
 
@@ -296,6 +298,9 @@ def _guard(values: dict[str, Any], backend: str, source: str) -> tuple[Guard, fl
     audit = values["audit"]
     if not isinstance(audit, bool):
         raise InputError(f"{source}: audit = {_shown(audit)} is not allowed (true or false)")
+    isolate = values["isolate"]
+    if not isinstance(isolate, bool):
+        raise InputError(f"{source}: isolate = {_shown(isolate)} is not allowed (true or false)")
     decision = _seconds(
         source, "decision_timeout", values["decision_timeout"], MAX_DECISION_TIMEOUT,
         MIN_DECISION_TIMEOUT,
@@ -306,7 +311,7 @@ def _guard(values: dict[str, Any], backend: str, source: str) -> tuple[Guard, fl
             f"{source}: shard_timeout needs --backend process or ray (a shard that overruns is "
             "stopped by the driver, which the serial backend does not have)"
         )
-    return Guard(audit=audit, decision_timeout=decision), shard
+    return Guard(audit=audit, decision_timeout=decision, isolate=isolate), shard
 
 
 def out_store(out: str, joining: bool, shared: bool, source: str) -> RunStore:
@@ -376,7 +381,7 @@ def _run_id(values: dict[str, Any], who: Lineup) -> str:
         {k: values[k] for k in ("game", "seed", "seating", "islands", "rules", "ablate")}
         | {"players": list(who.labels), "shard_size": values["shard_size"]}
         | ({"table_sizes": list(who.table_sizes)} if who.table_sizes else {})
-        | {k: values[k] for k in ("audit", "decision_timeout") if values.get(k)},
+        | {k: values[k] for k in ("audit", "decision_timeout", "isolate") if values.get(k)},
         sort_keys=True,
         default=str,
     )

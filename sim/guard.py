@@ -47,6 +47,8 @@ class Guard:
 
     audit: bool = False
     decision_timeout: float | None = None
+    #: Each plug-in strategy plays in its own process (:mod:`sim.isolate`).
+    isolate: bool = False
 
     def __post_init__(self) -> None:
         t = self.decision_timeout
@@ -68,7 +70,15 @@ class Guard:
             out["audit"] = True
         if self.decision_timeout is not None:
             out["decision_timeout"] = self.decision_timeout
+        if self.isolate:
+            out["isolate"] = True
         return out
+
+    @property
+    def recorded(self) -> bool:
+        """Whether any setting is set (the manifest records them: they change a cheater's
+        games)."""
+        return self.active or self.isolate
 
     @classmethod
     def from_dict(cls, values: Any, where: str) -> Guard:
@@ -76,18 +86,29 @@ class Guard:
         for anything else."""
         if values is None:
             return NO_GUARD
-        if not isinstance(values, dict) or not set(values) <= {"audit", "decision_timeout"}:
+        if not isinstance(values, dict) or not set(values) <= {
+            "audit",
+            "decision_timeout",
+            "isolate",
+        }:
             raise InputError(
-                f"{where}: guard must be a table of audit and decision_timeout, not "
+                f"{where}: guard must be a table of audit, decision_timeout and isolate, not "
                 f"{type(values).__name__}"
             )
         audit = values.get("audit", False)
         timeout = values.get("decision_timeout")
+        isolate = values.get("isolate", False)
+        if not isinstance(isolate, bool):
+            raise InputError(f"{where}: guard has an isolate of the wrong type")
         if not isinstance(audit, bool) or not (
             timeout is None or (isinstance(timeout, int | float) and not isinstance(timeout, bool))
         ):
             raise InputError(f"{where}: guard has an audit or decision_timeout of the wrong type")
-        return cls(audit=audit, decision_timeout=None if timeout is None else float(timeout))
+        return cls(
+            audit=audit,
+            decision_timeout=None if timeout is None else float(timeout),
+            isolate=isolate,
+        )
 
 
 NO_GUARD = Guard()
@@ -223,13 +244,21 @@ def ids_of(*objects: object) -> tuple[int, ...]:
 Decide = Callable[[Any, Any], object]
 
 
-def guarded(decide: Decide, guard: Guard, audited: Audited | None) -> Decide:
+def guarded(
+    decide: Decide,
+    guard: Guard,
+    audited: Audited | None,
+    code: Callable[[int], str | None] | None = None,
+) -> Decide:
     """``decide`` under ``guard``: audited and/or timed (see the module docstring).
 
     The timer is armed and disarmed inside the decision's ``try``, and the alarm raises only
     while a decision is under way: however short the limit, an alarm that comes while the
     timer is being set or cancelled still ends the decision as over time (with its seat and
-    kind), and none is left armed to go off in the engine's own code."""
+    kind), and none is left armed to go off in the engine's own code.
+
+    ``code(seat)`` (the audit's watch over code, :mod:`sim.codewatch`): after the decision,
+    the name of code the seat changed (put back already), or ``None``."""
     timeout = guard.decision_timeout
     audit = audited if guard.audit else None
     if timeout is not None and threading.current_thread() is not threading.main_thread():
@@ -263,9 +292,12 @@ def guarded(decide: Decide, guard: Guard, audited: Audited | None) -> Decide:
                 if audit is not None and before is not None:
                     changed = audit.snapshot() != before
                     audit.after_decision()
+                    recoded = code(decision.seat) if code is not None else None
                     if changed:
                         audit.restore(before)
                         raise Tampered("changed the game during its decision (audit)")
+                    if recoded is not None:
+                        raise Tampered(f"changed the code of {recoded} (audit)")
         except DecisionTimeout as exc:
             exc.seat, exc.kind = decision.seat, decision.kind
             raise

@@ -36,12 +36,15 @@ from __future__ import annotations
 import functools
 import random
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from sim.guard import NO_GUARD, Audited, DecisionTimeout, Guard, guarded
 from sim.outcome import STRATEGY_FAILURES, StrategyError, Violation, describe, is_plain
 from sim.sealed import TRUSTED
 from sim.seeding import LazyStream, Stream, derive_seed
+
+if TYPE_CHECKING:
+    from sim.codewatch import CodeWatch
 
 
 class Question(Protocol):
@@ -139,6 +142,34 @@ def _build(
     return built
 
 
+def _build_isolated(
+    factory: Factory,
+    seed: int,
+    seat: int,
+    strict: bool,
+    violations: list[Violation],
+    lazy: bool,
+    view: Any,
+    seal: Callable[[Any], Any],
+) -> Any:
+    """Under isolation: a built-in player is built here as always; a plug-in is built in
+    the seat's own process (:mod:`sim.isolate`) and played through its stand-in, or, if it
+    cannot be built there, recorded as :func:`_build` records it."""
+    made = factory.func if type(factory) is functools.partial else factory
+    if made in TRUSTED:
+        return _build(factory, seed, seat, strict, violations, lazy)
+    from sim.isolate import seat_in_child
+
+    sealed_type = getattr(seal, "sealed_type", None) or type(seal(view))
+    stand_in, answer, error = seat_in_child(factory, seed, seat, sealed_type)
+    if stand_in is not None:
+        return stand_in
+    if strict:
+        raise StrategyError(f"seat {seat} could not be built: {error}")
+    violations.append(Violation(0, seat, "create", answer, error))
+    return FallbackPlayer()
+
+
 class Referee(Generic[Q]):
     """The referee of one game: its seats, their askers, the violations and the count of
     decisions asked.
@@ -206,13 +237,25 @@ class Referee(Generic[Q]):
         self.deciders = [(x.decide, v) for x, v in zip(self.strategies, self.views, strict=True)]
         self._arm(shortcuts=True)
 
-    def watch(self, guard: Guard, audited: Callable[[], Audited] | None) -> None:
-        """Put every seat under ``guard`` (``audited()`` says what its audit compares): every
-        answer then goes through ``decide``, with no shortcuts."""
+    def watch(
+        self,
+        guard: Guard,
+        audited: Callable[[], Audited] | None,
+        code: CodeWatch | None = None,
+    ) -> None:
+        """Put every seat under ``guard`` (``audited()`` says what its audit compares; ``code``
+        watches the code of the game and its players, made here when not given): every answer
+        then goes through ``decide``, with no shortcuts. The audit compares the code around
+        the plug-ins' decisions (the built-in players' code changes nothing)."""
         if not guard.active:
             return
         audit = audited() if guard.audit and audited is not None else None
-        self.deciders = [(guarded(f, guard, audit), v) for f, v in self.deciders]
+        if audit is not None and code is None:
+            code = watch_code(self._record, [type(x) for x in self.strategies])
+        self.deciders = [
+            (guarded(f, guard, audit, None if code is None or trusted else code.changed_by), v)
+            for (f, v), trusted in zip(self.deciders, self.trusted, strict=True)
+        ]
         self._arm(shortcuts=False)
 
     def _arm(self, shortcuts: bool) -> None:
@@ -390,7 +433,24 @@ def seat_game(
     the guard audits). ``lazy_streams``: the built-in players' streams are made on first use
     (see :func:`seat_stream`; cheaper where most never draw, dearer where they do)."""
     violations: list[Violation] = []
-    built = [_build(f, seed, i, strict, violations, lazy_streams) for i, f in enumerate(factories)]
+    code = None
+    if guard.audit:
+        made = [f.func if type(f) is functools.partial else f for f in factories]
+        code = watch_code(record, [m if isinstance(m, type) else None for m in made])
+    built = []
+    for i, f in enumerate(factories):
+        if guard.isolate:
+            player = _build_isolated(f, seed, i, strict, violations, lazy_streams, views[i], seal)
+        else:
+            player = _build(f, seed, i, strict, violations, lazy_streams)
+        changed = code.changed_by(i) if code is not None else None
+        if changed is not None:  # the constructor rewrote code that is not its own
+            error = f"changed the code of {changed} (audit)"
+            if strict:
+                raise StrategyError(f"seat {i} could not be built: {error}")
+            violations.append(Violation(0, i, "create", "<raised>", error[:200]))
+            player = FallbackPlayer()
+        built.append(player)
     referee: Referee[Any] = Referee(
         built,
         views,
@@ -401,8 +461,17 @@ def seat_game(
     if not all(referee.trusted):
         referee.seal(seal)
     if guard.active:
-        referee.watch(guard, audited)
+        referee.watch(guard, audited, code)
     return referee
+
+
+def watch_code(record: Callable[[int, str], int], classes: Sequence[type | None]) -> CodeWatch:
+    """The audit's watch over the code of a game whose engine logs violations by ``record``
+    (a bound method: its package is the engine's) and of the seats' strategy classes."""
+    from sim.codewatch import CodeWatch
+
+    engine = type(getattr(record, "__self__", None)).__module__
+    return CodeWatch(engine.rpartition(".")[0] or engine, classes)
 
 
 def shortcuts_of(cls: type) -> Shortcuts:

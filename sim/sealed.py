@@ -11,9 +11,10 @@ the view returns is an int, a string, an immutable object or a fresh copy.
 What this cannot do: Python has no private memory. Code running in the engine's process can
 still reach the game deliberately, through frames (``sys._getframe``), the garbage collector
 (``gc.get_referrers``) or the internals of functions (``__globals__``, ``__closure__``). The
-audit mode (:mod:`sim.guard`) detects any change such code makes to a game; reading hidden
-information that way cannot be detected in-process (see docs/strategies.md, "What a plug-in
-can and cannot do").
+audit mode (:mod:`sim.guard`, :mod:`sim.codewatch`) detects any change such code makes to a
+game or to the engine's and other players' code; reading hidden information that way cannot
+be detected in-process, and only isolation (:mod:`sim.isolate`: the plug-in in its own
+process) prevents it (see docs/trust.md).
 
 Which strategies are trusted with the direct view: exactly the built-in classes, registered
 by :mod:`strategies.registry` with :func:`trust` (a subclass of one is a plug-in).

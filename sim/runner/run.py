@@ -131,7 +131,7 @@ class RunConfig:
             "rules_hash": self.rules.hash,
             "resolved_rules": self.rules.to_dict(),
             "shard_size": self.shard_size,
-        } | ({"guard": self.guard.to_dict()} if self.guard.active else {})
+        } | ({"guard": self.guard.to_dict()} if self.guard.recorded else {})
 
     def schedule(self) -> Schedule:
         """Which game is which."""

@@ -31,6 +31,7 @@ import pyarrow.parquet as pq
 from sim.errors import InputError
 from sim.game import DEFAULT_GAME
 from sim.guard import NO_GUARD, Guard, stray_alarms_ignored
+from sim.isolate import isolated_shard
 from sim.runner.code_identity import CodeIdentity, check_code
 from sim.runner.games import Factory, Rules, game_kind, play_planned
 from sim.runner.loaded_code import loaded_code, modules_now
@@ -162,8 +163,9 @@ def run_shard(task: ShardTask) -> ShardSummary:
     log = 0.0
     clock = time.perf_counter
     # A SIGALRM that no decision time limit set (a strategy sending one to its own process)
-    # is ignored while the shard plays, instead of ending the process.
-    with stray_alarms_ignored():
+    # is ignored while the shard plays, instead of ending the process. Isolated seats'
+    # processes end with the shard.
+    with stray_alarms_ignored(), isolated_shard():
         for game_id in range(task.first_game, task.first_game + task.n_games):
             t0 = clock()
             plan = schedule.plan(game_id)

@@ -208,3 +208,71 @@ class Stuck:
                 except Exception:
                     continue
         return _first_legal(decision)
+
+
+def _dull(self: Any, view: Any, decision: Any) -> object:
+    return decision.fallback()
+
+
+class Saboteur:
+    """Rewrites every built-in player's ``decide`` to play the fallback (and drops their
+    shortcuts, so that the rewrite is used), then plays the fallback itself: in-process, every
+    built-in opponent plays the fallbacks from the next game on."""
+
+    def __init__(self, rng: random.Random) -> None:
+        pass
+
+    def decide(self, view: Any, decision: Any) -> object:
+        from sim import referee
+        from sim.sealed import TRUSTED
+
+        for cls in list(TRUSTED):
+            cls.decide = _dull  # type: ignore[attr-defined]
+            referee._shortcuts_of[cls] = referee.NO_SHORTCUTS
+        return _first_legal(decision)
+
+
+class Crasher:
+    """Ends its own process (``os._exit``) on its third decision."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.calls = 0
+
+    def decide(self, view: Any, decision: Any) -> object:
+        import os
+
+        self.calls += 1
+        if self.calls == 3:
+            os._exit(3)
+        return _first_legal(decision)
+
+
+class Garbler:
+    """In an isolated process: writes to its parent's pipe a message that names a function
+    (unpickling it would run code of the strategy's choosing), then answers."""
+
+    def __init__(self, rng: random.Random) -> None:
+        pass
+
+    def decide(self, view: Any, decision: Any) -> object:
+        import os
+        import pickle
+        from multiprocessing.connection import Connection
+
+        if "sim.isolate" in sys.modules and len(sys.argv) == 4:
+            pipe = Connection(int(sys.argv[2]), readable=False)
+            pipe.send_bytes(pickle.dumps(("answer", os.getpid)))
+        return _first_legal(decision)
+
+
+class EarlySaboteur(Saboteur):
+    """Rewrites the built-in players as it is built, before any decision."""
+
+    def __init__(self, rng: random.Random) -> None:
+        super().__init__(rng)
+        self.decide(None, _Nothing())
+
+
+class _Nothing:
+    def fallback(self) -> None:
+        return None
