@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -363,10 +364,13 @@ def simulate_cmd(
     config = resolve(file_values, flags, source)
     counterfactual = twin_config(file_values, flags, source)
     _simulate_one(config)
-    if counterfactual is not None:
+    if counterfactual is None:
+        typer.echo(f"report: tourney report {shlex.quote(str(config.run_dir))}")
+    else:
         typer.echo(f"twin on the same seeds: {counterfactual.rules_source}")
         _simulate_one(counterfactual)
-        typer.echo(f"report both: tourney report {config.run_dir} {counterfactual.run_dir}")
+        both = " ".join(shlex.quote(str(c.run_dir)) for c in (config, counterfactual))
+        typer.echo(f"report both: tourney report {both}")
 
 
 def _simulate_one(config: Any) -> None:
@@ -394,7 +398,10 @@ def _simulate_one(config: Any) -> None:
             f"run {config.run_dir}: {describe(config)} ({to_play:,} to play) on "
             f"{len(config.islands)} islands, backend {config.backend}"
         )
-        progress.begin(to_play)
+        # As many shards play at once as there are workers (fewer in a short run): the speed
+        # is measured once each has reported.
+        at_once = 1 if config.backend == "serial" else config.workers
+        progress.begin(to_play, min(at_once, max(1, -(-to_play // config.shard_size))))
 
     try:
         report = simulate(config, progress, start)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import multiprocessing
 import os
+import queue as queues
 import re
 import signal
 import socket
@@ -22,28 +23,48 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from concurrent.futures.process import BrokenProcessPool
 
 from sim.errors import InputError, RunError
+from sim.runner import shard as shard_module
 from sim.runner.code_identity import CodeIdentity
-from sim.runner.shard import ShardSummary, ShardTask, pack, run_packed, run_shard
+from sim.runner.shard import (
+    GameReport,
+    ShardSummary,
+    ShardTask,
+    pack,
+    run_packed,
+    run_shard,
+    set_worker_report,
+)
 
 OnDone = Callable[[ShardSummary], None]
 BACKENDS: tuple[str, ...] = ("ray", "process", "serial")
 
 
-def run_serial(tasks: Sequence[ShardTask], on_done: OnDone) -> None:
-    """Play every shard in this process, in order."""
+def run_serial(
+    tasks: Sequence[ShardTask], on_done: OnDone, report: GameReport | None = None
+) -> None:
+    """Play every shard in this process, in order (``report``: games finished inside a
+    shard, see :func:`sim.runner.shard.run_shard`)."""
     for task in tasks:
-        on_done(run_shard(task))
+        on_done(run_shard(task, report))
 
 
 #: Seconds between a pool worker's checks that its driver is still alive.
 WATCH_EVERY = 0.5
 
 
-def _init_worker(driver: int) -> None:
+def _init_worker(
+    driver: int,
+    reports: multiprocessing.Queue[tuple[int, int, float]] | None = None,
+    report_every: float = 2.0,
+) -> None:
     """A pool worker leaves Ctrl-C to the driver, which stops them all at once, and ends
     itself once the driver is gone (killed with -9, say): an orphan would play on, keep the
-    worker pool's resource tracker alive and write parts that no driver records."""
+    worker pool's resource tracker alive and write parts that no driver records. Games
+    finished inside a shard go to the driver through ``reports``."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if reports is not None:
+        shard_module.REPORT_EVERY = report_every  # the driver's, which a test may have set
+        set_worker_report(lambda shard, games, seconds: reports.put((shard, games, seconds)))
     threading.Thread(target=_watch_driver, args=(driver,), daemon=True).start()
 
 
@@ -68,16 +89,22 @@ def run_process(
     workers: int,
     code: CodeIdentity,
     shard_timeout: float | None = None,
+    report: GameReport | None = None,
 ) -> None:
     """Play shards in a pool of ``workers`` fresh processes (spawned, not forked), each
     refusing shards of other ``code``; at most one shard per worker is in flight, so each
     starts when it is handed out and ``shard_timeout`` counts from then. On Ctrl-C, a shard
     past its time limit, a worker that dies or any error, the workers are killed at once:
     shards already reported stay, the rest are dropped (a half-written part never replaces
-    a whole one)."""
+    a whole one). ``report`` hears the games finished inside shards (sent by the workers
+    through a queue, read between waits)."""
     context = multiprocessing.get_context("spawn")
+    reports = context.Queue() if report is not None else None
     pool = ProcessPoolExecutor(
-        workers, mp_context=context, initializer=_init_worker, initargs=(os.getpid(),)
+        workers,
+        mp_context=context,
+        initializer=_init_worker,
+        initargs=(os.getpid(), reports, shard_module.REPORT_EVERY),
     )
     queue = list(tasks)
     started: dict[Future[ShardSummary], tuple[int, float]] = {}
@@ -92,6 +119,7 @@ def run_process(
                 first = min(t for _, t in started.values())
                 wait_for = max(0.0, min(wait_for, first + shard_timeout - time.monotonic()))
             done, _ = wait(list(started), timeout=wait_for, return_when=FIRST_COMPLETED)
+            _pass_reports(reports, report)
             for future in done:
                 started.pop(future)
                 try:
@@ -113,6 +141,19 @@ def run_process(
         raise
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _pass_reports(
+    reports: multiprocessing.Queue[tuple[int, int, float]] | None, report: GameReport | None
+) -> None:
+    """Hand ``report`` what the workers sent since the last look, without waiting."""
+    if reports is None or report is None:
+        return
+    while True:
+        try:
+            report(*reports.get_nowait())
+        except queues.Empty:
+            return
 
 
 def _kill_workers(pool: ProcessPoolExecutor) -> None:

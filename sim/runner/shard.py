@@ -20,6 +20,7 @@ import pickle
 import resource
 import socket
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -88,6 +89,25 @@ class ShardSummary:
     #: Time spent checking the shard's tables and replaying its sample (:mod:`.shard_check`).
     check_seconds: float = 0.0
 
+    @property
+    def seconds(self) -> float:
+        """The shard's time in its worker (playing, logging, checking, writing)."""
+        return self.play_seconds + self.log_seconds + self.write_seconds + self.check_seconds
+
+
+#: ``report(shard, games finished, seconds since the shard started)`` while a shard plays:
+#: progress for runs whose games are slow (a shard of ``optimal`` games can take minutes).
+GameReport = Callable[[int, int, float], None]
+#: Seconds between two reports from inside one shard (a clock read per game is all it costs).
+REPORT_EVERY = 2.0
+#: The report a worker process sends its driver (set by the backend's worker initializer).
+_worker_report: list[GameReport] = []
+
+
+def set_worker_report(report: GameReport | None) -> None:
+    """Make every shard this process plays through :func:`run_packed` report with ``report``."""
+    _worker_report[:] = [report] if report is not None else []
+
 
 #: A shard as it travels to another process: the driver's code identity as plain data (read
 #: whatever code the worker runs) and the pickled :class:`ShardTask`.
@@ -106,7 +126,7 @@ def run_packed(packed: Packed) -> ShardSummary:
     classes make of the task."""
     code, task = packed
     check_code(CodeIdentity.from_json(code))
-    return run_shard(pickle.loads(task))
+    return run_shard(pickle.loads(task), next(iter(_worker_report), None))
 
 
 def part_path(run_dir: str | Path, table: str, shard: int) -> Path:
@@ -145,8 +165,9 @@ def with_run_id(table: pa.Table, run_id: str) -> pa.Table:
     return table.add_column(0, pa.field("run_id", RUN_ID_TYPE), column)
 
 
-def run_shard(task: ShardTask) -> ShardSummary:
-    """Play the shard's games and write its part files (one per table of the game)."""
+def run_shard(task: ShardTask, report: GameReport | None = None) -> ShardSummary:
+    """Play the shard's games and write its part files (one per table of the game);
+    ``report`` hears the games finished so far every :data:`REPORT_EVERY` seconds."""
     check_visible(open_store(task.run_dir))
     boards = dict(task.boards)
     kind = game_kind(task.game)
@@ -160,6 +181,8 @@ def run_shard(task: ShardTask) -> ShardSummary:
     play = 0.0
     log = 0.0
     clock = time.perf_counter
+    started = clock()
+    next_report = REPORT_EVERY
     # A SIGALRM that no decision time limit set (a strategy sending one to its own process)
     # is ignored while the shard plays, instead of ending the process.
     with stray_alarms_ignored():
@@ -176,6 +199,11 @@ def run_shard(task: ShardTask) -> ShardSummary:
             builder.add(plan, game)
             play += t1 - t0
             log += clock() - t1
+            # Timing only decides when progress is reported, never what a game does.
+            finished = game_id - task.first_game + 1
+            if report is not None and t1 - started >= next_report and finished < task.n_games:
+                report(task.shard, finished, t1 - started)  # the last comes with the summary
+                next_report = t1 - started + REPORT_EVERY
         t2 = clock()
         loaded = tuple(sorted(loaded_code().items()))
         tables = builder.build()

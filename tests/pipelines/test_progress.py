@@ -1,10 +1,17 @@
-"""Progress reporting: a bar on a terminal, periodic plain lines otherwise."""
+"""Progress reporting: a bar on a terminal, periodic plain lines otherwise; a time left
+measured after the warm-up; games reported from inside slow shards; the report command last."""
 
 from __future__ import annotations
 
 import io
+from pathlib import Path
+from typing import Any
 
-from pipelines.simulate import Progress
+from typer.testing import CliRunner
+
+from pipelines.cli import app
+from pipelines.simulate import Progress, resolve, simulate
+from sim.runner import shard as shard_module
 from sim.runner.shard import ShardSummary
 
 
@@ -40,3 +47,64 @@ def test_logs_get_plain_periodic_lines() -> None:
     assert lines[-1].startswith("progress: 300/300 games")
     assert len(lines) == 2
     assert "\r" not in out.getvalue()
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def seconds_left(line: str) -> float:
+    """The time left a progress line states, in seconds."""
+    amount, unit = line.rsplit(", ", maxsplit=1)[-1].removesuffix(" left").split()
+    return float(amount.replace(",", "")) * {"s": 1, "min": 60, "h": 3600}[unit]
+
+
+def test_first_time_left_is_measured_after_a_slow_start() -> None:
+    # Two workers, 30 s to start them (Ray, say), then shards of 100 games that take 5 s
+    # each, two at a time: 20 shards end at 35, 35, 40, 40, ... 80 s.
+    clock = Clock()
+    out = io.StringIO()
+    progress = Progress(0, out, every=0, clock=clock)
+    progress.begin(2000, workers=2)
+    for shard in range(20):
+        clock.now = 30.0 + 5.0 * (shard // 2 + 1)
+        progress(ShardSummary(shard, 100, 0, 0, 0, 4.0, 0.5, 0.5, 100.0))
+    lines = out.getvalue().splitlines()
+    assert lines[0] == "progress: 100/2,000 games, measuring the speed"
+    first = next(k for k, line in enumerate(lines) if "left" in line)
+    assert first == 1  # as soon as both workers have reported
+    truth = 80.0 - 35.0
+    assert truth / 1.5 <= seconds_left(lines[first]) <= truth * 1.5
+    assert lines[-1].startswith("progress: 2,000/2,000 games")
+
+
+def test_games_inside_a_shard_show_before_it_ends(tmp_path: Path, monkeypatch: Any) -> None:
+    # Slow players (optimal, ismcts) can keep a shard busy for many minutes: the games it
+    # has finished are reported while it plays, on the serial and the process backends.
+    monkeypatch.setattr(shard_module, "REPORT_EVERY", 0.0)  # after every game
+    for backend in ("serial", "process"):
+        out = io.StringIO()
+        config = resolve(
+            {"players": ["hunter", "cautious"]},
+            {"games": 4, "shard_size": 4, "backend": backend, "workers": 1,
+             "islands": "abc-1", "out": str(tmp_path / backend)},
+            "test",
+        )  # fmt: skip
+        progress = Progress(4, out, every=0)
+        simulate(config, progress)
+        done = [line.split("/")[0] for line in out.getvalue().splitlines()]
+        # One shard of four games: all but the last come from inside it.
+        assert done == [f"progress: {n}" for n in (1, 2, 3, 4)], (backend, done)
+
+
+def test_simulate_ends_with_the_report_command(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    args = ["simulate", "--backend", "serial", "--games", "8", "--shard-size", "4",
+            "--islands", "abc-1", "--players", "hunter,cautious", "--out", str(out)]  # fmt: skip
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[-1] == f"report: tourney report {out}"
