@@ -377,7 +377,7 @@ def _simulate_one(config: Any) -> None:
     """Play one run with progress, then print its win table and its warnings."""
     from pipelines.metrics.source import open_run
     from pipelines.pools import describe
-    from pipelines.simulate import Progress, simulate
+    from pipelines.simulate import Progress, at_once, simulate
     from pipelines.win_table import format_win_table, warning_lines, win_table
     from sim.runner.run import GROWING
 
@@ -398,10 +398,7 @@ def _simulate_one(config: Any) -> None:
             f"run {config.run_dir}: {describe(config)} ({to_play:,} to play) on "
             f"{len(config.islands)} islands, backend {config.backend}"
         )
-        # As many shards play at once as there are workers (fewer in a short run): the speed
-        # is measured once each has reported.
-        at_once = 1 if config.backend == "serial" else config.workers
-        progress.begin(to_play, min(at_once, max(1, -(-to_play // config.shard_size))))
+        progress.begin(to_play, at_once(config, to_play))  # the speed: once each has reported
 
     try:
         report = simulate(config, progress, start)

@@ -397,8 +397,10 @@ class Progress:
         stream: TextIO | None = None,
         every: float = 10.0,
         clock: Callable[[], float] = time.perf_counter,
+        label: str = "",
     ) -> None:
         self.stream = stream or sys.stderr
+        self.label = f"{label}: " if label else ""
         self.every = every
         self.clock = clock
         self.begin(total_games)
@@ -437,7 +439,7 @@ class Progress:
     def _show(self) -> None:
         done = self.done
         rate = self.speed.rate(done, self.clock())
-        text = f"{done:,}/{self.total:,} games"
+        text = f"{self.label}{done:,}/{self.total:,} games"
         if rate is None:
             text += ", measuring the speed"
         else:
@@ -446,6 +448,13 @@ class Progress:
         self.ticker(done, text)
         if done >= self.total:
             self.ticker.finish()
+
+
+def at_once(config: RunConfig, to_play: int) -> int:
+    """How many shards of ``config`` play at the same time (fewer than the workers in a
+    short run)."""
+    workers = 1 if config.backend == "serial" else config.workers
+    return min(workers, max(1, -(-to_play // config.shard_size)))
 
 
 def simulate(

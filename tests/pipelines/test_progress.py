@@ -4,6 +4,7 @@ measured after the warm-up; games reported from inside slow shards; the report c
 from __future__ import annotations
 
 import io
+import json
 from pathlib import Path
 from typing import Any
 
@@ -108,3 +109,38 @@ def test_simulate_ends_with_the_report_command(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 0, result.output
     assert result.stdout.splitlines()[-1] == f"report: tourney report {out}"
+
+
+def test_regress_shows_its_progress_on_stderr(tmp_path: Path) -> None:
+    suite = tmp_path / "suite.toml"
+    suite.write_text(
+        '[[case]]\nname = "one"\nplayers = ["hunter", "cautious"]\ngames = 40\nseed = 1\n'
+        'islands = "abc-1"\ngolden_games = 1\n\n'
+        '[[case]]\nname = "two"\nplayers = ["hunter", "collector"]\ngames = 20\nseed = 2\n'
+        'islands = "abc-1"\ngolden_games = 0\n'
+    )
+    args = ["regress", str(suite), "--baseline", str(tmp_path / "base.json"), "--out",
+            str(tmp_path / "o"), "--workers", "1", "--update-baseline"]  # fmt: skip
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    lines = result.stderr.splitlines()
+    # Every 10 s at most in a log: the first chunk at once, the suite's last always.
+    assert lines[0].startswith("progress: regress: 10/60 games, case 1 of 2 (one), ")
+    assert lines[-1].startswith("progress: regress: 60/60 games, case 2 of 2 (two), ")
+    assert lines[-1].endswith(" games/s")
+    assert "progress" not in result.stdout
+
+
+def test_tune_shows_the_progress_of_each_run_on_stderr(tmp_path: Path) -> None:
+    args = ["tune", "tests.pipelines.planted:Planted", "--game", "treasure-island",
+            "--param", "x=0..1", "--points", "2", "--field", "expected-value", "--games", "12",
+            "--confirm-games", "12", "--backend", "serial", "--out", str(tmp_path / "t"),
+            "--json"]  # fmt: skip
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    lines = result.stderr.splitlines()
+    assert lines[0].startswith("round 1: 3 settings, 12 games each")
+    # Each setting's run, as simulate shows it: the first line at once, the last always.
+    assert lines[1].startswith("progress: tune: 12/12 games, ")
+    assert lines[1].endswith(" left")
+    assert json.loads(result.stdout)["best"]
