@@ -31,6 +31,7 @@ from sim.runner.shard import (
     ShardTask,
     pack,
     run_packed,
+    run_packed_reporting,
     run_shard,
     set_worker_report,
 )
@@ -63,8 +64,10 @@ def _init_worker(
     finished inside a shard go to the driver through ``reports``."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if reports is not None:
-        shard_module.REPORT_EVERY = report_every  # the driver's, which a test may have set
-        set_worker_report(lambda shard, games, seconds: reports.put((shard, games, seconds)))
+        # The driver's interval (which a test may have set), not this process's default.
+        set_worker_report(
+            lambda shard, games, seconds: reports.put((shard, games, seconds)), report_every
+        )
     threading.Thread(target=_watch_driver, args=(driver,), daemon=True).start()
 
 
@@ -269,18 +272,25 @@ def run_ray(
     address: str | None,
     code: CodeIdentity,
     shard_timeout: float | None = None,
+    report: GameReport | None = None,
 ) -> float:
     """Play shards as Ray tasks: on a local Ray instance started here (no dashboard) with
     ``workers`` CPUs, or on the existing cluster at ``address``; each worker refuses shards
     of other ``code``. With ``shard_timeout``, only as many shards as there are CPUs are in
     flight (each starts when it is handed out) and one that overruns stops the run. Returns
-    the seconds spent starting or joining Ray."""
+    the seconds spent starting or joining Ray. ``report`` hears the games finished inside
+    shards (sent by the workers through a Ray queue, read at least every second)."""
     import ray
 
     start = time.perf_counter()
     started = ray_start(workers, address)
     startup = time.perf_counter() - start
-    remote = ray.remote(num_cpus=1, max_retries=2)(run_packed)
+    reports = None
+    if report is not None:
+        from ray.util.queue import Queue
+
+        reports = Queue(actor_options={"num_cpus": 0})  # no CPU taken from the shards
+    remote = ray.remote(num_cpus=1, max_retries=2)(run_packed_reporting)
     queue = list(tasks)
     pending: list[object] = []
     handed: dict[object, tuple[int, float]] = {}
@@ -291,14 +301,24 @@ def run_ray(
         while queue or pending:
             while queue and len(pending) < in_flight:
                 task = queue.pop(0)
-                submitted: object = remote.remote(pack(task, code))
+                submitted: object = remote.remote(
+                    pack(task, code), reports, shard_module.REPORT_EVERY
+                )
                 pending.append(submitted)
                 handed[submitted] = (task.shard, time.monotonic())
-            wait_for = None
+            wait_for = None if reports is None else 1.0
+            overrun_at = None
             if shard_timeout is not None:
                 oldest = min(handed[r][1] for r in pending)
-                wait_for = max(0.0, oldest + shard_timeout - time.monotonic())
+                overrun_at = oldest + shard_timeout
+                until = max(0.0, overrun_at - time.monotonic())
+                wait_for = until if wait_for is None else min(wait_for, until)
             done, pending = ray.wait(pending, num_returns=1, timeout=wait_for)
+            if reports is not None and report is not None:
+                for item in reports.get_nowait_batch(reports.qsize()):
+                    report(*item)
+                if not done and (overrun_at is None or time.monotonic() < overrun_at):
+                    continue  # only a look at the reports
             if not done:
                 shard, _ = min((handed[r] for r in pending), key=lambda st: st[1])
                 assert shard_timeout is not None

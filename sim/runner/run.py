@@ -518,8 +518,7 @@ def run(
 ) -> RunReport:
     """Play every missing shard of the run and finish its manifest. ``on_start`` is told the
     games to play and what a resume repaired, once the directory is held and checked;
-    ``on_playing`` the games finished inside shards still playing (serial and process
-    backends; Ray reports whole shards only)."""
+    ``on_playing`` the games finished inside shards still playing."""
     if config.backend == "ray" and config.address:
         check_address(config.address)  # before anything is written: a wrong address is input
     hooks = game_kind(config.game).boards
@@ -592,8 +591,9 @@ def _play(
             run_process(tasks, done, config.workers, code, config.shard_timeout, on_playing)
         else:
             startup = run_ray(
-                tasks, done, config.workers, config.address, code, config.shard_timeout
-            )
+                tasks, done, config.workers, config.address, code, config.shard_timeout,
+                on_playing,
+            )  # fmt: skip
         complete = True
     finally:
         seconds = time.perf_counter() - start

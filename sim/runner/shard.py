@@ -23,7 +23,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 import pyarrow as pa
@@ -101,12 +101,13 @@ GameReport = Callable[[int, int, float], None]
 #: Seconds between two reports from inside one shard (a clock read per game is all it costs).
 REPORT_EVERY = 2.0
 #: The report a worker process sends its driver (set by the backend's worker initializer).
-_worker_report: list[GameReport] = []
+_worker_report: list[tuple[GameReport, float]] = []
 
 
-def set_worker_report(report: GameReport | None) -> None:
-    """Make every shard this process plays through :func:`run_packed` report with ``report``."""
-    _worker_report[:] = [report] if report is not None else []
+def set_worker_report(report: GameReport | None, every: float = REPORT_EVERY) -> None:
+    """Make every shard this process plays through :func:`run_packed` report with ``report``
+    every ``every`` seconds (the driver's interval)."""
+    _worker_report[:] = [(report, every)] if report is not None else []
 
 
 #: A shard as it travels to another process: the driver's code identity as plain data (read
@@ -126,7 +127,26 @@ def run_packed(packed: Packed) -> ShardSummary:
     classes make of the task."""
     code, task = packed
     check_code(CodeIdentity.from_json(code))
-    return run_shard(pickle.loads(task), next(iter(_worker_report), None))
+    report, every = next(iter(_worker_report), (None, REPORT_EVERY))
+    return run_shard(pickle.loads(task), report, every)
+
+
+class ReportSink(Protocol):
+    """Where a Ray worker puts its reports (a Ray queue, read by the driver)."""
+
+    def put(self, item: tuple[int, int, float]) -> None: ...
+
+
+def run_packed_reporting(packed: Packed, sink: ReportSink | None, every: float) -> ShardSummary:
+    """:func:`run_packed` that reports the games finished inside the shard to ``sink`` (if
+    any) every ``every`` seconds: the Ray backend's entry point."""
+    if sink is None:
+        return run_packed(packed)
+    set_worker_report(lambda shard, games, seconds: sink.put((shard, games, seconds)), every)
+    try:
+        return run_packed(packed)
+    finally:
+        set_worker_report(None)
 
 
 def part_path(run_dir: str | Path, table: str, shard: int) -> Path:
@@ -165,9 +185,13 @@ def with_run_id(table: pa.Table, run_id: str) -> pa.Table:
     return table.add_column(0, pa.field("run_id", RUN_ID_TYPE), column)
 
 
-def run_shard(task: ShardTask, report: GameReport | None = None) -> ShardSummary:
+def run_shard(
+    task: ShardTask, report: GameReport | None = None, every: float | None = None
+) -> ShardSummary:
     """Play the shard's games and write its part files (one per table of the game);
-    ``report`` hears the games finished so far every :data:`REPORT_EVERY` seconds."""
+    ``report`` hears the games finished so far every ``every`` seconds (default
+    :data:`REPORT_EVERY`)."""
+    every = REPORT_EVERY if every is None else every
     check_visible(open_store(task.run_dir))
     boards = dict(task.boards)
     kind = game_kind(task.game)
@@ -182,7 +206,7 @@ def run_shard(task: ShardTask, report: GameReport | None = None) -> ShardSummary
     log = 0.0
     clock = time.perf_counter
     started = clock()
-    next_report = REPORT_EVERY
+    next_report = every
     # A SIGALRM that no decision time limit set (a strategy sending one to its own process)
     # is ignored while the shard plays, instead of ending the process.
     with stray_alarms_ignored():
@@ -203,7 +227,7 @@ def run_shard(task: ShardTask, report: GameReport | None = None) -> ShardSummary
             finished = game_id - task.first_game + 1
             if report is not None and t1 - started >= next_report and finished < task.n_games:
                 report(task.shard, finished, t1 - started)  # the last comes with the summary
-                next_report = t1 - started + REPORT_EVERY
+                next_report = t1 - started + every
         t2 = clock()
         loaded = tuple(sorted(loaded_code().items()))
         tables = builder.build()
