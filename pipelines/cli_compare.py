@@ -173,17 +173,18 @@ def regress_cmd(
         compare_to_baseline,
         read_baseline,
         read_suite,
-        run_case,
+        run_cases,
         write_baseline,
     )
     from pipelines.regress_checks import failing, junit_xml, summary_line, table_lines
+    from pipelines.ticker import Ticker
 
     cases = read_suite(suite)
     # The baseline is checked before any game is played: a damaged one fails in a second.
     stored = None if update_baseline else read_baseline(baseline)
     if stored is not None:
         check_cases_in_baseline(cases, stored)
-    current = {case.name: run_case(case, workers) for case in cases}
+    current = run_cases(cases, workers, Ticker(sum(case.games for case in cases)))
     if stored is None:
         write_baseline(baseline, current)
         typer.echo(f"baseline written: {baseline} ({len(current)} cases)")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -372,17 +373,20 @@ def simulate_cmd(
     config = resolve(file_values, flags, source)
     counterfactual = twin_config(file_values, flags, source)
     _simulate_one(config)
-    if counterfactual is not None:
+    if counterfactual is None:
+        typer.echo(f"report: tourney report {shlex.quote(str(config.run_dir))}")
+    else:
         typer.echo(f"twin on the same seeds: {counterfactual.rules_source}")
         _simulate_one(counterfactual)
-        typer.echo(f"report both: tourney report {config.run_dir} {counterfactual.run_dir}")
+        both = " ".join(shlex.quote(str(c.run_dir)) for c in (config, counterfactual))
+        typer.echo(f"report both: tourney report {both}")
 
 
 def _simulate_one(config: Any) -> None:
     """Play one run with progress, then print its win table and its warnings."""
     from pipelines.metrics.source import open_run
     from pipelines.pools import describe
-    from pipelines.simulate import Progress, simulate
+    from pipelines.simulate import Progress, at_once, simulate
     from pipelines.win_table import format_win_table, warning_lines, win_table
     from sim.runner.run import GROWING
 
@@ -403,7 +407,7 @@ def _simulate_one(config: Any) -> None:
             f"run {config.run_dir}: {describe(config)} ({to_play:,} to play) on "
             f"{len(config.islands)} islands, backend {config.backend}"
         )
-        progress.begin(to_play)
+        progress.begin(to_play, at_once(config, to_play))  # the speed: once each has reported
 
     try:
         report = simulate(config, progress, start)

@@ -13,18 +13,21 @@ Exit codes: 0 no significant change, 1 a significant change or changed golden ga
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import math
 import multiprocessing
 import os
 import re
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from pipelines.regress_checks import Cutoff, check_golden, check_statistic
 from pipelines.simulate import game_islands
+from pipelines.ticker import Ticker
 from sim.errors import InputError
 from sim.game import DEFAULT_GAME
 from sim.runner.games import GAMES, Factory, Rules, play_planned
@@ -202,15 +205,24 @@ def _summary(values: list[float], blocks: list[int], n_blocks: int) -> dict[str,
     return {"mean": mean, "sd": sd, "n": len(values), "blocks": sums}
 
 
-def run_case(case: Case, workers: int) -> dict[str, Any]:
-    """Play a case and summarise it."""
+def run_case(
+    case: Case, workers: int, progress: Callable[[int], None] | None = None
+) -> dict[str, Any]:
+    """Play a case and summarise it; ``progress`` hears the games played after each chunk."""
     chunk = max(1, case.games // (4 * max(1, workers)))
     ranges = [(case, a, min(case.games, a + chunk)) for a in range(0, case.games, chunk)]
-    if workers > 1:
-        with multiprocessing.get_context("spawn").Pool(workers) as pool:
-            parts = pool.map(_play_range, ranges)
-    else:
-        parts = [_play_range(r) for r in ranges]
+    parts = []
+    played: Iterator[tuple[list[tuple[float, ...]], str]]
+    with contextlib.ExitStack() as stack:
+        if workers > 1:
+            pool = stack.enter_context(multiprocessing.get_context("spawn").Pool(workers))
+            played = pool.imap(_play_range, ranges)  # in order, each as soon as it is done
+        else:
+            played = map(_play_range, ranges)
+        for part, (_, _, last) in zip(played, ranges, strict=True):
+            parts.append(part)
+            if progress is not None:
+                progress(last)
     rows = [row for part, _ in parts for row in part]
     golden = hashlib.sha256("".join(h for _, h in parts).encode()).hexdigest()
     names = case.stat_names()
@@ -220,6 +232,27 @@ def run_case(case: Case, workers: int) -> dict[str, Any]:
         name: _summary([r[k + 1] for r in rows], blocks, n_blocks) for k, name in enumerate(names)
     }
     return {"spec": case.spec(), "rules_hash": case.rules.hash, "stats": stats, "golden": golden}
+
+
+def run_cases(cases: list[Case], workers: int, ticker: Ticker) -> dict[str, dict[str, Any]]:
+    """Play every case in order, ``ticker`` told the suite's games played so far."""
+    total = sum(case.games for case in cases)
+    current: dict[str, dict[str, Any]] = {}
+    before = 0
+    for k, case in enumerate(cases):
+
+        def progress(games: int, case: Case = case, k: int = k, before: int = before) -> None:
+            done = before + games
+            ticker(
+                done,
+                f"regress: {done:,}/{total:,} games, case {k + 1} of {len(cases)} ({case.name}), "
+                f"{ticker.rate(done):,.0f} games/s",
+            )
+
+        current[case.name] = run_case(case, workers, progress)
+        before += case.games
+    ticker.finish()
+    return current
 
 
 def block_sizes(case: Case) -> list[int]:

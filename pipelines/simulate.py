@@ -24,6 +24,7 @@ from typing import Any, TextIO
 
 from pipelines.ablation import ablated
 from pipelines.pools import Lineup, lineup
+from pipelines.ticker import Throughput, Ticker, duration
 from sim.errors import InputError
 from sim.game import DEFAULT_GAME, BoardHooks
 from sim.guard import MAX_DECISION_TIMEOUT, MIN_DECISION_TIMEOUT, Guard
@@ -391,41 +392,74 @@ def _run_id(values: dict[str, Any], who: Lineup) -> str:
 
 
 class Progress:
-    """Games done, games per second and time left: a bar on a terminal, plain periodic lines
-    otherwise (CI logs)."""
+    """Games done, games per second and time left, shown by a :class:`Ticker` (a bar on a
+    terminal, plain periodic lines otherwise). The speed is measured after the warm-up
+    (:class:`Throughput`), counting the games finished inside shards still playing."""
 
-    def __init__(self, total_games: int, stream: TextIO | None = None, every: float = 10.0) -> None:
-        self.total = total_games
-        self.done = 0
+    def __init__(
+        self,
+        total_games: int,
+        stream: TextIO | None = None,
+        every: float = 10.0,
+        clock: Callable[[], float] = time.perf_counter,
+        label: str = "",
+    ) -> None:
         self.stream = stream or sys.stderr
-        self.tty = self.stream.isatty()
+        self.label = f"{label}: " if label else ""
         self.every = every
-        self.start = time.perf_counter()
-        self.last = -every  # the first update is shown at once
+        self.clock = clock
+        self.begin(total_games)
 
-    def begin(self, total_games: int) -> None:
-        """Start counting ``total_games`` from now (once the run knows what is left)."""
+    def begin(self, total_games: int, workers: int = 1) -> None:
+        """Start counting ``total_games`` from now (once the run knows what is left), played
+        by ``workers`` shards at a time."""
         self.total = total_games
-        self.done = 0
-        self.start = time.perf_counter()
-        self.last = -self.every
+        self.finished = 0
+        self.shards_done: set[int] = set()
+        self.playing: dict[int, int] = {}  # games finished inside shards still playing
+        self.speed = Throughput(workers)
+        self.ticker = Ticker(total_games, self.stream, self.every, self.clock)
+
+    @property
+    def done(self) -> int:
+        """Games finished, those of shards still playing included."""
+        return self.finished + sum(self.playing.values())
 
     def __call__(self, summary: ShardSummary) -> None:
-        self.done += summary.games
-        now = time.perf_counter() - self.start
-        rate = self.done / now if now > 0 else 0.0
-        left = (self.total - self.done) / rate if rate > 0 else 0.0
-        text = f"{self.done}/{self.total} games, {rate:,.0f} games/s, {left:,.0f} s left"
-        if self.tty:
-            width = 30
-            filled = int(width * self.done / max(1, self.total))
-            self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {text}  ")
-            if self.done >= self.total:
-                self.stream.write("\n")
-            self.stream.flush()
-        elif now - self.last >= self.every or self.done >= self.total:
-            self.last = now
-            print(f"progress: {text}", file=self.stream, flush=True)
+        self.playing.pop(summary.shard, None)
+        self.shards_done.add(summary.shard)
+        self.finished += summary.games
+        self.speed.saw(summary.shard, self.clock(), summary.seconds)
+        self._show()
+
+    def in_shard(self, shard: int, games: int, seconds: float) -> None:
+        """``games`` of shard ``shard`` finished after ``seconds`` of play (a late report of
+        a shard already done is ignored)."""
+        if shard in self.shards_done:
+            return
+        self.playing[shard] = games
+        self.speed.saw(shard, self.clock(), seconds)
+        self._show()
+
+    def _show(self) -> None:
+        done = self.done
+        rate = self.speed.rate(done, self.clock())
+        text = f"{self.label}{done:,}/{self.total:,} games"
+        if rate is None:
+            text += ", measuring the speed"
+        else:
+            left = max(0, self.total - done) / rate if rate > 0 else 0.0
+            text += f", {rate:,.0f} games/s, {duration(left)} left"
+        self.ticker(done, text)
+        if done >= self.total:
+            self.ticker.finish()
+
+
+def at_once(config: RunConfig, to_play: int) -> int:
+    """How many shards of ``config`` play at the same time (fewer than the workers in a
+    short run)."""
+    workers = 1 if config.backend == "serial" else config.workers
+    return min(workers, max(1, -(-to_play // config.shard_size)))
 
 
 def simulate(
@@ -434,4 +468,4 @@ def simulate(
     on_start: Callable[[int, list[str]], None] | None = None,
 ) -> RunReport:
     """Run the tournament (``on_start``: see :func:`sim.runner.run.run`)."""
-    return run(config, progress, on_start)
+    return run(config, progress, on_start, progress.in_shard if progress else None)

@@ -3,7 +3,9 @@ redraws itself on a terminal (cut to the terminal's width), plain ``progress:`` 
 every ``every`` seconds otherwise (CI logs), the first at once and the last always.
 
 The caller says what is done and writes the line's text (games, test statistics, estimate so
-far); the ticker owns only when and how it is shown.
+far); the ticker owns only when and how it is shown. :class:`Throughput` is the speed a time
+left is computed from: measured after the warm-up, so that starting workers (a Ray instance
+takes seconds) does not read as slow play.
 """
 
 from __future__ import annotations
@@ -75,3 +77,36 @@ class Ticker:
         elif self.pending:
             print(f"progress: {self.pending}", file=self.stream, flush=True)
             self.pending = ""
+
+
+class Throughput:
+    """Work per second, measured from when the first piece of work that reported began (what
+    came before it, such as starting a Ray instance or worker processes, is not play), and
+    only once ``parallel`` pieces have reported: before that, the work of ``parallel``
+    workers would be taken for the work of one."""
+
+    def __init__(self, parallel: int = 1) -> None:
+        self.parallel = max(1, parallel)
+        self.since: float | None = None
+        self.pieces: set[int] = set()
+
+    def saw(self, piece: int, now: float, running_for: float) -> None:
+        """Piece ``piece`` reported at ``now``, having run for ``running_for`` seconds."""
+        began = now - max(0.0, running_for)
+        self.since = began if self.since is None else min(self.since, began)
+        self.pieces.add(piece)
+
+    def rate(self, done: float, now: float) -> float | None:
+        """``done`` per second since the first piece began; None while still warming up."""
+        if self.since is None or len(self.pieces) < self.parallel or now <= self.since:
+            return None
+        return done / (now - self.since)
+
+
+def duration(seconds: float) -> str:
+    """A time left as people plan by it: seconds, minutes or hours."""
+    if seconds < 90:
+        return f"{seconds:,.0f} s"
+    if seconds < 90 * 60:
+        return f"{seconds / 60:,.0f} min"
+    return f"{seconds / 3600:,.1f} h"

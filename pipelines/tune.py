@@ -34,12 +34,15 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pipelines.tune_select import plausible as is_plausible
 from pipelines.tune_select import points, share_interval, t_bounds, verdict
 from sim.errors import InputError
 from strategies.registry import Param, parse_strategy, split_specs
+
+if TYPE_CHECKING:
+    from pipelines.simulate import Progress
 
 #: At most this many settings in a grid (each plays at least one round).
 MAX_SETTINGS = 256
@@ -554,10 +557,11 @@ def field_labels(text: str, game: str) -> tuple[str, ...]:
     return labels
 
 
-def simulate_runner(spec: TuneSpec) -> Runner:
+def simulate_runner(spec: TuneSpec, progress: Progress | None = None) -> Runner:
     """``play`` for :func:`tune`: each call is a ``simulate`` run into ``out`` (resumed when
-    it exists with the same spec), read back from its Parquet tables."""
-    from pipelines.simulate import resolve
+    it exists with the same spec), read back from its Parquet tables; ``progress`` shows
+    each run's games as ``simulate`` does."""
+    from pipelines.simulate import at_once, resolve
     from sim.runner.run import run
 
     def play(players: list[str], games: int, seed: int, out: Path) -> tuple[dict[int, float], int]:
@@ -574,7 +578,15 @@ def simulate_runner(spec: TuneSpec) -> Runner:
             "out": str(out),
         }
         config = resolve({"players": players}, flags, "tune")
-        run(config)
+        if progress is None:
+            run(config)
+            return read_blocks(out)
+
+        def start(to_play: int, _: list[str]) -> None:
+            assert progress is not None
+            progress.begin(to_play, at_once(config, to_play))
+
+        run(config, progress, start, progress.in_shard)
         return read_blocks(out)
 
     return play

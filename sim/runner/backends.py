@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import multiprocessing
 import os
+import queue as queues
 import re
 import signal
 import socket
@@ -22,28 +23,51 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from concurrent.futures.process import BrokenProcessPool
 
 from sim.errors import InputError, RunError
+from sim.runner import shard as shard_module
 from sim.runner.code_identity import CodeIdentity
-from sim.runner.shard import ShardSummary, ShardTask, pack, run_packed, run_shard
+from sim.runner.shard import (
+    GameReport,
+    ShardSummary,
+    ShardTask,
+    pack,
+    run_packed,
+    run_packed_reporting,
+    run_shard,
+    set_worker_report,
+)
 
 OnDone = Callable[[ShardSummary], None]
 BACKENDS: tuple[str, ...] = ("ray", "process", "serial")
 
 
-def run_serial(tasks: Sequence[ShardTask], on_done: OnDone) -> None:
-    """Play every shard in this process, in order."""
+def run_serial(
+    tasks: Sequence[ShardTask], on_done: OnDone, report: GameReport | None = None
+) -> None:
+    """Play every shard in this process, in order (``report``: games finished inside a
+    shard, see :func:`sim.runner.shard.run_shard`)."""
     for task in tasks:
-        on_done(run_shard(task))
+        on_done(run_shard(task, report))
 
 
 #: Seconds between a pool worker's checks that its driver is still alive.
 WATCH_EVERY = 0.5
 
 
-def _init_worker(driver: int) -> None:
+def _init_worker(
+    driver: int,
+    reports: multiprocessing.Queue[tuple[int, int, float]] | None = None,
+    report_every: float = 2.0,
+) -> None:
     """A pool worker leaves Ctrl-C to the driver, which stops them all at once, and ends
     itself once the driver is gone (killed with -9, say): an orphan would play on, keep the
-    worker pool's resource tracker alive and write parts that no driver records."""
+    worker pool's resource tracker alive and write parts that no driver records. Games
+    finished inside a shard go to the driver through ``reports``."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if reports is not None:
+        # The driver's interval (which a test may have set), not this process's default.
+        set_worker_report(
+            lambda shard, games, seconds: reports.put((shard, games, seconds)), report_every
+        )
     threading.Thread(target=_watch_driver, args=(driver,), daemon=True).start()
 
 
@@ -68,16 +92,22 @@ def run_process(
     workers: int,
     code: CodeIdentity,
     shard_timeout: float | None = None,
+    report: GameReport | None = None,
 ) -> None:
     """Play shards in a pool of ``workers`` fresh processes (spawned, not forked), each
     refusing shards of other ``code``; at most one shard per worker is in flight, so each
     starts when it is handed out and ``shard_timeout`` counts from then. On Ctrl-C, a shard
     past its time limit, a worker that dies or any error, the workers are killed at once:
     shards already reported stay, the rest are dropped (a half-written part never replaces
-    a whole one)."""
+    a whole one). ``report`` hears the games finished inside shards (sent by the workers
+    through a queue, read between waits)."""
     context = multiprocessing.get_context("spawn")
+    reports = context.Queue() if report is not None else None
     pool = ProcessPoolExecutor(
-        workers, mp_context=context, initializer=_init_worker, initargs=(os.getpid(),)
+        workers,
+        mp_context=context,
+        initializer=_init_worker,
+        initargs=(os.getpid(), reports, shard_module.REPORT_EVERY),
     )
     queue = list(tasks)
     started: dict[Future[ShardSummary], tuple[int, float]] = {}
@@ -92,6 +122,7 @@ def run_process(
                 first = min(t for _, t in started.values())
                 wait_for = max(0.0, min(wait_for, first + shard_timeout - time.monotonic()))
             done, _ = wait(list(started), timeout=wait_for, return_when=FIRST_COMPLETED)
+            _pass_reports(reports, report)
             for future in done:
                 started.pop(future)
                 try:
@@ -113,6 +144,19 @@ def run_process(
         raise
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _pass_reports(
+    reports: multiprocessing.Queue[tuple[int, int, float]] | None, report: GameReport | None
+) -> None:
+    """Hand ``report`` what the workers sent since the last look, without waiting."""
+    if reports is None or report is None:
+        return
+    while True:
+        try:
+            report(*reports.get_nowait())
+        except queues.Empty:
+            return
 
 
 def _kill_workers(pool: ProcessPoolExecutor) -> None:
@@ -228,18 +272,25 @@ def run_ray(
     address: str | None,
     code: CodeIdentity,
     shard_timeout: float | None = None,
+    report: GameReport | None = None,
 ) -> float:
     """Play shards as Ray tasks: on a local Ray instance started here (no dashboard) with
     ``workers`` CPUs, or on the existing cluster at ``address``; each worker refuses shards
     of other ``code``. With ``shard_timeout``, only as many shards as there are CPUs are in
     flight (each starts when it is handed out) and one that overruns stops the run. Returns
-    the seconds spent starting or joining Ray."""
+    the seconds spent starting or joining Ray. ``report`` hears the games finished inside
+    shards (sent by the workers through a Ray queue, read at least every second)."""
     import ray
 
     start = time.perf_counter()
     started = ray_start(workers, address)
     startup = time.perf_counter() - start
-    remote = ray.remote(num_cpus=1, max_retries=2)(run_packed)
+    reports = None
+    if report is not None:
+        from ray.util.queue import Queue
+
+        reports = Queue(actor_options={"num_cpus": 0})  # no CPU taken from the shards
+    remote = ray.remote(num_cpus=1, max_retries=2)(run_packed_reporting)
     queue = list(tasks)
     pending: list[object] = []
     handed: dict[object, tuple[int, float]] = {}
@@ -250,14 +301,24 @@ def run_ray(
         while queue or pending:
             while queue and len(pending) < in_flight:
                 task = queue.pop(0)
-                submitted: object = remote.remote(pack(task, code))
+                submitted: object = remote.remote(
+                    pack(task, code), reports, shard_module.REPORT_EVERY
+                )
                 pending.append(submitted)
                 handed[submitted] = (task.shard, time.monotonic())
-            wait_for = None
+            wait_for = None if reports is None else 1.0
+            overrun_at = None
             if shard_timeout is not None:
                 oldest = min(handed[r][1] for r in pending)
-                wait_for = max(0.0, oldest + shard_timeout - time.monotonic())
+                overrun_at = oldest + shard_timeout
+                until = max(0.0, overrun_at - time.monotonic())
+                wait_for = until if wait_for is None else min(wait_for, until)
             done, pending = ray.wait(pending, num_returns=1, timeout=wait_for)
+            if reports is not None and report is not None:
+                for item in reports.get_nowait_batch(reports.qsize()):
+                    report(*item)
+                if not done and (overrun_at is None or time.monotonic() < overrun_at):
+                    continue  # only a look at the reports
             if not done:
                 shard, _ = min((handed[r] for r in pending), key=lambda st: st[1])
                 assert shard_timeout is not None

@@ -57,7 +57,7 @@ from sim.runner.parts import (
     records_to_manifest,
 )
 from sim.runner.schedule import Schedule
-from sim.runner.shard import ShardSummary, ShardTask
+from sim.runner.shard import GameReport, ShardSummary, ShardTask
 from sim.runner.store import MANIFEST, LocalStore, RunStore
 from sim.runner.tables import SCHEMA_VERSION
 
@@ -514,9 +514,11 @@ def run(
     config: RunConfig,
     on_done: Callable[[ShardSummary], None] | None = None,
     on_start: Callable[[int, list[str]], None] | None = None,
+    on_playing: GameReport | None = None,
 ) -> RunReport:
     """Play every missing shard of the run and finish its manifest. ``on_start`` is told the
-    games to play and what a resume repaired, once the directory is held and checked."""
+    games to play and what a resume repaired, once the directory is held and checked;
+    ``on_playing`` the games finished inside shards still playing."""
     if config.backend == "ray" and config.address:
         check_address(config.address)  # before anything is written: a wrong address is input
     hooks = game_kind(config.game).boards
@@ -524,7 +526,7 @@ def run(
     config.run_dir.check_reachable()
     with config.run_dir.lock() as lock:
         prepared = prepare(config, boards)
-        return _play(config, prepared, boards, on_done, on_start, lock)
+        return _play(config, prepared, boards, on_done, on_start, lock, on_playing)
 
 
 def _play(
@@ -534,6 +536,7 @@ def _play(
     on_done: Callable[[ShardSummary], None] | None,
     on_start: Callable[[int, list[str]], None] | None,
     lock: Any = None,
+    on_playing: GameReport | None = None,
 ) -> RunReport:
     manifest = prepared.manifest
     code = prepared.code
@@ -583,13 +586,14 @@ def _play(
         if not tasks:
             pass  # everything is on disk already: no backend to start
         elif config.backend == "serial":
-            run_serial(tasks, done)
+            run_serial(tasks, done, on_playing)
         elif config.backend == "process":
-            run_process(tasks, done, config.workers, code, config.shard_timeout)
+            run_process(tasks, done, config.workers, code, config.shard_timeout, on_playing)
         else:
             startup = run_ray(
-                tasks, done, config.workers, config.address, code, config.shard_timeout
-            )
+                tasks, done, config.workers, config.address, code, config.shard_timeout,
+                on_playing,
+            )  # fmt: skip
         complete = True
     finally:
         seconds = time.perf_counter() - start

@@ -20,9 +20,10 @@ import pickle
 import resource
 import socket
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 import pyarrow as pa
@@ -89,6 +90,26 @@ class ShardSummary:
     #: Time spent checking the shard's tables and replaying its sample (:mod:`.shard_check`).
     check_seconds: float = 0.0
 
+    @property
+    def seconds(self) -> float:
+        """The shard's time in its worker (playing, logging, checking, writing)."""
+        return self.play_seconds + self.log_seconds + self.write_seconds + self.check_seconds
+
+
+#: ``report(shard, games finished, seconds since the shard started)`` while a shard plays:
+#: progress for runs whose games are slow (a shard of ``optimal`` games can take minutes).
+GameReport = Callable[[int, int, float], None]
+#: Seconds between two reports from inside one shard (a clock read per game is all it costs).
+REPORT_EVERY = 2.0
+#: The report a worker process sends its driver (set by the backend's worker initializer).
+_worker_report: list[tuple[GameReport, float]] = []
+
+
+def set_worker_report(report: GameReport | None, every: float = REPORT_EVERY) -> None:
+    """Make every shard this process plays through :func:`run_packed` report with ``report``
+    every ``every`` seconds (the driver's interval)."""
+    _worker_report[:] = [(report, every)] if report is not None else []
+
 
 #: A shard as it travels to another process: the driver's code identity as plain data (read
 #: whatever code the worker runs) and the pickled :class:`ShardTask`.
@@ -107,7 +128,26 @@ def run_packed(packed: Packed) -> ShardSummary:
     classes make of the task."""
     code, task = packed
     check_code(CodeIdentity.from_json(code))
-    return run_shard(pickle.loads(task))
+    report, every = next(iter(_worker_report), (None, REPORT_EVERY))
+    return run_shard(pickle.loads(task), report, every)
+
+
+class ReportSink(Protocol):
+    """Where a Ray worker puts its reports (a Ray queue, read by the driver)."""
+
+    def put(self, item: tuple[int, int, float]) -> None: ...
+
+
+def run_packed_reporting(packed: Packed, sink: ReportSink | None, every: float) -> ShardSummary:
+    """:func:`run_packed` that reports the games finished inside the shard to ``sink`` (if
+    any) every ``every`` seconds: the Ray backend's entry point."""
+    if sink is None:
+        return run_packed(packed)
+    set_worker_report(lambda shard, games, seconds: sink.put((shard, games, seconds)), every)
+    try:
+        return run_packed(packed)
+    finally:
+        set_worker_report(None)
 
 
 def part_path(run_dir: str | Path, table: str, shard: int) -> Path:
@@ -146,8 +186,13 @@ def with_run_id(table: pa.Table, run_id: str) -> pa.Table:
     return table.add_column(0, pa.field("run_id", RUN_ID_TYPE), column)
 
 
-def run_shard(task: ShardTask) -> ShardSummary:
-    """Play the shard's games and write its part files (one per table of the game)."""
+def run_shard(
+    task: ShardTask, report: GameReport | None = None, every: float | None = None
+) -> ShardSummary:
+    """Play the shard's games and write its part files (one per table of the game);
+    ``report`` hears the games finished so far every ``every`` seconds (default
+    :data:`REPORT_EVERY`)."""
+    every = REPORT_EVERY if every is None else every
     check_visible(open_store(task.run_dir))
     before = modules_now()
     boards = dict(task.boards)
@@ -162,6 +207,8 @@ def run_shard(task: ShardTask) -> ShardSummary:
     play = 0.0
     log = 0.0
     clock = time.perf_counter
+    started = clock()
+    next_report = every
     # A SIGALRM that no decision time limit set (a strategy sending one to its own process)
     # is ignored while the shard plays, instead of ending the process. Isolated seats'
     # processes end with the shard.
@@ -179,6 +226,11 @@ def run_shard(task: ShardTask) -> ShardSummary:
             builder.add(plan, game)
             play += t1 - t0
             log += clock() - t1
+            # Timing only decides when progress is reported, never what a game does.
+            finished = game_id - task.first_game + 1
+            if report is not None and t1 - started >= next_report and finished < task.n_games:
+                report(task.shard, finished, t1 - started)  # the last comes with the summary
+                next_report = t1 - started + every
         t2 = clock()
         loaded = tuple(sorted(loaded_code(since=before).items()))
         tables = builder.build()
