@@ -167,6 +167,7 @@ def compute(
     for result in cohorts:
         found += common_findings.strategy_findings(result)
         found += common_findings.first_seat_findings(result)
+        found += common_findings.other_seat_findings(result)
     found += report.findings(data)
     for result in cohorts:
         found += common_findings.length_findings(result)

@@ -7,6 +7,7 @@ game has no islands and scores in points.
 
 from __future__ import annotations
 
+import html
 from typing import Any
 
 import duckdb
@@ -208,6 +209,34 @@ def _rows_of(data: ReportData, name: str) -> list[tuple[Any, list[dict[str, Any]
     return [(r, r.rows(name)) for r in data.cohorts]
 
 
+def power_grid(rows: list[dict[str, Any]]) -> str:
+    """The strategy x power table as a grid: a row per strategy, a column per power some
+    strategy used; each cell the uses per game with its 95% interval under it."""
+    powers = list(dict.fromkeys(str(r["power"]) for r in rows if r["uses"]))
+    if not powers:
+        return "<p><em>no power was used</em></p>"
+    cells: dict[str, dict[str, dict[str, Any]]] = {}
+    for r in rows:
+        cells.setdefault(str(r["strategy"]), {})[str(r["power"])] = r
+
+    def cell(r: dict[str, Any] | None) -> str:
+        if r is None or not r["uses"]:
+            return "0"
+        ci = numbers.interval(r["low"], r["high"], 1.0, 2)
+        return f"{numbers.number(r['per_game'], 2)}<br><span class='note'>{html.escape(ci)}</span>"
+
+    names = [p.replace("_nothing", " (nothing)").replace("_", " ") for p in powers]
+    head = "".join(f"<th>{html.escape(n)}</th>" for n in ["strategy", *names])
+    body = "".join(
+        f"<tr><td>{html.escape(s)}</td>"
+        + "".join(f"<td>{cell(by.get(p))}</td>" for p in powers)
+        + "</tr>"
+        for s, by in cells.items()
+    )
+    table = f"<table class='grid'><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+    return f"<div style='overflow-x:auto'>{table}</div>"
+
+
 def sections(data: ReportData) -> list[Section]:
     doc = documents
     bust_body, plunder_body, chest_body, power_body, gap_body = [], [], [], [], []
@@ -291,18 +320,7 @@ def sections(data: ReportData) -> list[Section]:
                 ],
             ),
         ]
-        power_body += [
-            head,
-            doc.html_table(
-                [r for r in result.rows("power_use") if r["uses"]],
-                [
-                    col("strategy", "text"),
-                    col("power", "text"),
-                    col("uses", "count"),
-                    col("per game [95%]", "mean2_ci", "per_game", "low", "high"),
-                ],
-            ),
-        ]
+        power_body += [head, power_grid(result.rows("power_use"))]
         gap = result.rows("optimal_gap")
         if gap:
             gap_body += [
@@ -355,8 +373,9 @@ def sections(data: ReportData) -> list[Section]:
         Section(
             "powers",
             "Use of each power",
-            "How often each strategy applied each power per game it played; '_nothing' counts "
-            "powers that had nothing to act on.",
+            "How often each strategy applied each power per game it played (uses per game "
+            "with its 95% interval; a power it never used: 0); 'nothing' columns count powers "
+            "that had nothing to act on.",
             "".join(power_body),
         ),
     ]
