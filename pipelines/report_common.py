@@ -616,7 +616,7 @@ def summary_section(report: GameReport, data: ReportData) -> Section:
             doc.subheading(f"Warnings ({len(data.warnings)})"),
             doc.warning_list(
                 [(w.text, w.command) for w in data.warnings],
-                pages={g.command: g.page for g in data.look_at if g.page},
+                pages={g.command: g.link for g in data.look_at if g.page},
             ),
         ]
     else:
@@ -636,7 +636,7 @@ def summary_section(report: GameReport, data: ReportData) -> Section:
     if data.look_at:
         parts += [
             doc.subheading("Games to look at"),
-            doc.game_list([(g.text, g.page, g.note, g.command) for g in data.look_at]),
+            doc.game_list([(g.text, g.link, g.note, g.command) for g in data.look_at]),
         ]
     return Section(
         "summary",
@@ -741,7 +741,7 @@ def markdown(report: GameReport, data: ReportData) -> str:
         parts.append("## Games to look at\n")
         parts += [
             f"- {g.text}"
-            + (f" [Replay page]({g.page})." if g.page else f" ({g.note})" if g.note else "")
+            + (f" [Replay page]({g.link})." if g.page else f" ({g.note})" if g.note else "")
             + f" Replay it: `{g.command}`"
             for g in data.look_at
         ]

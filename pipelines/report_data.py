@@ -139,6 +139,17 @@ class GameToSee:
     name: str
     page: str = ""
     note: str = ""
+    #: The seat the game is notable for (a curse's victim, 0-based), -1 for none.
+    seat: int = -1
+    #: The replay page's step the link opens at (:mod:`pipelines.replay_moments`).
+    step: int | None = None
+
+    @property
+    def link(self) -> str:
+        """The page's address relative to the report, at its step (``#step=N``)."""
+        if not self.page:
+            return ""
+        return self.page + ("" if self.step is None else f"#step={self.step}")
 
     def record(self) -> dict[str, Any]:
         """As JSON."""
@@ -150,6 +161,7 @@ class GameToSee:
             "text": self.text,
             "command": self.command,
             "page": self.page or None,
+            "step": self.step,
             "note": self.note or None,
         }
 
