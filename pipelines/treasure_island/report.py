@@ -222,10 +222,15 @@ def power_grid(rows: list[dict[str, Any]]) -> str:
     def cell(r: dict[str, Any] | None) -> str:
         if r is None or not r["uses"]:
             return "0"
-        ci = numbers.interval(r["low"], r["high"], 1.0, 2)
-        return f"{numbers.number(r['per_game'], 2)}<br><span class='note'>{html.escape(ci)}</span>"
+        # Uses cannot be negative: the normal interval's lower end is cut at 0; a rate that
+        # rounds to 0.00 is shown as its count instead.
+        ci = numbers.interval(max(r["low"], 0.0), r["high"], 1.0, 2)
+        value = numbers.number(r["per_game"], 2)
+        if value == "0.00":
+            value = f"{numbers.count(r['uses'])} use{'s' if r['uses'] != 1 else ''}"
+        return f"{value}<br><span class='note'>{html.escape(ci)}</span>"
 
-    names = [p.replace("_nothing", " (nothing)").replace("_", " ") for p in powers]
+    names = [p.removesuffix("_nothing").replace("_", " ") for p in powers]
     head = "".join(f"<th>{html.escape(n)}</th>" for n in ["strategy", *names])
     body = "".join(
         f"<tr><td>{html.escape(s)}</td>"
@@ -233,7 +238,10 @@ def power_grid(rows: list[dict[str, Any]]) -> str:
         + "</tr>"
         for s, by in cells.items()
     )
-    table = f"<table class='grid'><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+    table = (
+        "<table class='grid' style='white-space:nowrap'>"
+        f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+    )
     return f"<div style='overflow-x:auto'>{table}</div>"
 
 
@@ -320,7 +328,13 @@ def sections(data: ReportData) -> list[Section]:
                 ],
             ),
         ]
-        power_body += [head, power_grid(result.rows("power_use"))]
+        uses = result.rows("power_use")
+        power_body += [
+            head,
+            power_grid([r for r in uses if not str(r["power"]).endswith("_nothing")]),
+            doc.subheading("Powers that had nothing to act on"),
+            power_grid([r for r in uses if str(r["power"]).endswith("_nothing")]),
+        ]
         gap = result.rows("optimal_gap")
         if gap:
             gap_body += [
@@ -373,8 +387,8 @@ def sections(data: ReportData) -> list[Section]:
         Section(
             "powers",
             "Use of each power",
-            "How often each strategy applied each power per game it played (uses per game "
-            "with its 95% interval; a power it never used: 0); 'nothing' columns count powers "
+            "How often each strategy applied each power per game it played: uses per game "
+            "with its 95% interval, 0 for a power it never used; then the powers it played "
             "that had nothing to act on.",
             "".join(power_body),
         ),

@@ -58,30 +58,38 @@ def test_the_strategy_by_power_table_is_a_grid(ti_report: Path) -> None:
     obj = _json(ti_report)
     use = obj["cohorts"][0]["sections"]["push_your_luck"]["power_use"]
     page = (ti_report / "index.html").read_text()
-    section = page[page.index('<section id="powers">') :]
-    table = section[: section.index("</table>")]
+    section = page[page.index('<section id="powers">') :].split("</section>")[0]
+    tables = section.split("</table>")[:-1]
+    assert len(tables) == 2  # the powers used, then those that had nothing to act on
+    for table, nothing in zip(tables, (False, True), strict=True):
+        _check_grid(table, [r for r in use if r["power"].endswith("_nothing") == nothing])
+
+
+def _check_grid(table: str, use: list[dict[str, Any]]) -> None:
+    """One row per strategy, one column per power used, each cell the uses per game with
+    its interval (or 0)."""
     head = [unescape(h) for h in re.findall(r"<th>(.*?)</th>", table)]
     used = list(dict.fromkeys(r["power"] for r in use if r["uses"]))
-    assert head == ["strategy"] + [
-        p.replace("_nothing", " (nothing)").replace("_", " ") for p in used
-    ]
+    assert head == ["strategy"] + [p.removesuffix("_nothing").replace("_", " ") for p in used]
     rows = re.findall(r"<tr><td>(.*?)</td>(.*?)</tr>", table)
     strategies = list(dict.fromkeys(r["strategy"] for r in use))
-    assert [name for name, _ in rows] == strategies  # one row per strategy
+    assert [name for name, _ in rows] == strategies and len(strategies) == 4
     for name, cells in rows:
         shown = re.findall(r"<td>(.*?)</td>", cells)
         assert len(shown) == len(used)
         for power, cell in zip(used, shown, strict=True):
             r = next(r for r in use if (r["strategy"], r["power"]) == (name, power))
-            want = (
-                "0"
-                if not r["uses"]
-                else (
-                    f"{r['per_game']:.2f}<br><span class='note'>"
-                    f"[{r['low']:.2f}, {r['high']:.2f}]</span>"
+            want = "0"
+            if r["uses"]:
+                value = f"{r['per_game']:.2f}"
+                if value == "0.00":  # too rare for a rate: the count
+                    value = f"{r['uses']} use" + ("s" if r["uses"] != 1 else "")
+                want = (
+                    f"{value}<br><span class='note'>"
+                    f"[{max(r['low'], 0.0):.2f}, {r['high']:.2f}]</span>"
                 )
-            )
             assert cell == want, (name, power)
+            assert "-0.00" not in cell
 
 
 def test_no_word_about_islands(ti_report: Path) -> None:

@@ -5,6 +5,7 @@ cells, candidate counts, scores; stash points for Treasure Island)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -209,4 +210,12 @@ def test_a_reports_link_opens_the_replay_at_its_moment(
         )
         assert current == str(g["step"])
         assert page.url.endswith(f"{g['page']}#step={g['step']}")
+        # What the page shows names seats from 1, as everything else does.
+        shown = page.evaluate("document.body.innerText")
+        assert re.findall(r"\bP[0-9]\b", shown) == [] and "seat 1" in shown
+        atv = page.evaluate(
+            "Array.from(document.querySelectorAll('svg g.atv'))"
+            ".map(g => [Number(g.dataset.seat), g.querySelector('text').textContent])"
+        )
+        assert all(label == str(seat + 1) for seat, label in atv)  # the board's seat marks
     assert errors == []

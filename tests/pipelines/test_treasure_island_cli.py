@@ -39,7 +39,7 @@ def test_play_with_characters_names_them() -> None:
         app, ["play", *TI, "--rules", "characters", "--players", "optimal,random"]
     )
     assert result.exit_code == 0, result.output
-    assert "characters: P0 " in result.stdout
+    assert "characters: seat 1 " in result.stdout
 
 
 def test_bench_reports_the_figures() -> None:
