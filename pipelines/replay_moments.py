@@ -9,7 +9,9 @@ the event at ply ``p`` carries ``#step=p+1``. Per kind of notable game
   curses (the one that cost it most, then the first);
 - the biggest upset: the decisive moment, the step from which the winner leads alone to the
   end (in Tobago, a treasure distribution);
-- the longest game and a game cut off (turn cap, deadlock, time limit): the game's end.
+- the longest game and a game cut off (turn cap, deadlock, time limit): the game's end;
+- a strategy's first failure: the row that records it (``violation``), else the seat's
+  first row of that turn.
 
 Computed from the recorded replay document (its events and per-step state), so the page and
 the link agree by construction.
@@ -25,11 +27,17 @@ END_KINDS = frozenset({"longest", "turn_cap", "deadlock", "timeout"})
 SCORE_KEYS = ("scores", "points")
 
 
-def moment(kind: str, doc: dict[str, Any], seat: int = -1) -> int | None:
+def moment(kind: str, doc: dict[str, Any], seat: int = -1, turn: int = -1) -> int | None:
     """The step of ``doc`` (a replay document) that a link to a game of ``kind`` opens at;
-    ``seat`` is the seat the kind is about (the curse's victim, 0-based), -1 for none.
-    None when the game has no such moment (the page opens at its start)."""
+    ``seat`` is the seat the kind is about (the curse's victim, the failing strategy's,
+    0-based) and ``turn`` the failure's turn, -1 for none. None when the game has no such
+    moment (the page opens at its start)."""
     events: list[dict[str, Any]] = doc["events"]
+    if kind == "strategy_failure":
+        mine = [k for k, e in enumerate(events) if (e["turn"], e["seat"]) == (turn, seat)]
+        flagged = [k for k in mine if events[k]["name"] == "violation"]
+        at = flagged or mine
+        return at[0] + 1 if at else None
     if kind == "curse_winner":
         scores = running_scores(doc)
         hits = [k for k, e in enumerate(events) if e["name"] == "curse_hit" and e["seat"] == seat]

@@ -24,7 +24,14 @@ import pyarrow.csv as pacsv
 from pipelines import findings as common_findings
 from pipelines.metrics import paired, rating, win_rate
 from pipelines.metrics.source import RunInfo, connect
-from pipelines.report_data import CohortResult, Finding, PairResult, ReportData, RunWarning
+from pipelines.report_data import (
+    CohortResult,
+    Finding,
+    PairResult,
+    ReportData,
+    RunWarning,
+    warning_link,
+)
 from pipelines.report_files import replace_previous
 from pipelines.run_groups import (
     Cohort,
@@ -616,7 +623,7 @@ def summary_section(report: GameReport, data: ReportData) -> Section:
             doc.subheading(f"Warnings ({len(data.warnings)})"),
             doc.warning_list(
                 [(w.text, w.command) for w in data.warnings],
-                pages={g.command: g.link for g in data.look_at if g.page},
+                links=[warning_link(w, data.look_at) for w in data.warnings],
             ),
         ]
     else:

@@ -32,6 +32,7 @@ WORDS = {
     "deadlock": "A game ended by a deadlock",
     "timeout": "A game ended by a decision past the time limit",
     "curse_winner": "A curse changed the winner",
+    "strategy_failure": "A strategy failed",
 }
 #: The report's folder of replay pages.
 GAMES_DIR = "games"
@@ -65,6 +66,32 @@ def games_to_see(data: ReportData, unit: str) -> list[GameToSee]:
             command = replay_command(run, game_id)
             seat = int(r.get("seat", -1))
             out.append(GameToSee(kind, n, text, run, game_id, command, name, seat=seat))
+    return out + _failures(data)
+
+
+def _failures(data: ReportData) -> list[GameToSee]:
+    """Per run and failing strategy, the game of its first failure (the one its warning's
+    command replays), opened at the failure."""
+    out: list[GameToSee] = []
+    for w in data.warnings:
+        for d in w.details:
+            first = d.get("first") if w.kind == "strategy_failures" else None
+            if not first:
+                continue
+            run = data.groups.runs[int(first["run"])]
+            game_id, seat, turn = int(first["game_id"]), int(first["seat"]), int(first["turn"])
+            n = int(first["n_players"])
+            text = (
+                f"{WORDS['strategy_failure']} in {w.run}: {d['strategy']} (seat {seat + 1}) at "
+                f"turn {turn} of game {game_id}."
+            )
+            name = f"failure-run{first['run']}-{n}p-game{game_id}-seat{seat + 1}.html"
+            command = replay_command(run, game_id)
+            out.append(
+                GameToSee(
+                    "strategy_failure", n, text, run, game_id, command, name, seat=seat, turn=turn
+                )
+            )
     return out
 
 
@@ -81,6 +108,6 @@ def write_pages(games: list[GameToSee], out_dir: Path) -> list[GameToSee]:
             done.append(replace(game, note=f"no replay page: {exc}"))
             continue
         write_page(doc, folder / game.name)
-        step = moment(game.kind, doc, game.seat)
+        step = moment(game.kind, doc, game.seat, game.turn)
         done.append(replace(game, page=f"{GAMES_DIR}/{game.name}", step=step))
     return done

@@ -91,22 +91,41 @@ def test_the_longest_game_opens_at_its_end_and_the_upset_at_its_decisive_take(
     assert (upset["game_id"], ply, seat, event) == (20, 57, 0, "take")
 
 
-def test_a_game_cut_off_opens_at_its_end_and_its_warning_links_there(tmp_path: Path) -> None:
+def test_a_cut_off_game_and_a_strategy_failure_open_at_their_moment(tmp_path: Path) -> None:
     rules = tmp_path / "short.toml"
     rules.write_text('preset = "rulebook"\nmax_turns = 30\n')
     run = tmp_path / "short"
-    args = [*COMMON, "--games", "24", "--players", "hunter,cautious,collector"]
+    args = [*COMMON, "--games", "24", "--players", "hunter,tests.runner.crashy:Crashy,cautious"]
     result = runner.invoke(app, [*args, "--rules", str(rules), "--out", str(run)])
     assert result.exit_code == 0, result.output
     out = tmp_path / "rep"
     obj = _report(run, out=out)
-    (g,) = [g for g in obj["games_to_look_at"] if g["kind"] == "turn_cap"]
-    link = _linked(out, g)
-    rows = _moves(run, g["game_id"])
+    looks = {g["kind"]: g for g in obj["games_to_look_at"]}
+    capped = looks["turn_cap"]
+    capped_link = _linked(out, capped)
+    rows = _moves(run, capped["game_id"])
     (end,) = [ply for ply, _, event, a, _ in rows if event == "game_end" and a == 1]
-    assert g["step"] == end + 1
+    assert capped["step"] == end + 1
+    # The strategy's first exception (the one its warning quotes), at the row recording it.
+    with duckdb.connect() as con:
+        game_id, turn, seat = con.execute(
+            f"SELECT game_id, turn, seat FROM read_parquet('{run}/failures/*.parquet') "
+            "WHERE answer = '<raised>' ORDER BY game_id, turn LIMIT 1"
+        ).fetchall()[0]
+    failed = looks["strategy_failure"]
+    failed_link = _linked(out, failed)
+    assert failed["game_id"] == game_id
+    assert f"(seat {seat + 1}) at turn {turn} of game {game_id}" in failed["text"]
+    with duckdb.connect() as con:
+        (ply,) = con.execute(
+            f"SELECT min(ply) FROM read_parquet('{run}/moves/*.parquet') WHERE game_id = ? "
+            "AND turn = ? AND seat = ? AND event::VARCHAR = 'violation'",
+            [game_id, turn, seat],
+        ).fetchall()[0]
+    assert failed["step"] == ply + 1
+    # Each warning links to its own game's moment, though both are game 0 here.
     warnings = (out / "index.html").read_text().split("Warnings (")[1].split("Findings")[0]
-    assert f'href="{link}"' in warnings
+    assert warnings.index(f'href="{capped_link}"') < warnings.index(f'href="{failed_link}"')
 
 
 def test_moments_without_scores_or_a_sole_winner() -> None:
