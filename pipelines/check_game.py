@@ -211,8 +211,8 @@ def _failing_seat(
         if not game.violations or seats_seen != {bad_seat}:
             raise ContractError(
                 check,
-                f"game {plan.game_id}: violations recorded for seats {sorted(seats_seen)}, "
-                f"not for seat {bad_seat} alone",
+                f"game {plan.game_id}: violations recorded for seats "
+                f"{sorted(s + 1 for s in seats_seen)}, not for seat {bad_seat + 1} alone",
             )
         if guard.decision_timeout is not None and result.end_reason != "timeout":
             raise ContractError(

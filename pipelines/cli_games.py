@@ -382,6 +382,14 @@ def simulate_cmd(
         typer.echo(f"report both: tourney report {both}")
 
 
+def _on_islands(config: Any) -> str:
+    """Where a run plays, for its start line: nothing for a game without boards."""
+    if not GAMES[config.game].boards:
+        return ""
+    count = len(config.islands)
+    return f" on {count} island{'s' if count != 1 else ''}"
+
+
 def _simulate_one(config: Any) -> None:
     """Play one run with progress, then print its win table and its warnings."""
     from pipelines.metrics.source import open_run
@@ -404,8 +412,8 @@ def _simulate_one(config: Any) -> None:
         if len(repairs) > 3:
             typer.echo(f"resume: ... and {len(repairs) - 3} more", err=True)
         typer.echo(
-            f"run {config.run_dir}: {describe(config)} ({to_play:,} to play) on "
-            f"{len(config.islands)} islands, backend {config.backend}"
+            f"run {config.run_dir}: {describe(config)} ({to_play:,} to play)"
+            f"{_on_islands(config)}, backend {config.backend}"
         )
         progress.begin(to_play, at_once(config, to_play))  # the speed: once each has reported
 

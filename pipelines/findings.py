@@ -220,6 +220,33 @@ def first_seat_findings(result: CohortResult) -> list[Finding]:
     return out
 
 
+def other_seat_findings(result: CohortResult) -> list[Finding]:
+    """Per player count, every seat after the first whose win share differs from the fair
+    share (its interval excludes it): a last-seat disadvantage is as much an answer as the
+    first seat's. Seats are numbered from 1 in the words (the tables' ``seat`` is 0-based)."""
+    out = []
+    for r in result.rows("win_rate_by_seat"):
+        seat, n = int(r["seat"]), int(r["n_players"])
+        adv, low, high = r["advantage"], r["advantage_low"], r["advantage_high"]
+        shown = claims.claim(adv, low, high).direction
+        if seat == 0 or not shown:
+            continue
+        name = f"Seat {seat + 1}" + (" (the last)" if seat == n - 1 else "")
+        text = (
+            f"{name} wins {abs(100 * adv):.1f} points {'more' if shown > 0 else 'less'} often "
+            f"than its fair share in {n}-player games {numbers.interval(low, high)} "
+            f"({numbers.pct(r['win_share'])} against {numbers.pct(1 / n, 0)}; "
+            f"{numbers.count(r['games'])} games)."
+        )
+        group = f"seat {seat + 1} ({n} players)"
+        out.append(
+            Finding(
+                "seat_advantage", group, adv, low, high, int(r["games"]), text, cohort_scope(result)
+            )
+        )
+    return out
+
+
 def length_findings(result: CohortResult) -> list[Finding]:
     """Per player count, the mean game length in turns."""
     out = []

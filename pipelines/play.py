@@ -87,17 +87,19 @@ def game_text(played: PlayedGame) -> list[str]:
     where = f", island {played.island}" if kind.boards else ""
     head = [
         f"{kind.title}, seed {g.seed}{where}, rules {played.rules.preset} ({played.rules.hash})",
-        "seats: " + ", ".join(f"P{i} {p.label}" for i, p in enumerate(played.players)),
+        "seats: " + ", ".join(f"seat {i + 1} {p.label}" for i, p in enumerate(played.players)),
     ]
     body = kind.render(g)
     result = g.result
     assert result is not None
-    winners = [f"P{i} {played.players[i].label}" for i, r in enumerate(result.ranks) if r == 1]
+    winners = [
+        f"seat {i + 1} {played.players[i].label}" for i, r in enumerate(result.ranks) if r == 1
+    ]
     if result.end_reason == "deck_exhausted":
         won = ("winner: " if len(winners) == 1 else "shared win: ") + ", ".join(winners)
     else:  # a game cut short has a leader, not a winner (reports leave it out of win rates)
         won = f"not finished ({result.end_reason}); leading: " + ", ".join(winners)
-    tail = ["scores: " + ", ".join(f"P{i} {sc}" for i, sc in enumerate(result.scores)), won]
+    tail = ["scores: " + ", ".join(f"seat {i + 1} {sc}" for i, sc in enumerate(result.scores)), won]
     if g.violations:
         tail.append(f"strategy violations: {len(g.violations)}")
     return head + body + tail

@@ -24,7 +24,14 @@ import pyarrow.csv as pacsv
 from pipelines import findings as common_findings
 from pipelines.metrics import gaps, paired, rating, win_rate
 from pipelines.metrics.source import RunInfo, connect
-from pipelines.report_data import CohortResult, Finding, PairResult, ReportData, RunWarning
+from pipelines.report_data import (
+    CohortResult,
+    Finding,
+    PairResult,
+    ReportData,
+    RunWarning,
+    warning_link,
+)
 from pipelines.report_files import replace_previous
 from pipelines.report_gaps import GAP_NOTE, gap_rows, gap_table
 from pipelines.run_groups import (
@@ -172,6 +179,7 @@ def compute(
         found += common_findings.strategy_findings(result)
         found += common_findings.gap_findings(result)
         found += common_findings.first_seat_findings(result)
+        found += common_findings.other_seat_findings(result)
     found += report.findings(data)
     for result in cohorts:
         found += common_findings.length_findings(result)
@@ -629,7 +637,7 @@ def summary_section(report: GameReport, data: ReportData) -> Section:
             doc.subheading(f"Warnings ({len(data.warnings)})"),
             doc.warning_list(
                 [(w.text, w.command) for w in data.warnings],
-                pages={g.command: g.page for g in data.look_at if g.page},
+                links=[warning_link(w, data.look_at) for w in data.warnings],
             ),
         ]
     else:
@@ -649,7 +657,7 @@ def summary_section(report: GameReport, data: ReportData) -> Section:
     if data.look_at:
         parts += [
             doc.subheading("Games to look at"),
-            doc.game_list([(g.text, g.page, g.note, g.command) for g in data.look_at]),
+            doc.game_list([(g.text, g.link, g.note, g.command) for g in data.look_at]),
         ]
     return Section(
         "summary",
@@ -754,7 +762,7 @@ def markdown(report: GameReport, data: ReportData) -> str:
         parts.append("## Games to look at\n")
         parts += [
             f"- {g.text}"
-            + (f" [Replay page]({g.page})." if g.page else f" ({g.note})" if g.note else "")
+            + (f" [Replay page]({g.link})." if g.page else f" ({g.note})" if g.note else "")
             + f" Replay it: `{g.command}`"
             for g in data.look_at
         ]

@@ -139,6 +139,19 @@ class GameToSee:
     name: str
     page: str = ""
     note: str = ""
+    #: The seat the game is notable for (a curse's victim, 0-based), -1 for none.
+    seat: int = -1
+    #: The turn the game is notable for (a strategy's failure), -1 for none.
+    turn: int = -1
+    #: The replay page's step the link opens at (:mod:`pipelines.replay_moments`).
+    step: int | None = None
+
+    @property
+    def link(self) -> str:
+        """The page's address relative to the report, at its step (``#step=N``)."""
+        if not self.page:
+            return ""
+        return self.page + ("" if self.step is None else f"#step={self.step}")
 
     def record(self) -> dict[str, Any]:
         """As JSON."""
@@ -150,6 +163,7 @@ class GameToSee:
             "text": self.text,
             "command": self.command,
             "page": self.page or None,
+            "step": self.step,
             "note": self.note or None,
         }
 
@@ -169,3 +183,17 @@ class ReportData:
     findings: list[Finding] = field(default_factory=list)
     #: The games the report points to (``pipelines.report_games``).
     look_at: list[GameToSee] = field(default_factory=list)
+
+
+#: The kind of game to look at that each kind of warning is about.
+WARNED_GAMES = {"strategy_failures": "strategy_failure"}
+
+
+def warning_link(warning: RunWarning, games: list[GameToSee]) -> str:
+    """The replay page a warning links to, at its moment: the game its command replays, of
+    the warning's own kind when there are several (a game cut off at the turn cap and a
+    strategy's first failure can be the same game, opened at different steps); "" if none."""
+    same = [g for g in games if g.page and g.command == warning.command]
+    kind = WARNED_GAMES.get(warning.kind, warning.kind)
+    mine = [g for g in same if g.kind == kind] or same
+    return mine[0].link if mine else ""

@@ -5,7 +5,8 @@ cut off at the turn cap or by a deadlock when there are any (``win_rate.notable_
 pairing of a run and its twin without curses, a game where a curse changed the winner
 (``curses.winner_changed``). Each comes with the ``tourney play`` command that replays it,
 and an HTML report gets each one's replay page under ``games/`` next to ``index.html``
-(:mod:`pipelines.replay_page`). Only these few games are played again, each checked against
+(:mod:`pipelines.replay_page`), linked at the moment that makes it notable (``#step=N``,
+:mod:`pipelines.replay_moments`). Only these few games are played again, each checked against
 its run's logged moves found by game id (row-group statistics skip the rest of the parts),
 so a run of a million games costs little more than a small one. A game that no longer
 replays as logged (the code changed since the run) gets no page, and the report says why
@@ -17,6 +18,7 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
+from pipelines.replay_moments import moment
 from pipelines.replay_page import record_run_game, write_page
 from pipelines.report_data import GameToSee, ReportData
 from pipelines.run_warnings import replay_command
@@ -30,6 +32,7 @@ WORDS = {
     "deadlock": "A game ended by a deadlock",
     "timeout": "A game ended by a decision past the time limit",
     "curse_winner": "A curse changed the winner",
+    "strategy_failure": "A strategy failed",
 }
 #: The report's folder of replay pages.
 GAMES_DIR = "games"
@@ -61,7 +64,34 @@ def games_to_see(data: ReportData, unit: str) -> list[GameToSee]:
             )
             name = f"{prefix}{kind.replace('_', '-')}-{n}p-game{game_id}.html"
             command = replay_command(run, game_id)
-            out.append(GameToSee(kind, n, text, run, game_id, command, name))
+            seat = int(r.get("seat", -1))
+            out.append(GameToSee(kind, n, text, run, game_id, command, name, seat=seat))
+    return out + _failures(data)
+
+
+def _failures(data: ReportData) -> list[GameToSee]:
+    """Per run and failing strategy, the game of its first failure (the one its warning's
+    command replays), opened at the failure."""
+    out: list[GameToSee] = []
+    for w in data.warnings:
+        for d in w.details:
+            first = d.get("first") if w.kind == "strategy_failures" else None
+            if not first:
+                continue
+            run = data.groups.runs[int(first["run"])]
+            game_id, seat, turn = int(first["game_id"]), int(first["seat"]), int(first["turn"])
+            n = int(first["n_players"])
+            text = (
+                f"{WORDS['strategy_failure']} in {w.run}: {d['strategy']} (seat {seat + 1}) at "
+                f"turn {turn} of game {game_id}."
+            )
+            name = f"failure-run{first['run']}-{n}p-game{game_id}-seat{seat + 1}.html"
+            command = replay_command(run, game_id)
+            out.append(
+                GameToSee(
+                    "strategy_failure", n, text, run, game_id, command, name, seat=seat, turn=turn
+                )
+            )
     return out
 
 
@@ -78,5 +108,6 @@ def write_pages(games: list[GameToSee], out_dir: Path) -> list[GameToSee]:
             done.append(replace(game, note=f"no replay page: {exc}"))
             continue
         write_page(doc, folder / game.name)
-        done.append(replace(game, page=f"{GAMES_DIR}/{game.name}"))
+        step = moment(game.kind, doc, game.seat, game.turn)
+        done.append(replace(game, page=f"{GAMES_DIR}/{game.name}", step=step))
     return done

@@ -111,15 +111,22 @@ def _failures(con: duckdb.DuckDBPyConnection, groups: Groups) -> list[RunWarning
         info = groups.runs[run]
         # The first exception says most about a bug; an illegal answer otherwise.
         first = con.execute(
-            """SELECT game_id, turn, decision::VARCHAR, answer, error FROM failures
+            """SELECT game_id, turn, decision::VARCHAR, answer, error, seat,
+                      (SELECT n_players FROM games_all g
+                       WHERE g.run = f.run AND g.game_id = f.game_id)
+               FROM failures f
                WHERE run = ? AND strategy::VARCHAR = ?
                ORDER BY answer NOT IN ('<raised>', '<no answer>'), game_id, turn LIMIT 1""",
             [run, strategy],
         ).fetchall()
         command = ""
         example = ""
+        where: dict[str, int] = {}
         if first:
-            game_id, turn, decision, answer, error = first[0]
+            game_id, turn, decision, answer, error, seat, n_players = first[0]
+            # Where the first failure is, for its replay page (pipelines.report_games).
+            where = {"run": int(run), "game_id": int(game_id), "turn": int(turn)}
+            where |= {"seat": int(seat), "n_players": int(n_players or 0)}
             command = replay_command(info, int(game_id))
             if answer == "<raised>":
                 what = f"first exception: {error}"
@@ -142,7 +149,14 @@ def _failures(con: duckdb.DuckDBPyConnection, groups: Groups) -> list[RunWarning
                     f"measure the fallback as much as the strategy.{example}"
                 ),
                 command=command,
-                details=({"strategy": strategy, "failures": int(failures), "games": int(touched)},),
+                details=(
+                    {
+                        "strategy": strategy,
+                        "failures": int(failures),
+                        "games": int(touched),
+                        **({"first": where} if where else {}),
+                    },
+                ),
             )
         )
     return out

@@ -173,15 +173,17 @@ def warning_list(
     cls: str = "warnings",
     lead: str = "Replay one",
     pages: Mapping[str, str] | None = None,
+    links: Sequence[str] | None = None,
 ) -> str:
     """Warnings: each an escaped text and, if given, the command that replays the game it is
-    about, with a link to that game's replay page when ``pages`` (command -> page) has one."""
+    about, with a link to that game's replay page: the item's own in ``links`` if given, else
+    the one ``pages`` (command -> page) has."""
     inner = ""
-    for text, command in items:
+    for k, (text, command) in enumerate(items):
         inner += f"<li>{html.escape(text)}"
         if command:
             inner += f"<br>{html.escape(lead)}: <code>{html.escape(command)}</code>"
-            page = (pages or {}).get(command)
+            page = links[k] if links and links[k] else (pages or {}).get(command)
             if page:
                 inner += f' <a href="{html.escape(page, quote=True)}">Open its replay page</a>.'
         inner += "</li>"

@@ -60,7 +60,7 @@ def _headline(doc: dict[str, Any]) -> tuple[str, str]:
     # A game cut short has a leader, not a winner.
     first = " (winner)" if doc["end_reason"] == "deck_exhausted" else " (leading)"
     seats = ", ".join(
-        f"P{i} {label} {score}{first if rank == 1 else ''}"
+        f"seat {i + 1} {label} {score}{first if rank == 1 else ''}"
         for i, (label, score, rank) in enumerate(
             zip(doc["players"], doc["scores"], doc["ranks"], strict=True)
         )

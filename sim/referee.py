@@ -131,12 +131,12 @@ def _build(
         decide = getattr(built, "decide", None)
     except STRATEGY_FAILURES as exc:
         if strict:
-            raise StrategyError(f"seat {seat} could not be built: {describe(exc)}") from exc
+            raise StrategyError(f"seat {seat + 1} could not be built: {describe(exc)}") from exc
         violations.append(Violation(0, seat, "create", "<raised>", describe(exc)))
         return FallbackPlayer()
     if not callable(decide):
         if strict:
-            raise StrategyError(f"seat {seat}: {describe(built)} has no decide method")
+            raise StrategyError(f"seat {seat + 1}: {describe(built)} has no decide method")
         violations.append(Violation(0, seat, "create", describe(built), "no decide method"))
         return FallbackPlayer()
     return built
@@ -377,7 +377,7 @@ class Referee(Generic[Q]):
         """The fallback for a strategy that raised (strict mode: :class:`StrategyError`)."""
         if self.strict:
             raise StrategyError(
-                f"seat {decision.seat} failed on {decision.kind}: {describe(exc)}"
+                f"seat {decision.seat + 1} failed on {decision.kind}: {describe(exc)}"
             ) from exc
         return self._violation(decision, "<raised>", describe(exc))
 
@@ -385,7 +385,7 @@ class Referee(Generic[Q]):
         """The fallback for an illegal answer (strict mode: :class:`StrategyError`)."""
         if self.strict:
             raise StrategyError(
-                f"seat {decision.seat} answered {describe(answer)} to {decision.kind}: illegal"
+                f"seat {decision.seat + 1} answered {describe(answer)} to {decision.kind}: illegal"
             )
         return self._violation(decision, describe(answer), "illegal answer")
 

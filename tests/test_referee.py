@@ -130,7 +130,7 @@ def test_a_strategy_that_raises_plays_the_fallback_and_strict_mode_raises() -> N
     assert (violation.answer, violation.error) == ("<raised>", "ValueError('boom')")
     assert logged == [(0, "pick")]
     strict, _ = _referee(ValueError("boom"), strict=True)
-    with pytest.raises(StrategyError, match="seat 0 failed on pick"):
+    with pytest.raises(StrategyError, match="seat 1 failed on pick"):
         strict.ask(Ask("pick", 0), ("bold",), 0)
     strict, _ = _referee("other", strict=True)
     with pytest.raises(StrategyError, match="answered 'other' to pick: illegal"):

@@ -221,7 +221,8 @@ def winner_changed(con: duckdb.DuckDBPyConnection) -> pa.Table:
     hit by a curse in the game with them and did not win it. Per player count the one whose
     victim lost the most coins (then the first game), among the first
     :data:`WINNER_SEARCH_GAMES` games; finished games only. Columns as
-    ``win_rate.notable_games`` (``kind`` is ``curse_winner``, ``run`` is 0)."""
+    ``win_rate.notable_games`` (``kind`` is ``curse_winner``, ``run`` is 0) and ``seat``, the
+    victim's (0-based; the words number seats from 1)."""
     rows = con.execute(
         """
         WITH ga AS (
@@ -238,12 +239,12 @@ def winner_changed(con: duckdb.DuckDBPyConnection) -> pa.Table:
             SELECT game_id, seat FROM seats_all
             WHERE run = 1 AND game_id < $limit AND win_share = 1.0)
         SELECT 'curse_winner' AS kind, ga.n_players, 0 AS run, ga.game_id,
-               v.strategy || ' (P' || v.seat::VARCHAR || ') wins this deal without curses; '
-               || 'with them a curse hit it' ||
+               v.strategy || ' (seat ' || (v.seat + 1)::VARCHAR || ') wins this deal '
+               || 'without curses; with them a curse hit it' ||
                CASE WHEN v.coins_lost > 0 THEN ' (' || v.coins_lost::VARCHAR || ' coins lost)'
                     ELSE '' END ||
-               ' and ' || coalesce(w.strategy || ' (P' || w.seat::VARCHAR || ') won',
-                                   'the win was shared') AS detail
+               ' and ' || coalesce(w.strategy || ' (seat ' || (w.seat + 1)::VARCHAR || ') won',
+                                   'the win was shared') AS detail, v.seat
         FROM ga
         JOIN gb USING (game_id, seed)
         JOIN wb USING (game_id)
@@ -263,5 +264,6 @@ def winner_changed(con: duckdb.DuckDBPyConnection) -> pa.Table:
             "run": pa.array([r[2] for r in rows], pa.int32()),
             "game_id": pa.array([r[3] for r in rows], pa.int64()),
             "detail": pa.array([r[4] for r in rows], pa.string()),
+            "seat": pa.array([r[5] for r in rows], pa.int8()),
         }
     )

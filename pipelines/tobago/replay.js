@@ -166,7 +166,7 @@ const GAME = (() => {
     for (let s = 0; s < n; s++) {
       const g = svgEl("g");
       g.append(svgEl("circle", { cx: 0, cy: 0, r: 9, fill: SEAT_COLOURS[s], stroke: "white", "stroke-width": 2 }));
-      legend.append(legendItem(icon(g), `P${s} ${NAMES[s]}'s ATV`));
+      legend.append(legendItem(icon(g), `seat ${s + 1} ${NAMES[s]}'s ATV`));
     }
     for (let m = 0; m < S.maps; m++) {
       legend.append(legendItem(icon(svgEl("rect", { x: -6, y: -6, width: 12, height: 12, fill: MAP_COLOURS[m],
@@ -291,9 +291,9 @@ const GAME = (() => {
                                    "stroke-width": 2.5 }));
         const t = svgEl("text", { x: x + ox, y: y + oy + 4.5, "text-anchor": "middle", "font-size": 13,
                                   "font-weight": 700, fill: "white" });
-        t.textContent = String(s);
+        t.textContent = String(s + 1);  // seats are numbered from 1 wherever a person reads them
         const title = svgEl("title");
-        title.textContent = `P${s} ${NAMES[s]}'s ATV at ${cellName(Number(c))}`;
+        title.textContent = `seat ${s + 1} ${NAMES[s]}'s ATV at ${cellName(Number(c))}`;
         g.append(t, title);
         dom.atvs.append(g);
       });
@@ -394,7 +394,7 @@ const GAME = (() => {
       const ev = EVENTS[i];
       if (!DIST_EVENTS.has(ev.name)) break;
       const seen = ev.secret === -1 || state.view === -1 || ev.secret === state.view;
-      if (ev.name === "draw") (drawn[`P${ev.seat}`] = drawn[`P${ev.seat}`] || []).push(seen ? ev.text : "?");
+      if (ev.name === "draw") (drawn[`seat ${ev.seat + 1}`] = drawn[`seat ${ev.seat + 1}`] || []).push(seen ? ev.text : "?");
       else if (ev.name === "extra_card") drawn["blind extra card"] = [seen ? ev.text : "?"];
       else if (ev.name === "reveal") { card = { text: ev.text, parts: [], now: i === step - 1 }; offers.push(card); }
       else if (["take", "pass", "curse_hit"].includes(ev.name) && card) {
@@ -439,7 +439,7 @@ const GAME = (() => {
 
   function turnLabel(turn, step) {
     const f = FRAMES[step];
-    return turn === 0 ? `Turn 0: setup, then P${f.current}` : `Turn ${turn}: P${f.current}`;
+    return turn === 0 ? `Turn 0: setup, then seat ${f.current + 1}` : `Turn ${turn}: seat ${f.current + 1}`;
   }
 
   return { init, render, turnLabel, views: true };

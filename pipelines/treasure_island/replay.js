@@ -125,7 +125,7 @@ const GAME = (() => {
 
   function turnLabel(turn, step) {
     const ev = EVENTS[step - 1];
-    return ev.seat >= 0 ? `Turn ${turn}: P${ev.seat}` : `Turn ${turn}`;
+    return ev.seat >= 0 ? `Turn ${turn}: seat ${ev.seat + 1}` : `Turn ${turn}`;
   }
 
   return { init, render, turnLabel, views: false };

@@ -7,6 +7,7 @@ game has no islands and scores in points.
 
 from __future__ import annotations
 
+import html
 from typing import Any
 
 import duckdb
@@ -225,6 +226,42 @@ def _rows_of(data: ReportData, name: str) -> list[tuple[Any, list[dict[str, Any]
     return [(r, r.rows(name)) for r in data.cohorts]
 
 
+def power_grid(rows: list[dict[str, Any]]) -> str:
+    """The strategy x power table as a grid: a row per strategy, a column per power some
+    strategy used; each cell the uses per game with its 95% interval under it."""
+    powers = list(dict.fromkeys(str(r["power"]) for r in rows if r["uses"]))
+    if not powers:
+        return "<p><em>no power was used</em></p>"
+    cells: dict[str, dict[str, dict[str, Any]]] = {}
+    for r in rows:
+        cells.setdefault(str(r["strategy"]), {})[str(r["power"])] = r
+
+    def cell(r: dict[str, Any] | None) -> str:
+        if r is None or not r["uses"]:
+            return "0"
+        # Uses cannot be negative: the normal interval's lower end is cut at 0; a rate that
+        # rounds to 0.00 is shown as its count instead.
+        ci = numbers.interval(max(r["low"], 0.0), r["high"], 1.0, 2)
+        value = numbers.number(r["per_game"], 2)
+        if value == "0.00":
+            value = f"{numbers.count(r['uses'])} use{'s' if r['uses'] != 1 else ''}"
+        return f"{value}<br><span class='note'>{html.escape(ci)}</span>"
+
+    names = [p.removesuffix("_nothing").replace("_", " ") for p in powers]
+    head = "".join(f"<th>{html.escape(n)}</th>" for n in ["strategy", *names])
+    body = "".join(
+        f"<tr><td>{html.escape(s)}</td>"
+        + "".join(f"<td>{cell(by.get(p))}</td>" for p in powers)
+        + "</tr>"
+        for s, by in cells.items()
+    )
+    table = (
+        "<table class='grid' style='white-space:nowrap'>"
+        f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+    )
+    return f"<div style='overflow-x:auto'>{table}</div>"
+
+
 def sections(data: ReportData) -> list[Section]:
     doc = documents
     bust_body, plunder_body, chest_body, power_body, gap_body = [], [], [], [], []
@@ -308,17 +345,12 @@ def sections(data: ReportData) -> list[Section]:
                 ],
             ),
         ]
+        uses = result.rows("power_use")
         power_body += [
             head,
-            doc.html_table(
-                [r for r in result.rows("power_use") if r["uses"]],
-                [
-                    col("strategy", "text"),
-                    col("power", "text"),
-                    col("uses", "count"),
-                    col("per game [95%]", "mean2_ci", "per_game", "low", "high"),
-                ],
-            ),
+            power_grid([r for r in uses if not str(r["power"]).endswith("_nothing")]),
+            doc.subheading("Powers that had nothing to act on"),
+            power_grid([r for r in uses if str(r["power"]).endswith("_nothing")]),
         ]
         gap = result.rows("optimal_gap")
         # Only the gaps with an interval are drawn (too few blocks: the table says so).
@@ -380,8 +412,9 @@ def sections(data: ReportData) -> list[Section]:
         Section(
             "powers",
             "Use of each power",
-            "How often each strategy applied each power per game it played; '_nothing' counts "
-            "powers that had nothing to act on.",
+            "How often each strategy applied each power per game it played: uses per game "
+            "with its 95% interval, 0 for a power it never used; then the powers it played "
+            "that had nothing to act on.",
             "".join(power_body),
         ),
     ]

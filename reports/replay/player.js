@@ -67,7 +67,7 @@ function svgEl(tag, attrs) {
 
 function seatChip(seat) {
   if (seat < 0) return el("span", { class: "chip", style: "background:#7a858e", text: "table" });
-  return el("span", { class: "chip", style: `background:${SEAT_COLOURS[seat]}`, text: `P${seat}` });
+  return el("span", { class: "chip", style: `background:${SEAT_COLOURS[seat]}`, text: `seat ${seat + 1}` });
 }
 
 /* An event's text as the chosen view may see it. */
@@ -118,7 +118,7 @@ function buildControls(root) {
   const viewSelect = el("select", { id: "view", title: "Whose view: everything, or what one seat may see" });
   viewSelect.append(el("option", { value: "-1", text: "everything visible" }));
   for (let s = 0; s < DATA.players.length; s++) {
-    viewSelect.append(el("option", { value: String(s), text: `P${s}'s view only` }));
+    viewSelect.append(el("option", { value: String(s), text: `seat ${s + 1}'s view only` }));
   }
   viewSelect.addEventListener("change", () => { state.view = Number(viewSelect.value); render(true); });
   const speed = el("select", { id: "speed", title: "Steps per second when playing" });
@@ -160,7 +160,7 @@ function eventItem(i) {
   const ev = EVENTS[i];
   const li = el("li", { "data-step": String(i + 1) },
     el("span", { class: "who", style: ev.seat >= 0 ? `color:${SEAT_COLOURS[ev.seat]}` : "",
-                 text: ev.seat >= 0 ? `P${ev.seat}` : "table" }),
+                 text: ev.seat >= 0 ? `seat ${ev.seat + 1}` : "table" }),
     " ", el("span", { class: "name", text: ev.name.replaceAll("_", " ") }),
     " ", el("span", { class: "text", text: eventText(ev) }));
   return li;

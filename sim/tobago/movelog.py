@@ -128,7 +128,7 @@ def render(log: MoveLog, island: Island, card_texts: tuple[str, ...]) -> list[st
     out = []
     for turn, seat, kind, a, b, c in log.rows():
         name = EVENTS[kind][0]
-        who = "table" if seat < 0 else f"P{seat}"
+        who = "table" if seat < 0 else f"seat {seat + 1}"
         text = describe(kind, a, b, c, cell, card_texts)
-        out.append(f"t{turn:<3} {who:<5} {name:<18} {text}".rstrip())
+        out.append(f"t{turn:<3} {who:<7} {name:<18} {text}".rstrip())
     return out

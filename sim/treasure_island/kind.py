@@ -47,7 +47,7 @@ def _log(game: TreasureIslandGame) -> list[int]:
 
 def _render(game: TreasureIslandGame) -> list[str]:
     characters = game.characters
-    head = ["characters: " + ", ".join(f"P{i} {c}" for i, c in enumerate(characters))]
+    head = ["characters: " + ", ".join(f"seat {i + 1} {c}" for i, c in enumerate(characters))]
     return (head if any(characters) else []) + render(game.log)
 
 

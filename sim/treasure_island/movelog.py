@@ -45,7 +45,7 @@ def describe(kind: int, a: int, b: int, c: int) -> str:
         how = {"draw": "draws", "draw_forced": "must draw", "draw_known": "draws the known"}
         return f"{how[name]} {card_name(a)} ({b} kinds in play, {c} of them in the pile)"
     if name == "place":
-        origin = "the discard" if c < 0 else f"P{c}'s stash"
+        origin = "the discard" if c < 0 else f"seat {c + 1}'s stash"
         return f"{_SOURCES[b]} places {card_name(a)} from {origin}"
     if name == "bust":
         return f"BUST on {card_name(a)}"
@@ -55,7 +55,7 @@ def describe(kind: int, a: int, b: int, c: int) -> str:
         why = ("", " (spyglass)", " (draw pile empty)")[c]
         return f"plunders {a} card(s), +{b} points{why}"
     if name == "bonus":
-        origin = "the discard" if c < 0 else f"P{c}'s stash"
+        origin = "the discard" if c < 0 else f"seat {c + 1}'s stash"
         return f"key + chest bonus: {a} card(s) from {origin}, +{b} points"
     if name == "no_effect":
         return f"{KIND_NAMES[a]}: nothing to act on"
@@ -66,10 +66,10 @@ def describe(kind: int, a: int, b: int, c: int) -> str:
     if name == "spyglass_back":
         return f"puts {card_name(a)} back on the pile"
     if name == "pistol":
-        where = "the discard" if c < 0 else f"P{c}'s stash"
-        return f"pistol sends P{b}'s {card_name(a)} to {where}"
+        where = "the discard" if c < 0 else f"seat {c + 1}'s stash"
+        return f"pistol sends seat {b + 1}'s {card_name(a)} to {where}"
     if name == "wrecked":
-        return f"P{b} (wrecker) takes {a} busted card(s)"
+        return f"seat {b + 1} (wrecker) takes {a} busted card(s)"
     if name == "draft":
         return f"keeps character {CHARACTER_NAMES[a]}"
     if name == "violation":
@@ -90,8 +90,8 @@ def render(flat: list[int]) -> list[str]:
     for i in range(0, len(flat), 6):
         turn, seat, kind, a, b, c = flat[i : i + 6]
         if turn != last_turn and seat >= 0 and EVENTS[kind][0] != "draft":
-            lines.append(f"--- turn {turn}: P{seat}")
+            lines.append(f"--- turn {turn}: seat {seat + 1}")
             last_turn = turn
-        who = "table" if seat < 0 else f"P{seat}"
-        lines.append(f"{turn:3d} {who:>5}  {describe(kind, a, b, c)}")
+        who = "table" if seat < 0 else f"seat {seat + 1}"
+        lines.append(f"{turn:3d} {who:>7}  {describe(kind, a, b, c)}")
     return lines

@@ -80,8 +80,9 @@ def test_a_curse_that_changed_the_winner_is_found_by_hand(tmp_path: Path) -> Non
             "n_players": 4,
             "run": 0,
             "game_id": 0,
-            "detail": "C (P2) wins this deal without curses; with them a curse hit it "
-            "(6 coins lost) and A (P0) won",
+            "detail": "C (seat 3) wins this deal without curses; with them a curse hit it "
+            "(6 coins lost) and A (seat 1) won",
+            "seat": 2,
         }
     ]
     # The same outcome with and without: nothing changed.

@@ -65,7 +65,8 @@ def test_report_writes_every_output(small_run: Path, tmp_path: Path) -> None:
         assert g["page"].startswith("games/") and g["note"] is None
         replay = (rep / g["page"]).read_text()
         assert f"--game-id {g['game_id']}" in replay and 'id="replay-data"' in replay
-        assert f'href="{g["page"]}"' in page and f"[Replay page]({g['page']})" in summary
+        link = f"{g['page']}#step={g['step']}"  # opened at its moment
+        assert f'href="{link}"' in page and f"[Replay page]({link})" in summary
     page = (rep / "index.html").read_text()
     assert page.count("data:image/png;base64,") >= 5 and "http" not in page.split("<body>")[1]
     summary = (rep / "summary.md").read_text()
@@ -191,7 +192,7 @@ def test_cut_off_games_and_a_crashing_plug_in_are_warned_about(tmp_path: Path) -
         stalled["command"] == capped["command"] and (tmp_path / "rep" / stalled["page"]).is_file()
     )
     warning = summary.split("Warnings (2)")[1].split("Findings")[0]
-    assert f'href="{stalled["page"]}"' in warning
+    assert f'href="{stalled["page"]}#step={stalled["step"]}"' in warning
     every = _report(bad, out=tmp_path / "all", extra=("--include-unfinished",))
     rows = every["cohorts"][0]["sections"]["win_rate"]["win_rate_by_strategy"]
     assert all(r["seats"] == 24 for r in rows)

@@ -36,7 +36,7 @@ def test_play_ends_with_scores_and_winner() -> None:
     assert result.exit_code == 0
     lines = result.stdout.splitlines()
     assert lines[0].startswith("Tobago, seed 3, island generated:5, rules rulebook")
-    assert lines[-2].startswith("scores: P0 ")
+    assert lines[-2].startswith("scores: seat 1 ")
     assert lines[-1].startswith(("winner: ", "shared win: "))
 
 
@@ -145,5 +145,5 @@ def test_documented_example_strategy_is_the_shipped_one_and_plays() -> None:
     ]
     result = runner.invoke(app, args)
     assert result.exit_code == 0, result.output
-    assert "P0 strategies.examples.greedy:Greedy(take_at=3)" in result.stdout
+    assert "seat 1 strategies.examples.greedy:Greedy(take_at=3)" in result.stdout
     assert "strategy violations" not in result.stdout

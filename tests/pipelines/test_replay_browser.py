@@ -5,6 +5,7 @@ cells, candidate counts, scores; stash points for Treasure Island)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -175,4 +176,46 @@ def test_treasure_island_replay_page_shows_the_engines_state(
         assert shown["pile"] == len(g.pile), step
         if step == bust_step:  # the play area and the card that busted it
             assert shown["area"] == len(g.area) + 1
+    assert errors == []
+
+
+@pytest.mark.parametrize("run_fixture", ["small_run", "ti_run"])
+def test_a_reports_link_opens_the_replay_at_its_moment(
+    browser_page: tuple[Page, list[str]],
+    tmp_path: Path,
+    run_fixture: str,
+    request: pytest.FixtureRequest,
+) -> None:
+    """Each "Open its replay page" link of a report, clicked in the report, opens the page
+    at the step the link names, with that step's event marked as the current one."""
+    import json
+
+    page, errors = browser_page
+    errors.clear()
+    run_dir: Path = request.getfixturevalue(run_fixture)
+    out = tmp_path / "rep"
+    result = runner.invoke(app, ["report", str(run_dir), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    looks = json.loads((out / "report.json").read_text())["games_to_look_at"]
+    assert looks and all(g["step"] for g in looks)
+    for g in looks:
+        page.goto("about:blank")
+        page.goto((out / "index.html").as_uri())
+        page.click(f'a[href="{g["page"]}#step={g["step"]}"]')
+        page.wait_for_selector("#event-list li.current")
+        assert _position(page) == g["step"], g["kind"]
+        current = page.evaluate(
+            "document.querySelector('#event-list li.current:not(.turn-head)')"
+            "?.getAttribute('data-step')"
+        )
+        assert current == str(g["step"])
+        assert page.url.endswith(f"{g['page']}#step={g['step']}")
+        # What the page shows names seats from 1, as everything else does.
+        shown = page.evaluate("document.body.innerText")
+        assert re.findall(r"\bP[0-9]\b", shown) == [] and "seat 1" in shown
+        atv = page.evaluate(
+            "Array.from(document.querySelectorAll('svg g.atv'))"
+            ".map(g => [Number(g.dataset.seat), g.querySelector('text').textContent])"
+        )
+        assert all(label == str(seat + 1) for seat, label in atv)  # the board's seat marks
     assert errors == []

@@ -39,7 +39,7 @@ def test_play_with_characters_names_them() -> None:
         app, ["play", *TI, "--rules", "characters", "--players", "optimal,random"]
     )
     assert result.exit_code == 0, result.output
-    assert "characters: P0 " in result.stdout
+    assert "characters: seat 1 " in result.stdout
 
 
 def test_bench_reports_the_figures() -> None:
@@ -110,6 +110,8 @@ def test_simulate_command_line_and_its_errors(tmp_path: Path) -> None:
     result = runner.invoke(app, args)
     assert result.exit_code == 0, result.output
     assert "draws,failures,games,moves,seats,turns" in result.stdout
+    # The game has no islands: its start line names none ("on 1 islands" before).
+    assert "island" not in result.stdout.splitlines()[0] and ", backend serial" in result.stdout
     for extra, message in (
         (["--islands", "all"], "Treasure Island is not played on islands"),
         (["--players", "hunter,random"], "unknown strategy 'hunter'"),

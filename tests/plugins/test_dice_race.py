@@ -62,8 +62,8 @@ def test_the_main_process_does_not_see_the_plugin() -> None:
 def test_play_shows_a_whole_game() -> None:
     text = ok("play", "--game", "dice-race", "--seed", "3").splitlines()
     assert text[0].startswith("Dice Race, seed 3, rules standard")
-    assert text[-1] in ("winner: P0 hold-at", "winner: P1 random")
-    score = [int(s.split()[1]) for s in text[-2].removeprefix("scores: ").split(", ")]
+    assert text[-1] in ("winner: seat 1 hold-at", "winner: seat 2 random")
+    score = [int(s.split()[-1]) for s in text[-2].removeprefix("scores: ").split(", ")]
     assert max(score) >= 30 > min(score)
 
 

@@ -212,7 +212,8 @@ def render(game: DiceRaceGame) -> list[str]:
              WIN: "reaches {b} and wins"}  # fmt: skip
     log = game.log
     return [
-        f"turn {log[i]:>3} P{log[i + 1]} " + words[log[i + 2]].format(a=log[i + 3], b=log[i + 4])
+        f"turn {log[i]:>3} seat {log[i + 1] + 1} "
+        + words[log[i + 2]].format(a=log[i + 3], b=log[i + 4])
         for i in range(0, len(log), 6)
     ]
 
