@@ -632,21 +632,12 @@ def _pct(e: dict[str, Any]) -> str:
     return f"{100 * e['mean']:.1f}% [{100 * low:.1f}, {100 * high:.1f}]"
 
 
-def _points(e: dict[str, Any]) -> str:
-    low, high = e["interval"]
-    if e["mean"] is None:
-        return "no common blocks"
-    if low is None:
-        return f"{100 * e['mean']:+.1f} points (too few blocks for an interval)"
-    return f"{100 * e['mean']:+.1f} points [{100 * low:+.1f}, {100 * high:+.1f}]"
-
-
 def confirmation_verdict(d: Estimate, games: int) -> dict[str, Any]:
     """The confirmation's best - default in words, claiming no more than its interval, with
     what it could have detected when the interval contains 0 (:mod:`pipelines.findings`)."""
     from pipelines.findings import effect_sentence
 
-    said = f"best - default {_points(d.as_dict())}"
+    said = f"best - default {points(d.as_dict())}"
     if d.blocks < 2 or math.isnan(d.low):
         return {"verdict": f"{said}: too few blocks to say more"}
     words = ("the best setting wins more than the default",

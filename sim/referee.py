@@ -165,7 +165,7 @@ def _build_isolated(
     if stand_in is not None:
         return stand_in
     if strict:
-        raise StrategyError(f"seat {seat} could not be built: {error}")
+        raise StrategyError(f"seat {seat + 1} could not be built: {error}")
     violations.append(Violation(0, seat, "create", answer, error))
     return FallbackPlayer()
 
@@ -433,6 +433,43 @@ def seat_game(
     the guard audits). ``lazy_streams``: the built-in players' streams are made on first use
     (see :func:`seat_stream`; cheaper where most never draw, dearer where they do)."""
     violations: list[Violation] = []
+    code: CodeWatch | None = None
+    if not (guard.active or guard.isolate):  # the fast path: every run without a guard
+        built = [
+            _build(f, seed, i, strict, violations, lazy_streams) for i, f in enumerate(factories)
+        ]
+    else:
+        built, code = _guarded_seats(
+            seed, factories, views, seal, record, strict, guard, violations, lazy_streams
+        )
+    referee: Referee[Any] = Referee(
+        built,
+        views,
+        record,
+        strict=strict,
+        violations=violations,
+    )
+    if not all(referee.trusted):
+        referee.seal(seal)
+    if guard.active:
+        referee.watch(guard, audited, code)
+    return referee
+
+
+def _guarded_seats(
+    seed: int,
+    factories: Sequence[Factory],
+    views: Sequence[Any],
+    seal: Callable[[Any], Any],
+    record: Callable[[int, str], int],
+    strict: bool,
+    guard: Guard,
+    violations: list[Violation],
+    lazy_streams: bool,
+) -> tuple[list[Any], CodeWatch | None]:
+    """The seats of a game under a guard: isolated plug-ins under ``--isolate``, and under
+    ``--audit`` the code watched around each constructor (one that rewrites code not its own
+    is a violation and the seat plays the fallbacks); the code watch, if any."""
     code = None
     if guard.audit:
         made = [f.func if type(f) is functools.partial else f for f in factories]
@@ -447,22 +484,11 @@ def seat_game(
         if changed is not None:  # the constructor rewrote code that is not its own
             error = f"changed the code of {changed} (audit)"
             if strict:
-                raise StrategyError(f"seat {i} could not be built: {error}")
+                raise StrategyError(f"seat {i + 1} could not be built: {error}")
             violations.append(Violation(0, i, "create", "<raised>", error[:200]))
             player = FallbackPlayer()
         built.append(player)
-    referee: Referee[Any] = Referee(
-        built,
-        views,
-        record,
-        strict=strict,
-        violations=violations,
-    )
-    if not all(referee.trusted):
-        referee.seal(seal)
-    if guard.active:
-        referee.watch(guard, audited, code)
-    return referee
+    return built, code
 
 
 def watch_code(record: Callable[[int, str], int], classes: Sequence[type | None]) -> CodeWatch:
