@@ -331,7 +331,12 @@ class TobagoGame:
         row = s.log.flat.extend  # MoveLog.add without a Python call (six ints a row)
         while not s.over:
             if s.turn >= max_turns:
-                s.truncated = True
+                # A deadlock that began after the last stuck-turn check (a turn that changed
+                # something, then the cap) is still a deadlock, not a cut-off game.
+                if deadlocked(s):
+                    s.end_reason = "deadlock"
+                else:
+                    s.truncated = True
                 break
             self.play_turn(s.current)
             row((s.turn, s.current, _END_TURN, -1, -1, -1))

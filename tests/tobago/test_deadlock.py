@@ -51,6 +51,14 @@ def test_the_engine_ends_a_dead_position_after_the_first_stuck_turn() -> None:
     assert not seats[1].asked  # seat 1 never got a turn
 
 
+def test_a_position_dead_when_the_cap_comes_is_a_deadlock_not_a_cut_off() -> None:
+    # The cap is reached before any stuck turn could run the check: the engine checks there.
+    game, _, seats = dead(max_turns=0)
+    result = game.play_turns()
+    assert result.end_reason == "deadlock" and not result.truncated
+    assert not seats[0].asked and not seats[1].asked
+
+
 def test_a_game_that_can_progress_is_not_ended() -> None:
     # One amulet on the board at cell 5: the seats could fetch it and exchange a hand. The
     # game runs on until the (lowered) turn cap.

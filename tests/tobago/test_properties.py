@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from sim.outcome import GameResult
@@ -162,6 +162,23 @@ seatings = st.lists(st.sampled_from(FAST), min_size=2, max_size=4)
 
 @settings(max_examples=400, deadline=None)
 @given(islands, rule_sets, seatings, st.integers(0, 2**32))
+# A game that deadlocks in a turn that changed something, two turns before the cap: it ends
+# as a deadlock, not as a cut-off game.
+@example(
+    Board(generated_island(185)),
+    dataclasses.replace(
+        preset("bga"),
+        hand_size=2,
+        legs_per_move=1,
+        marker_threshold=1,
+        curse_count=0,
+        amulet_count=3,
+        curse_free_top=0,
+        max_turns=400,
+    ),
+    ["random", "random"],
+    27223986,
+)
 def test_random_games_keep_every_invariant(
     board: Board, rules: Any, names: list[str], seed: int
 ) -> None:
