@@ -210,9 +210,7 @@ def test_a_stuck_decision_ends_its_game_with_the_end_reason_timeout(game_name: s
     first = f"{HOSTILE}:Stuck"
     build = tobago_game if game_name == "tobago" else ti_game
     g: Any = build(first, guard=Guard(decision_timeout=0.2))
-    start = time.monotonic()
-    result = g.play()
-    assert time.monotonic() - start < 3
+    result = g.play()  # the stuck decision never returns: only the time limit ends the game
     assert result.end_reason == "timeout" and not result.truncated
     assert g.violations[-1].seat == 0 and "time limit" in g.violations[-1].error
     with pytest.raises(InputError):
@@ -305,7 +303,6 @@ def test_time_limits_end_a_stuck_game_or_stop_an_overrunning_shard(tmp_path: Pat
     assert replayed.returncode == 0, replayed.stderr[-500:]
     assert "a strategy ran past the decision time limit" in replayed.stdout
     assert "not finished (timeout); leading: " in replayed.stdout
-    start = time.monotonic()
     done = _tourney(
         "simulate", "--players", f"{HOSTILE}:Stuck,hunter", "--games", "4", "--shard-size",
         "2", "--backend", "process", "--workers", "2", "--shard-timeout", "3",
@@ -313,7 +310,7 @@ def test_time_limits_end_a_stuck_game_or_stop_an_overrunning_shard(tmp_path: Pat
     )  # fmt: skip
     assert done.returncode == 1
     assert "ran past the shard time limit (3 s)" in done.stderr
-    assert time.monotonic() - start < 30
+    assert not list((tmp_path / "shard").glob("games/*.parquet"))  # no shard got through
     refused = _tourney("simulate", "--backend", "serial", "--shard-timeout", "3", "--games", "2")
     assert refused.returncode == 2 and "needs --backend process or ray" in refused.stderr
 
@@ -342,12 +339,12 @@ def test_ctrl_c_to_the_driver_stops_the_process_backend_mid_shard(tmp_path: Path
     # Through a launcher that restores Ctrl-C's default (a background job may ignore it).
     proc, children = _mid_shard(out, [sys.executable, "-c", _DEFAULT_SIGINT, TOURNEY])
     assert children  # the worker processes
-    start = time.monotonic()
     proc.send_signal(signal.SIGINT)  # the driver only: it must stop the workers itself
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err[-500:]
-    assert time.monotonic() - start < 10
     assert "interrupted" in err
+    # Stopped mid-shard, not after finishing its shards: neither wrote its games.
+    assert not list(out.glob("games/*.parquet"))
     # The workers (and multiprocessing's resource tracker) are gone within seconds.
     deadline = time.monotonic() + 5
     while time.monotonic() < deadline and any(Path(f"/proc/{c}").exists() for c in children):
