@@ -5,7 +5,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test setup lint types clean
+.PHONY: demo test test-quick setup lint types clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -19,11 +19,17 @@ demo: $(STAMP)
 	$(BIN)/tourney simulate data/specs/demo.toml
 	$(BIN)/tourney report data/runs/demo data/runs/demo-without-curses
 
+# Every test but the full replication studies, on every core, each test named as it ends
+# (-v) and the ten slowest listed at the end.
 test: $(STAMP)
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -v -n auto --dist loadfile --durations=10
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
+
+# The unmarked tests only: no Ray, no object store, no optimal-player solves.
+test-quick: $(STAMP)
+	$(BIN)/python -m pytest -q -n auto --dist loadfile -m "not slow and not cluster and not replication"
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from pipelines.cli import app
@@ -80,6 +81,7 @@ def test_bust_rates_match_the_exact_chance_and_the_tables_agree(ti_run: Path) ->
                 assert r[low] <= r[value] <= r[high], (name, value, r)
 
 
+@pytest.mark.slow
 def test_the_gap_to_optimal_is_paired_by_seed_block(tmp_path: Path) -> None:
     # optimal takes about a minute a game here: four games, two at a time.
     out = tmp_path / "opt"

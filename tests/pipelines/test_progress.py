@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from typer.testing import CliRunner
 
 from pipelines.cli import app
@@ -83,6 +84,7 @@ def test_first_time_left_is_measured_after_a_slow_start() -> None:
     assert lines[-1].startswith("progress: 2,000/2,000 games")
 
 
+@pytest.mark.cluster
 def test_games_inside_a_shard_show_before_it_ends(tmp_path: Path, monkeypatch: Any) -> None:
     # Slow players (optimal, ismcts) can keep a shard busy for many minutes: the games it
     # has finished are reported while it plays, on every backend.

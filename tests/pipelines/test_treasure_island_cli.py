@@ -78,6 +78,7 @@ def tables(run_dir: Path) -> dict[str, list[tuple[object, ...]]]:
         }
 
 
+@pytest.mark.cluster
 def test_backends_and_a_resume_write_identical_tables(tmp_path: Path) -> None:
     run(resolve(spec(tmp_path / "serial"), {}, "test"))
     run(resolve(spec(tmp_path / "process", "process"), {}, "test"))

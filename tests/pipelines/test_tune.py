@@ -88,6 +88,7 @@ def test_tune_finds_the_planted_optimum_within_its_range(tmp_path: Path) -> None
     assert json.loads(again.stdout)["rounds"] == result["rounds"]
 
 
+@pytest.mark.cluster
 def test_tune_runs_on_ray(tmp_path: Path) -> None:
     repo = Path(__file__).resolve().parents[2]
     done = _tourney(

@@ -67,6 +67,7 @@ def test_play_shows_a_whole_game() -> None:
     assert max(score) >= 30 > min(score)
 
 
+@pytest.mark.cluster
 def test_simulate_gives_identical_data_on_every_backend(runs: dict[str, Path]) -> None:
     for name in ("games", "seats", "moves", "failures"):
         serial = _table(runs["serial"], name)
@@ -75,6 +76,7 @@ def test_simulate_gives_identical_data_on_every_backend(runs: dict[str, Path]) -
     assert "sound (complete): 1,200 games" in ok("verify", str(runs["ray"]))
 
 
+@pytest.mark.cluster
 def test_the_tables_hold_the_game(runs: dict[str, Path]) -> None:
     """The move log adds up to every seat's score; each game has one winner at the target."""
     con = duckdb.connect()
@@ -93,6 +95,7 @@ def test_the_tables_hold_the_game(runs: dict[str, Path]) -> None:
     assert ends == [("deck_exhausted", 1200, 1, 1)]
 
 
+@pytest.mark.cluster
 def test_report_shows_the_common_part(runs: dict[str, Path], tmp_path: Path) -> None:
     ok("report", str(runs["ray"]), "--out", str(tmp_path / "rep"))
     doc = json.loads((tmp_path / "rep" / "report.json").read_text())

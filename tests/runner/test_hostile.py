@@ -217,6 +217,7 @@ def test_a_stuck_decision_ends_its_game_with_the_end_reason_timeout(game_name: s
         Guard(decision_timeout=0)
 
 
+@pytest.mark.cluster
 def test_hostile_plugins_are_recorded_on_every_backend_with_the_same_data(tmp_path: Path) -> None:
     """Under --audit, a table of cheats and failures plays to the end on serial, process and
     Ray, with identical tables; the cheats score what the fallback scores."""

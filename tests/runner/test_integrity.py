@@ -357,6 +357,7 @@ def test_a_process_worker_with_other_code_writes_nothing(tmp_path: Path) -> None
     assert not (tmp_path / "r").exists()  # not a single part of the shard
 
 
+@pytest.mark.cluster
 def test_a_ray_worker_importing_another_checkout_refuses_its_shards(tmp_path: Path) -> None:
     """Ray puts the driver's working directory first on its workers' path: run from a copy of
     the sources with one strategy file edited, every shard is refused (exit 1, one line)."""

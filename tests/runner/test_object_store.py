@@ -33,6 +33,8 @@ from tests.runner.s3server import BUCKET, S3Server, s3_server
 from tests.runner.test_runs import TABLES, fingerprint, small
 from tourney import api
 
+pytestmark = pytest.mark.cluster
+
 runner = CliRunner()
 Rows = dict[str, list[tuple[object, ...]]]
 

@@ -22,6 +22,8 @@ from tests.runner.raycluster import BIN, Node, RayCluster, ray_cluster
 from tests.runner.s3server import BUCKET, S3Server, s3_server
 from tests.runner.test_runs import fingerprint, small
 
+pytestmark = pytest.mark.cluster
+
 #: Seconds one ``tourney`` command may take here (it takes 10 to 30 s on a busy 2-core
 #: machine): a hung cluster fails the test instead of the whole CI run.
 COMMAND_TIMEOUT = 240

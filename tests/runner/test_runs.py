@@ -233,6 +233,7 @@ def test_killed_run_resumes_to_the_uninterrupted_tables(tmp_path: Path) -> None:
     assert list(killed.rglob("*.tmp")) == []  # stale temporaries of the killed run are gone
 
 
+@pytest.mark.cluster
 def test_ray_backend_matches_serial(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The one Ray test: a real local Ray instance, same tables as the serial backend. A
     cluster named by RAY_ADDRESS (nothing listens there) is not joined without --address."""

@@ -40,6 +40,7 @@ def approximate_value(view: PlayerView) -> float:
     return solver.draw_value(solver.state(view))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(4))
 def test_the_solver_is_the_true_optimum_of_the_real_turn_on_small_piles(seed: int) -> None:
     # Random small positions, random rules and characters: the solver's value of the whole
