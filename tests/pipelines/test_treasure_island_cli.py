@@ -36,7 +36,7 @@ def test_play_prints_the_game_and_the_winner() -> None:
 
 def test_play_with_characters_names_them() -> None:
     result = runner.invoke(
-        app, ["play", *TI, "--rules", "characters", "--players", "optimal,random"]
+        app, ["play", *TI, "--rules", "characters", "--players", "expected-value,random"]
     )
     assert result.exit_code == 0, result.output
     assert "characters: seat 1 " in result.stdout

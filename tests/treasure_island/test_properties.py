@@ -9,6 +9,7 @@ import random
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -89,11 +90,15 @@ def test_random_games_conserve_cards_and_end(
     assert again.log == game.log
 
 
-def test_every_registered_strategy_plays_legal_answers() -> None:
-    for name in TREASURE_ISLAND:
-        factories = [parse_strategy(name, "treasure-island").factory()] * 2
-        for seed in range({"optimal": 1, "ismcts": 3}.get(name, 30)):
-            TreasureIslandGame(preset("characters"), factories, seed, strict=True).play()
+@pytest.mark.parametrize(
+    "name",
+    # The optimal player solves each turn exactly: a minute of CPU for one game.
+    [pytest.param(n, marks=pytest.mark.slow) if n == "optimal" else n for n in TREASURE_ISLAND],
+)
+def test_every_registered_strategy_plays_legal_answers(name: str) -> None:
+    factories = [parse_strategy(name, "treasure-island").factory()] * 2
+    for seed in range({"optimal": 1, "ismcts": 3}.get(name, 30)):
+        TreasureIslandGame(preset("characters"), factories, seed, strict=True).play()
 
 
 def _bust_tallies(games: int) -> dict[int, list[float]]:
