@@ -132,17 +132,24 @@ def forest(
     title: str,
     xlabel: str,
     points: bool = True,
+    size: str | None = None,
+    size_word: str = "games",
+    by_effect: bool = True,
 ) -> bytes:
     """One estimate with its interval per row (``estimate``, ``low``, ``high``), a zero line,
-    and the pooled estimate as a band; differences of shares are drawn in points."""
+    and the pooled estimate as a band; differences of shares are drawn in points. Rows are
+    sorted by their estimate, largest at the top (``by_effect=False``: in the given order);
+    beside each row its estimate, interval and, with ``size`` (a column of the rows), its
+    sample size in ``size_word``."""
     sns.set_theme(style="whitegrid")
-    fig, ax = plt.subplots(figsize=(7, 1.2 + 0.28 * max(2, len(rows))))
-    ys = list(range(len(rows)))
-    values = [float(r["estimate"]) for r in rows]
+    items = sorted(rows, key=lambda r: -float(r["estimate"])) if by_effect else list(rows)
+    fig, ax = plt.subplots(figsize=(7, 1.3 + 0.32 * max(2, len(items))))
+    ys = list(range(len(items)))
+    values = [float(r["estimate"]) for r in items]
     ax.errorbar(
         values,
         ys,
-        xerr=_errors(rows, "estimate", "low", "high"),
+        xerr=_errors(items, "estimate", "low", "high"),
         fmt="o",
         color="#2c3e50",
         ecolor="#7f8c8d",
@@ -155,13 +162,32 @@ def forest(
         ax.axvspan(low, high, color="#e67e22", alpha=0.25)
         ax.axvline(estimate, color="#e67e22", linewidth=1.5, label="pooled estimate")
         ax.legend(fontsize=8, loc="lower right")
-    ax.set_yticks(ys, [str(r[label]) for r in rows], fontsize=8)
-    ax.invert_yaxis()
+    ax.set_yticks(ys, [str(r[label]) for r in items], fontsize=9)
+    # The figures beside the rows, outside the axes: the tight bounding box keeps them whole.
+    for y, r in zip(ys, items, strict=True):
+        ax.text(
+            1.02,
+            y,
+            _estimate_text(r, points) + (f", {int(r[size]):,} {size_word}" if size else ""),
+            transform=ax.get_yaxis_transform(),
+            fontsize=8,
+            va="center",
+        )
+    ax.set_ylim(len(items) - 0.5, -0.5)  # first row at the top
     if points:
         ax.xaxis.set_major_formatter(_POINTS)
     ax.set_xlabel(xlabel)
     ax.set_title(title, fontsize=11)
     return _png(fig)
+
+
+def _estimate_text(r: dict[str, Any], points: bool) -> str:
+    """``+6.6 [+4.8, +8.4]`` (points for a difference of shares, else two decimals)."""
+    scale, digits = (100.0, 1) if points else (1.0, 2)
+    text = f"{scale * float(r['estimate']):+.{digits}f}"
+    if r.get("low") is None or r.get("high") is None:
+        return text
+    return f"{text} [{scale * float(r['low']):+.{digits}f}, {scale * float(r['high']):+.{digits}f}]"
 
 
 def hex_heat(

@@ -369,6 +369,8 @@ def sections(data: ReportData) -> list[Section]:
                         "Points per turn against the single-turn optimum",
                         "points per turn minus optimal's (95% interval)",
                         points=False,
+                        size="blocks",
+                        size_word="seed blocks",
                     ),
                     "Dot plot of each strategy's points per turn minus optimal's",
                     "Each strategy's mean points per turn minus those of optimal, the best "

@@ -73,12 +73,17 @@ def test_a_strategy_at_its_fair_share_gets_the_power_of_the_run() -> None:
 
 def test_paired_effects_by_their_interval() -> None:
     r = {"se": 0.01, "pairs": 1000}
-    text, seen = _effect("curses", "hunter's win share", r, (-0.03, -0.05, -0.01), "points")
-    assert text == "curses lower hunter's win share by 3.0 points [1.0, 5.0]" and seen == {}
-    text, seen = _effect("curses", "hunter's win share", r, (0.005, -0.015, 0.025), "points")
+    text, seen = _effect(
+        "removing curses", "hunter's win share", r, (-0.03, -0.05, -0.01), "points"
+    )
+    assert text == "removing curses lowers hunter's win share by 3.0 points [1.0, 5.0]"
+    assert seen == {}
+    text, seen = _effect(
+        "removing curses", "hunter's win share", r, (0.005, -0.015, 0.025), "points"
+    )
     # The pairing's own se: 2.801585 * 0.01 = 2.8 points.
     assert text == (
-        "no clear effect of curses on hunter's win share: +0.5 points [-1.5, 2.5]; the "
+        "no clear effect of removing curses on hunter's win share: +0.5 points [-1.5, 2.5]; the "
         "smallest difference this run could detect with 80% power is 2.8 points; 1.4 points "
         "would need about 4,000 games"
     )
