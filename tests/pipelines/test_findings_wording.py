@@ -7,8 +7,9 @@ import pyarrow as pa
 import pytest
 
 from pipelines.findings import _effect, first_seat_findings, power_note, strategy_findings
-from pipelines.report_data import CohortResult
-from pipelines.run_groups import Cohort
+from pipelines.report_data import CohortResult, ReportData
+from pipelines.run_groups import Cohort, Groups
+from pipelines.treasure_island.report import findings as ti_findings
 
 # 2.801585 standard errors: a two-sided 5% test's effect at 80% power.
 Z = 2.801585
@@ -91,3 +92,20 @@ def test_paired_effects_by_their_interval() -> None:
     text, _ = _effect("the rules bga (instead of rulebook)", "game length",
                       {"se": 0.1, "pairs": 400}, (-0.5, -0.7, -0.3), "turns")  # fmt: skip
     assert text == "the rules bga (instead of rulebook) shortens games by 0.50 turns [0.30, 0.70]"
+
+
+def test_a_gap_to_optimal_states_its_size_with_the_size_s_interval() -> None:
+    gap = {"strategy": ["stop-at"], "gap": [-0.5], "low": [-0.7], "high": [-0.3], "blocks": [50]}
+    data = ReportData(
+        "treasure-island",
+        Groups((), (), ()),
+        [cohort({"optimal_gap": pa.table(gap)})],
+        [],
+        200,
+        True,
+        False,
+    )
+    (f,) = ti_findings(data)
+    # The gap is stop-at minus optimal (-0.50 [-0.70, -0.30]); in words, its size.
+    assert (f.estimate, f.low, f.high) == (-0.5, -0.7, -0.3)
+    assert f.text.startswith("stop-at scores 0.50 points per turn fewer than optimal [0.30, 0.70]")
