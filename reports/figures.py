@@ -333,11 +333,11 @@ def sweep_lines(
     paired: tuple[str, str, str] | None = None,
     points: bool = False,
 ) -> bytes:
-    """A metric over a swept parameter ``x`` with its 95% interval band (one line per value of
-    ``hue``; ``metric`` names the estimate, low and high columns; ``what`` it is, in ``unit``;
-    ``games`` the games of each point), and below it each point's
-    paired difference from the base rules' point (``paired``: its estimate, low and high
-    columns; a null interval draws the point alone). ``base`` holds the base rules' value of
+    """A metric over a swept parameter ``x`` with its 95% interval (one series per value of
+    ``hue``; ``metric`` names the estimate, low and high columns, ``what`` says what it is, in
+    ``unit``; the title gives the rows' ``games`` per point), and below it each point's paired
+    difference from the base rules' point (``paired``: its estimate, low and high columns; a
+    null interval draws the point alone). ``base`` holds the base rules' value of
     each parameter, ``base_name`` names those rules: their value of ``x`` is a labelled
     vertical line, their series of ``hue`` is named so. Without ``paired`` columns (the grid
     does not hold the base point) the lower panel says so. A whole-number parameter gets
