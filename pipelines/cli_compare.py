@@ -235,7 +235,7 @@ def sweep_cmd(
 ) -> None:
     """Sweep one or two rule parameters on common seeds: fairness, length, curses, spread."""
     from pipelines.simulate import game_islands
-    from pipelines.sweep import SweepSpec, parse_param, sweep, table_lines
+    from pipelines.sweep import SweepSpec, base_point, parse_param, sweep, table_lines
     from pipelines.ticker import Ticker
     from reports import figures
 
@@ -269,17 +269,41 @@ def sweep_cmd(
     (out / "sweep.csv").write_text("\n".join(lines) + "\n")
     x = params[0][0]
     hue = params[1][0] if len(params) == 2 else None
+    base_values = base_point(spec)
+    base_name = rules or kind.default_rules
+    paired = "first_seat_vs_base" in rows[0]
     (out / "first_seat.png").write_bytes(
         figures.sweep_lines(
-            rows, x, hue, "first_seat_advantage", "first_seat_low", "first_seat_high"
+            rows,
+            x,
+            hue,
+            ("first_seat_advantage", "first_seat_low", "first_seat_high"),
+            "first-seat advantage",
+            "points",
+            base_values,
+            base_name,
+            ("first_seat_vs_base", "first_seat_vs_base_low", "first_seat_vs_base_high")
+            if paired
+            else None,
+            points=True,
         )
     )
     (out / "turns.png").write_bytes(
-        figures.sweep_lines(rows, x, hue, "mean_turns", "turns_low", "turns_high")
+        figures.sweep_lines(
+            rows,
+            x,
+            hue,
+            ("mean_turns", "turns_low", "turns_high"),
+            "game length",
+            "turns",
+            base_values,
+            base_name,
+            ("turns_vs_base", "turns_vs_base_low", "turns_vs_base_high") if paired else None,
+        )
     )
     if as_json:
         echo_json(rows)
         return
-    for line in table_lines(rows, [k for k, _ in params], len(specs)):
+    for line in table_lines(rows, [k for k, _ in params], len(specs), base_values):
         typer.echo(line)
     typer.echo(f"tables and plots: {out}")

@@ -319,7 +319,7 @@ def _effect(
         if shown > 0
         else numbers.interval(-high, -low, scale, digits)
     )
-    plural = subject.endswith("s") and not subject.startswith(("the ", "playing "))
+    plural = subject.endswith("s") and not subject.startswith(("the ", "playing ", "removing "))
     if what == "game length":
         verb = "lengthen" if shown > 0 else "shorten"
         return f"{subject} {verb if plural else verb + 's'} games by {size} {ci}", {}
@@ -331,26 +331,23 @@ def pair_findings(pair: PairResult) -> list[Finding]:
     """What the one factor a pairing changes does: per player slot, the change in win
     share; for the table, the change in the first seat's win share and in game length.
 
-    For an ablation the effect is stated for the thing removed (A - B: "curses lower ..."),
-    for a rules variant or a strategy swap as B against A."""
+    Every one is B - A, as the pairing's tables and figures: an ablation is stated as the
+    removal ("removing curses raises ..."), a rules variant or a strategy swap as B against A."""
     p = pair.pairing
     scope = f"pairing:{p.index}"
     if p.factor in ("curses", "amulets"):
-        subject, sign = p.factor, -1.0
+        subject = f"removing {p.factor}"
     elif p.factor == "strategy":
         before, after = p.changes[0].split(" -> ")
-        subject, sign = f"playing {after} instead of {before}", 1.0
+        subject = f"playing {after} instead of {before}"
     else:
         subject = f"the rules {rules_name(p.b)} (instead of {rules_name(p.a)})"
-        sign = 1.0
 
     def oriented(r: dict[str, float]) -> tuple[float, float, float]:
         # Too few seed blocks for an interval: no bounds (null in report.json).
         low = math.nan if r["low"] is None else r["low"]
         high = math.nan if r["high"] is None else r["high"]
-        if sign > 0:
-            return r["estimate"], low, high
-        return -r["estimate"], -high, -low
+        return r["estimate"], low, high
 
     # A pairing that left out games which did not end naturally says so in every finding.
     caveat = (

@@ -523,7 +523,7 @@ def pair_body(pair: PairResult, unit: str) -> str:
     changes = "; ".join(p.changes) if p.changes else "nothing recorded"
     # A difference over too few seed blocks has no interval to draw (the table says so).
     bounded = [{**r, "label": r["group"]} for r in wins if r["low"] is not None]
-    parts = [doc.paragraph(f"{p.label}. What differs: {changes}.")]
+    parts = [doc.paragraph(f"{p.sign}. What differs: {changes}.")]
     if bounded:
         parts.append(
             doc.figure(
@@ -531,13 +531,14 @@ def pair_body(pair: PairResult, unit: str) -> str:
                     bounded,
                     "label",
                     None,
-                    "Change in win share, B - A",
+                    "Change in win share by strategy",
                     "B - A, win share in percentage points (95% interval)",
+                    size="pairs",
+                    size_word="games paired",
                 ),
                 f"Dot plot of each strategy's change in win share between A and B: {p.title}",
-                "Each strategy's win share in B minus in A on the same seeds, in percentage "
-                "points, with 95% intervals over seed blocks; right of the zero line means the "
-                "strategy wins more often in B.",
+                "Each strategy's change in win share, in percentage points, with its 95% "
+                "interval over seed blocks and the games paired, largest first.",
             )
         )
     parts += [
@@ -786,7 +787,7 @@ def markdown(report: GameReport, data: ReportData) -> str:
     for pair in data.pairs:
         parts += [
             f"## Paired: {pair.pairing.title}\n",
-            f"{pair.pairing.label}.\n",
+            f"{pair.pairing.sign}.\n",
             md(pair.rows("win_share"), PAIR_COLUMNS),
         ]
     return "\n".join(parts)

@@ -97,6 +97,15 @@ class Pairing:
         return f"A = {run_label(self.a)}, B = {run_label(self.b)}; B - A"
 
     @property
+    def sign(self) -> str:
+        """The one sign convention of the comparison's differences, said once where they are
+        shown: ``Differences are B - A: <B> minus <A> ...``."""
+        return (
+            f"Differences are B - A: {run_label(self.b)} (B) minus {run_label(self.a)} (A), "
+            "game by game on the same seeds; a positive value is higher in B"
+        )
+
+    @property
     def title(self) -> str:
         if self.factor in GAMES[self.a.game].ablations:
             return f"what {self.factor} do: {rules_name(self.a)} against the same without them"

@@ -25,7 +25,7 @@ from typing import Any
 
 from pipelines import play_issues
 from pipelines.play_issues import ISSUES
-from pipelines.stats import Z95, clustered_share, ratio_se
+from pipelines.stats import Z95, block_mean_interval, clustered_share, ratio_se
 from pipelines.ticker import Ticker
 from reports import numbers
 from sim.errors import InputError
@@ -267,18 +267,26 @@ def sweep(spec: SweepSpec, ticker: Ticker | None = None) -> list[dict[str, Any]]
     return against_base(spec, grid, parts, rows)
 
 
+def base_point(spec: SweepSpec) -> dict[str, Any]:
+    """The base rules' value of each swept parameter (the point the paired differences are
+    taken against, whether or not the grid holds it)."""
+    return {key: getattr(spec.base, key) for key, _ in spec.params}
+
+
 def _is_base(spec: SweepSpec, overrides: dict[str, Any]) -> bool:
     return all(getattr(spec.base, k) == v for k, v in overrides.items())
 
 
 def _paired(
     point: list[dict[str, Any]], base: list[dict[str, Any]], key: str
-) -> tuple[float, float, float]:
-    """The point's per-game ``key`` minus the base point's on the same seed blocks: the mean
-    and its 95% interval over the blocks."""
+) -> tuple[float, float | None, float | None]:
+    """The point's per-game ``key`` minus the base point's on the same seed blocks (B - A:
+    the point minus the base rules' point): the mean and its 95% interval over the blocks,
+    Student's t as for every paired difference of the reports (none below
+    :data:`~pipelines.stats.MIN_INTERVAL_BLOCKS` blocks)."""
     ys = [b[key] - a[key] for b, a in zip(point, base, strict=True)]
     mean, se = _mean_se(ys, [float(a["games"]) for a in base])
-    return mean, mean - Z95 * se, mean + Z95 * se
+    return (mean, *block_mean_interval(mean, se, len(ys)))
 
 
 def _blocks(parts: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -326,7 +334,7 @@ def _said(
     what: str,
     up: str,
     down: str,
-    figures: tuple[float, float, float],
+    figures: tuple[float, float | None, float | None],
     unit: str,
     games: int,
 ) -> str:
@@ -335,9 +343,10 @@ def _said(
 
     mean, low, high = figures
     scale, digits = (100.0, 1) if unit == "points" else (1.0, 2)
-    shown = f"{numbers.number(scale * mean, digits, signed=True)} {unit} " + (
-        numbers.signed_interval(low, high, scale=scale, digits=digits)
-    )
+    shown = f"{numbers.number(scale * mean, digits, signed=True)} {unit} "
+    if low is None or high is None:
+        return f"{what}: {shown}({numbers.TOO_FEW_BLOCKS})"
+    shown += numbers.signed_interval(low, high, scale=scale, digits=digits)
     words = (up, down, f"no clear change in {what}")
     if unit != "turns":
         words = (f"{up} {what}", f"{down} {what}", words[2])
@@ -352,9 +361,12 @@ def _cell(value: Any) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
-def table_lines(rows: list[dict[str, Any]], keys: list[str], players: int) -> list[str]:
+def table_lines(
+    rows: list[dict[str, Any]], keys: list[str], players: int, base: dict[str, Any]
+) -> list[str]:
     """The rows as a table for people: percentages and points with one decimal, intervals in
-    brackets, then what the columns mean."""
+    brackets, then what the columns mean and each point against the base rules' point
+    (``base``: their value of each parameter), or that the grid does not hold it."""
     # The game's own counts (sweep_totals), between the length and the spread.
     extra = [k for k in rows[0] if k.endswith("_per_game")]
     lows = {k: k.removesuffix("_per_game") for k in extra}
@@ -390,6 +402,14 @@ def table_lines(rows: list[dict[str, Any]], keys: list[str], players: int) -> li
         f"{players} players); spread: best minus worst strategy's win share; intervals 95% "
         "over seed blocks (the spread's by bootstrap)"
     )
+    point = ", ".join(f"{k}={_cell(v)}" for k, v in base.items())
+    if "verdict" in rows[0]:
+        out.append(
+            f"paired differences are B - A: each point minus the base rules' point ({point}) "
+            "on the same seed blocks, 95% intervals by Student's t over the blocks"
+        )
+    else:
+        out.append(f"no paired differences: the grid does not hold the base rules' point ({point})")
     out += [
         f"{', '.join(f'{k}={_cell(r[k])}' for k in keys)}: {r['verdict']}"
         for r in rows

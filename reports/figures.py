@@ -7,6 +7,7 @@ landmark glyphs are looked up by the names the rows carry.
 from __future__ import annotations
 
 import io
+import itertools
 import math
 from collections.abc import Sequence
 from typing import Any
@@ -33,7 +34,8 @@ TERRAIN_COLOURS = {
     "lake": "#6fa3cf",
 }
 _PERCENT = FuncFormatter(lambda x, _: f"{100 * x:.0f}%")
-_POINTS = FuncFormatter(lambda x, _: f"{100 * x:+.0f}")
+# Signed points, but no sign on zero (neither "+0" nor "-0").
+_POINTS = FuncFormatter(lambda x, _: f"{100 * x:+.0f}" if round(100 * x) else "0")
 
 
 def _png(fig: Any) -> bytes:
@@ -132,17 +134,24 @@ def forest(
     title: str,
     xlabel: str,
     points: bool = True,
+    size: str | None = None,
+    size_word: str = "games",
+    by_effect: bool = True,
 ) -> bytes:
     """One estimate with its interval per row (``estimate``, ``low``, ``high``), a zero line,
-    and the pooled estimate as a band; differences of shares are drawn in points."""
+    and the pooled estimate as a band; differences of shares are drawn in points. Rows are
+    sorted by their estimate, largest at the top (``by_effect=False``: in the given order);
+    beside each row its estimate, interval and, with ``size`` (a column of the rows), its
+    sample size in ``size_word``."""
     sns.set_theme(style="whitegrid")
-    fig, ax = plt.subplots(figsize=(7, 1.2 + 0.28 * max(2, len(rows))))
-    ys = list(range(len(rows)))
-    values = [float(r["estimate"]) for r in rows]
+    items = sorted(rows, key=lambda r: -float(r["estimate"])) if by_effect else list(rows)
+    fig, ax = plt.subplots(figsize=(7, 1.3 + 0.32 * max(2, len(items))))
+    ys = list(range(len(items)))
+    values = [float(r["estimate"]) for r in items]
     ax.errorbar(
         values,
         ys,
-        xerr=_errors(rows, "estimate", "low", "high"),
+        xerr=_errors(items, "estimate", "low", "high"),
         fmt="o",
         color="#2c3e50",
         ecolor="#7f8c8d",
@@ -155,13 +164,32 @@ def forest(
         ax.axvspan(low, high, color="#e67e22", alpha=0.25)
         ax.axvline(estimate, color="#e67e22", linewidth=1.5, label="pooled estimate")
         ax.legend(fontsize=8, loc="lower right")
-    ax.set_yticks(ys, [str(r[label]) for r in rows], fontsize=8)
-    ax.invert_yaxis()
+    ax.set_yticks(ys, [str(r[label]) for r in items], fontsize=9)
+    # The figures beside the rows, outside the axes: the tight bounding box keeps them whole.
+    for y, r in zip(ys, items, strict=True):
+        ax.text(
+            1.02,
+            y,
+            _estimate_text(r, points) + (f", {int(r[size]):,} {size_word}" if size else ""),
+            transform=ax.get_yaxis_transform(),
+            fontsize=8,
+            va="center",
+        )
+    ax.set_ylim(len(items) - 0.5, -0.5)  # first row at the top
     if points:
         ax.xaxis.set_major_formatter(_POINTS)
     ax.set_xlabel(xlabel)
     ax.set_title(title, fontsize=11)
     return _png(fig)
+
+
+def _estimate_text(r: dict[str, Any], points: bool) -> str:
+    """``+6.6 [+4.8, +8.4]`` (points for a difference of shares, else two decimals)."""
+    scale, digits = (100.0, 1) if points else (1.0, 2)
+    text = f"{scale * float(r['estimate']):+.{digits}f}"
+    if r.get("low") is None or r.get("high") is None:
+        return text
+    return f"{text} [{scale * float(r['low']):+.{digits}f}, {scale * float(r['high']):+.{digits}f}]"
 
 
 def hex_heat(
@@ -284,24 +312,138 @@ def plunder_sizes(rows: Rows, title: str) -> bytes:
     return _png(fig)
 
 
-def sweep_lines(rows: Rows, x: str, hue: str | None, y: str, low: str, high: str) -> bytes:
-    """A metric over a swept parameter, with its interval band (one line per ``hue``)."""
+def _is_number(value: object) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _cell(value: object) -> str:
+    """A parameter value as a rules file writes it (``true``, ``4``, ``seat0``)."""
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def sweep_lines(
+    rows: Rows,
+    x: str,
+    hue: str | None,
+    metric: tuple[str, str, str],
+    what: str,
+    unit: str,
+    base: dict[str, Any],
+    base_name: str,
+    paired: tuple[str, str, str] | None = None,
+    points: bool = False,
+) -> bytes:
+    """A metric over a swept parameter ``x`` with its 95% interval (one series per value of
+    ``hue``; ``metric`` names the estimate, low and high columns, ``what`` says what it is, in
+    ``unit``; the title gives the rows' ``games`` per point), and below it each point's paired
+    difference from the base rules' point (``paired``: its estimate, low and high columns; a
+    null interval draws the point alone). ``base`` holds the base rules' value of
+    each parameter, ``base_name`` names those rules: their value of ``x`` is a labelled
+    vertical line, their series of ``hue`` is named so. Without ``paired`` columns (the grid
+    does not hold the base point) the lower panel says so. A whole-number parameter gets
+    whole-number ticks, a name or true/false one a tick per value; ``points`` draws shares
+    (and their differences) in percentage points."""
     sns.set_theme(style="whitegrid")
-    fig, ax = plt.subplots(figsize=(6, 3.5))
+    fig, (top, low_ax) = plt.subplots(
+        2, 1, figsize=(6.5, 6.2), sharex=True, gridspec_kw={"height_ratios": [3, 2]}
+    )
+    values = list(dict.fromkeys(r[x] for r in rows))
+    numeric = all(_is_number(v) for v in values)
+    # A name or true/false is drawn at evenly spaced positions, in the order given.
+    if numeric:
+        values.sort()
+    where = {v: (float(v) if numeric else float(k)) for k, v in enumerate(values)}
     groups: dict[object, list[dict[str, Any]]] = {}
     for r in rows:
         groups.setdefault(r[hue] if hue else "", []).append(r)
-    for key, group in groups.items():
-        items = sorted(group, key=lambda r: r[x])
-        xs = [r[x] for r in items]
-        label = f"{hue}={key}" if hue else None
-        ax.plot(xs, [r[y] for r in items], marker="o", label=label)
-        ax.fill_between(xs, [r[low] for r in items], [r[high] for r in items], alpha=0.2)
-    ax.set_xlabel(x)
-    ax.set_ylabel(y.replace("_", " "))
-    ax.set_title(f"{y.replace('_', ' ')} by {x}", fontsize=11)
-    if hue:
-        ax.legend()
+    # Dodge the difference panel's series a little so that their bars do not hide each other.
+    gaps = [b - a for a, b in itertools.pairwise(sorted(where.values()))]
+    step = 0.08 * min(gaps, default=1.0)
+    estimate, low, high = metric
+    for k, (key, group) in enumerate(groups.items()):
+        items = sorted(group, key=lambda r: where[r[x]])
+        xs = [where[r[x]] for r in items]
+        label = None
+        if hue:
+            label = f"{hue}={_cell(key)}" + (f" ({base_name})" if key == base.get(hue) else "")
+        shift = (k - (len(groups) - 1) / 2) * step
+        if numeric:
+            line = top.plot(xs, [r[estimate] for r in items], marker="o", label=label)[0]
+            top.fill_between(xs, [r[low] for r in items], [r[high] for r in items], alpha=0.2)
+        else:  # nothing lies between two names: no line, no band
+            line = top.errorbar(
+                [v + shift for v in xs],
+                [r[estimate] for r in items],
+                yerr=_errors(items, estimate, low, high),
+                fmt="o",
+                capsize=3,
+                label=label,
+            ).lines[0]
+        if paired is None:
+            continue
+        d, d_low, d_high = paired
+        for r in items:
+            bounded = r[d_low] is not None and r[d_high] is not None
+            low_ax.errorbar(
+                [where[r[x]] + shift],
+                [r[d]],
+                yerr=_errors([r], d, d_low, d_high) if bounded else None,
+                fmt="o",
+                color=line.get_color(),
+                capsize=3,
+                markersize=4,
+            )
+    mark = base.get(x)
+    if mark is not None and ((numeric and _is_number(mark)) or mark in where):
+        at = float(mark) if numeric else where[mark]
+        run = "" if mark in where else ", not in the sweep"
+        for ax in (top, low_ax) if paired is not None else (top,):
+            ax.axvline(at, color="#c0392b", linestyle="--", linewidth=1.2)
+        top.plot(
+            [], [], color="#c0392b", linestyle="--", label=f"{base_name}: {x}={_cell(mark)}{run}"
+        )
+    point = ", ".join(f"{k}={_cell(v)}" for k, v in base.items())
+    if paired is not None:
+        low_ax.axhline(0, color="black", linewidth=1)
+        low_ax.set_ylabel(f"B - A, {unit}")
+        low_ax.set_title(
+            f"B - A: each point minus the {base_name} point ({point}),\n"
+            "paired on the same seed blocks, 95% interval",
+            fontsize=9,
+        )
+    else:
+        low_ax.text(
+            0.5,
+            0.5,
+            f"No paired differences: the sweep did not run\nthe {base_name} point ({point}).",
+            transform=low_ax.transAxes,
+            ha="center",
+            va="center",
+            fontsize=9,
+        )
+        low_ax.set_yticks([])
+    if numeric and all(isinstance(v, int) for v in values):
+        if len(values) <= 12:
+            low_ax.set_xticks([float(v) for v in values], [str(v) for v in values])
+        else:
+            low_ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    elif not numeric:
+        low_ax.set_xticks(list(where.values()), [_cell(v) for v in values])
+        low_ax.set_xlim(-0.5, len(values) - 0.5)
+    if points:
+        for ax in (top, low_ax):
+            ax.yaxis.set_major_formatter(_POINTS)
+    top.set_ylabel(f"{what}, {unit}")
+    low_ax.set_xlabel(x)
+    games = sorted({int(r["games"]) for r in rows})
+    top.set_title(
+        f"{what.capitalize()} by {x}, 95% interval {'band' if numeric else 'bars'}\n"
+        f"({'/'.join(f'{g:,}' for g in games)} games per point)",
+        fontsize=11,
+    )
+    if top.get_legend_handles_labels()[0]:
+        # Beside the panels, so that it never hides a point.
+        top.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
     return _png(fig)
 
 

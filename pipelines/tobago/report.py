@@ -306,9 +306,8 @@ def curse_section(data: ReportData) -> Section:
                 + doc.subheading("What curses do: the same games with and without curses")
                 + doc.paragraph(
                     "The causal answer: every game was played twice on the same seed, once "
-                    "with curses (A) and once without (B). The differences below are B - A, "
-                    "so a strategy that curses hurt shows a positive value (it wins more often "
-                    "without them)."
+                    "with curses (A) and once without (B): a strategy that curses hurt shows "
+                    "a positive value (it wins more often without them)."
                 )
                 + pair_body(twin, "coins")
                 + "</div>"
@@ -400,7 +399,7 @@ def _forest_rows(rows: list[dict[str, Any]], ranked: bool) -> list[dict[str, Any
     items = [
         {
             **r,
-            "label": f"{r['island']} ({numbers.count(r['games'])})",
+            "label": r["island"],
             "estimate": r["first_seat_advantage"],
         }
         for r in rows
@@ -549,11 +548,14 @@ def fairness_section(data: ReportData) -> Section:
                             (het["pooled"], het["pooled_low"], het["pooled_high"]),
                             f"First-seat advantage per island, {n} players",
                             "first seat's win share minus the fair share, percentage points",
+                            size="games",
+                            by_effect=ranked,
                         ),
                         f"Forest plot of the first-seat advantage on each island with 95% "
                         f"intervals and the pooled estimate, {n} players",
-                        "Each island's first-seat advantage (games on it in brackets) with its "
-                        "95% interval; the orange band is the pooled estimate over all islands "
+                        "Each island's first-seat advantage with its 95% interval and the "
+                        "games on it (largest first when the islands differ, else by name); "
+                        "the orange band is the pooled estimate over all islands "
                         f"({numbers.points(het['pooled'])} "
                         f"{numbers.interval(het['pooled_low'], het['pooled_high'])}); the black "
                         "line is a perfectly fair first seat.",

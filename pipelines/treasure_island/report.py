@@ -163,10 +163,12 @@ def findings(data: ReportData) -> list[Finding]:
                     + (f"; {note}" if note else "")
                 )
             else:
+                # The interval of the size said, as in every paired finding: "0.50 fewer
+                # [0.30, 0.70]", not "0.50 fewer [-0.70, -0.30]".
+                low, high = (r["low"], r["high"]) if shown > 0 else (-r["high"], -r["low"])
                 text = (
                     f"{r['strategy']} scores {abs(r['gap']):.2f} points per turn "
-                    f"{verdict} than optimal "
-                    f"{numbers.interval(r['low'], r['high'], 1.0, 2)}"
+                    f"{verdict} than optimal {numbers.interval(low, high, 1.0, 2)}"
                 )
             out.append(
                 Finding(
@@ -369,6 +371,8 @@ def sections(data: ReportData) -> list[Section]:
                         "Points per turn against the single-turn optimum",
                         "points per turn minus optimal's (95% interval)",
                         points=False,
+                        size="blocks",
+                        size_word="seed blocks",
                     ),
                     "Dot plot of each strategy's points per turn minus optimal's",
                     "Each strategy's mean points per turn minus those of optimal, the best "

@@ -7,8 +7,9 @@ import pyarrow as pa
 import pytest
 
 from pipelines.findings import _effect, first_seat_findings, power_note, strategy_findings
-from pipelines.report_data import CohortResult
-from pipelines.run_groups import Cohort
+from pipelines.report_data import CohortResult, ReportData
+from pipelines.run_groups import Cohort, Groups
+from pipelines.treasure_island.report import findings as ti_findings
 
 # 2.801585 standard errors: a two-sided 5% test's effect at 80% power.
 Z = 2.801585
@@ -73,12 +74,17 @@ def test_a_strategy_at_its_fair_share_gets_the_power_of_the_run() -> None:
 
 def test_paired_effects_by_their_interval() -> None:
     r = {"se": 0.01, "pairs": 1000}
-    text, seen = _effect("curses", "hunter's win share", r, (-0.03, -0.05, -0.01), "points")
-    assert text == "curses lower hunter's win share by 3.0 points [1.0, 5.0]" and seen == {}
-    text, seen = _effect("curses", "hunter's win share", r, (0.005, -0.015, 0.025), "points")
+    text, seen = _effect(
+        "removing curses", "hunter's win share", r, (-0.03, -0.05, -0.01), "points"
+    )
+    assert text == "removing curses lowers hunter's win share by 3.0 points [1.0, 5.0]"
+    assert seen == {}
+    text, seen = _effect(
+        "removing curses", "hunter's win share", r, (0.005, -0.015, 0.025), "points"
+    )
     # The pairing's own se: 2.801585 * 0.01 = 2.8 points.
     assert text == (
-        "no clear effect of curses on hunter's win share: +0.5 points [-1.5, 2.5]; the "
+        "no clear effect of removing curses on hunter's win share: +0.5 points [-1.5, 2.5]; the "
         "smallest difference this run could detect with 80% power is 2.8 points; 1.4 points "
         "would need about 4,000 games"
     )
@@ -86,3 +92,20 @@ def test_paired_effects_by_their_interval() -> None:
     text, _ = _effect("the rules bga (instead of rulebook)", "game length",
                       {"se": 0.1, "pairs": 400}, (-0.5, -0.7, -0.3), "turns")  # fmt: skip
     assert text == "the rules bga (instead of rulebook) shortens games by 0.50 turns [0.30, 0.70]"
+
+
+def test_a_gap_to_optimal_states_its_size_with_the_size_s_interval() -> None:
+    gap = {"strategy": ["stop-at"], "gap": [-0.5], "low": [-0.7], "high": [-0.3], "blocks": [50]}
+    data = ReportData(
+        "treasure-island",
+        Groups((), (), ()),
+        [cohort({"optimal_gap": pa.table(gap)})],
+        [],
+        200,
+        True,
+        False,
+    )
+    (f,) = ti_findings(data)
+    # The gap is stop-at minus optimal (-0.50 [-0.70, -0.30]); in words, its size.
+    assert (f.estimate, f.low, f.high) == (-0.5, -0.7, -0.3)
+    assert f.text.startswith("stop-at scores 0.50 points per turn fewer than optimal [0.30, 0.70]")

@@ -63,19 +63,44 @@ def test_a_sweep_says_how_far_each_point_is_from_the_base_rules(tmp_path: Path) 
     two = next(line for line in lines if line.startswith("legs_per_move=2: "))
     four = next(line for line in lines if line.startswith("legs_per_move=4: "))
     # Two legs a move lengthen games by 8 turns and four shorten them by 3; the first seat's
-    # share moves by less than the run can see, and it says what it could have seen.
-    assert "; lengthens games: +8.28 turns [+7.71, +8.84]" in two
+    # share moves by less than the run can see, and it says what it could have seen. The
+    # intervals are the reports' paired ones: Student's t over the 100 blocks.
+    assert "; lengthens games: +8.28 turns [+7.70, +8.85]" in two
     assert "; shortens games: -2.96 turns [-3.33, -2.60]" in four
     assert (
-        "no clear change in the first seat's win share: +0.5 points [-5.8, +6.9] (the "
-        "smallest difference this run could detect with 80% power is 9.1 points; 4.6 points "
+        "no clear change in the first seat's win share: +0.5 points [-5.9, +7.0] (the "
+        "smallest difference this run could detect with 80% power is 9.2 points; 4.6 points "
         "would need about 1,600 games)" in two
     )
     assert not any(line.startswith("legs_per_move=3: ") for line in lines)
-    # No base point in the grid: nothing to compare with, and nothing said.
+    assert (
+        "paired differences are B - A: each point minus the base rules' point "
+        "(legs_per_move=3) on the same seed blocks" in result.stdout
+    )
+    # No base point in the grid: nothing to compare with, and the table says so.
     other = runner.invoke(app, [*args[:2], "legs_per_move=2,4", *args[3:], "--json"])
     assert other.exit_code == 0, other.output
     assert all("verdict" not in r for r in json.loads(other.stdout))
+    other = runner.invoke(app, [*args[:2], "legs_per_move=2,4", *args[3:]])
+    assert (
+        "no paired differences: the grid does not hold the base rules' point (legs_per_move=3)"
+        in other.stdout
+    )
+
+
+def test_too_few_blocks_give_a_paired_difference_no_interval(tmp_path: Path) -> None:
+    args = ["sweep", "--param", "legs_per_move=3,4", "--games", "8", "--islands", "abc-1",
+            "--workers", "1", "--out", str(tmp_path / "f")]  # fmt: skip
+    result = runner.invoke(app, [*args, "--json"])
+    assert result.exit_code == 0, result.output
+    _, four = json.loads(result.stdout)
+    # Two seed blocks: a mean, no interval (as the reports' paired differences).
+    assert four["turns_vs_base_low"] is None and four["first_seat_vs_base_high"] is None
+    assert (
+        "game length: " in four["verdict"]
+        and "(too few blocks for an interval)" in (four["verdict"])
+    )
+    assert (tmp_path / "f" / "turns.png").read_bytes()[:4] == b"\x89PNG"
 
 
 def test_two_parameters_make_a_grid_on_the_same_seeds(tmp_path: Path) -> None:
