@@ -28,7 +28,9 @@ built once per game over the seat's strategy, view and checks (a call costs what
 engine's own inline code cost). A built-in player class may also answer the game's commonest
 yes/no question and some choices by function (:data:`Shortcuts`), without a decision object
 and its dispatch; those answers are checked the same way. Not under a guard, which watches
-every answer through ``decide``.
+every answer through ``decide``. A game's yes/no question is asked by a function per seat
+made once a game (:attr:`Referee.yeses`), and :meth:`Referee.pick` asks a choice without an
+asker: a referee makes per game only what its game asks.
 """
 
 from __future__ import annotations
@@ -80,6 +82,9 @@ Ask = Callable[[Q, Sequence[Any], int], Any]
 Keep = Callable[[Any, Any], object]
 Choose = Callable[[Any, Any, tuple[Any, ...]], Any]
 Shortcuts = tuple[Keep | None, Mapping[str, Choose]]
+#: A game's yes/no question, asked by :attr:`Referee.yeses`: per seat its decision, and the
+#: options (no, then yes).
+YesQuestion = tuple[Sequence[Q], tuple[Any, Any]]
 #: The shortcuts of a class that has none (read only).
 NO_SHORTCUTS: Shortcuts = (None, {})
 #: The shortcuts of each built-in player class, asked once a process.
@@ -179,16 +184,17 @@ class Referee(Generic[Q]):
 
     __slots__ = (
         "_record",
+        "_yes_question",
         "askers",
         "deciders",
         "decisions",
-        "keepers",
         "pickers",
         "strategies",
         "strict",
         "trusted",
         "views",
         "violations",
+        "yeses",
     )
 
     def __init__(
@@ -199,34 +205,35 @@ class Referee(Generic[Q]):
         *,
         strict: bool = False,
         violations: list[Violation] | None = None,
+        yes: YesQuestion[Q] | None = None,
     ) -> None:
         """A referee over strategies already built (see :func:`seat_game` for a scheduled
         game's seats): ``views`` are the direct views, sealed here for every strategy that is
-        not a built-in player."""
+        not a built-in player. ``yes``: the game's yes/no question, asked by :attr:`yeses`."""
         self.strict = strict
         self.violations: list[Violation] = [] if violations is None else violations
         self.decisions = 0
         self._record = record
         self.strategies = list(strategies)
-        self.trusted = [type(x) in TRUSTED for x in self.strategies]
         self.views = list(views)
-        #: Per seat, what an asker calls: the strategy's bound decide and the seat's view.
-        self.deciders: list[tuple[Callable[[Any, Q], object], Any]] = [
-            (x.decide, v) for x, v in zip(self.strategies, self.views, strict=True)
-        ]
+        #: Per seat, whether its strategy is a built-in player's (:data:`sim.sealed.TRUSTED`).
+        self.trusted: list[bool] = []
+        #: Per seat, what an asker calls: the strategy's bound decide (guarded under a guard)
+        #: and the seat's view.
+        self.deciders: list[tuple[Callable[[Any, Q], object], Any]] = []
         #: Per seat, its asker once made (:meth:`asker`).
         self.askers: list[Ask[Q] | None] = []
-        #: Per seat, its yes/no shortcut with the player and its view, or None.
-        self.keepers: list[tuple[Keep, Any, Any] | None] = []
+        self._yes_question = yes
+        #: Per seat, ``yes()``: the seat's checked answer to the game's yes/no question, true
+        #: for yes (none without a question).
+        self.yeses: list[Callable[[], bool]] = []
         self.pickers: list[Mapping[str, Choose]] = []
         self._arm(shortcuts=True)
 
     def reseat(self, seat: int, strategy: Any) -> None:
         """Give ``seat`` another built strategy (analysis and tests: a position played on by
-        other players), read through the seat's view as it is."""
+        other players), read through the seat's view as it is (a referee without a guard)."""
         self.strategies[seat] = strategy
-        self.trusted[seat] = type(strategy) in TRUSTED
-        self.deciders[seat] = (strategy.decide, self.views[seat])
         self._arm(shortcuts=True)
 
     def seal(self, seal: Callable[[Any], Any]) -> None:
@@ -234,7 +241,6 @@ class Referee(Generic[Q]):
         for i, trusted in enumerate(self.trusted):
             if not trusted:
                 self.views[i] = seal(self.views[i])
-        self.deciders = [(x.decide, v) for x, v in zip(self.strategies, self.views, strict=True)]
         self._arm(shortcuts=True)
 
     def watch(
@@ -252,25 +258,79 @@ class Referee(Generic[Q]):
         audit = audited() if guard.audit and audited is not None else None
         if audit is not None and code is None:
             code = watch_code(self._record, [type(x) for x in self.strategies])
+        self._arm(shortcuts=False)
         self.deciders = [
             (guarded(f, guard, audit, None if code is None or trusted else code.changed_by), v)
             for (f, v), trusted in zip(self.deciders, self.trusted, strict=True)
         ]
-        self._arm(shortcuts=False)
 
     def _arm(self, shortcuts: bool) -> None:
-        # Askers are made on first use: a seat of a built-in player may answer every question
-        # of a game by its shortcuts.
-        self.askers = [None] * len(self.deciders)
-        self.keepers = [None] * 4
-        self.pickers = [NO_SHORTCUTS[1]] * 4
-        if shortcuts:
-            for i, (built, trusted) in enumerate(zip(self.strategies, self.trusted, strict=True)):
-                if trusted:
-                    cls = type(built)
-                    keep, self.pickers[i] = _shortcuts_of.get(cls) or shortcuts_of(cls)
-                    if keep is not None:
-                        self.keepers[i] = (keep, built, self.views[i])
+        # Once a game (more only when seats are sealed, watched or reseated), so one loop
+        # does it all: the askers are made on first use (a seat of a built-in player may
+        # answer every question of a game by its shortcuts).
+        strategies, views = self.strategies, self.views
+        n = len(strategies)
+        self.askers = [None] * n
+        trusted = self.trusted = [False] * n
+        pickers = self.pickers = [NO_SHORTCUTS[1]] * n
+        keeps: list[Keep | None] = [None] * n
+        deciders = self.deciders = []
+        for i, built in enumerate(strategies):
+            # Bound here, as the game starts: code that rewrites a player's class during a
+            # game changes what its decide does from the next game on.
+            deciders.append((built.decide, views[i]))
+            cls = type(built)
+            if cls in TRUSTED:
+                trusted[i] = True
+                if shortcuts:
+                    keeps[i], pickers[i] = _shortcuts_of.get(cls) or shortcuts_of(cls)
+        if self._yes_question is not None:
+            self.yeses = self._yes_askers(self._yes_question, keeps)
+
+    def _yes_askers(
+        self, question: YesQuestion[Q], keeps: Sequence[Keep | None]
+    ) -> list[Callable[[], bool]]:
+        """Per seat, ``yes()``: by the player's yes/no shortcut if it has one (counted, and
+        checked for a raise: its truth is strategy code too), else through its asker.
+
+        Made once a game and called many times a turn: every value each needs is bound as a
+        default argument, read as a local (cheaper than a closure's cells or the referee's
+        lists), and none takes an argument."""
+        decisions, options = question
+        yes_answer = options[1]
+        yeses: list[Callable[[], bool]] = []
+        for seat, keep in enumerate(keeps):
+            decision = decisions[seat]
+            if keep is None:
+
+                def by_asking(
+                    referee: Referee[Q] = self,
+                    seat: int = seat,
+                    decision: Q = decision,
+                    options: tuple[Any, Any] = options,
+                    yes: Any = yes_answer,
+                ) -> bool:
+                    return bool(referee.asker(seat)(decision, options, 0) == yes)
+
+                yeses.append(by_asking)
+                continue
+
+            def by_shortcut(
+                referee: Referee[Q] = self,
+                keep: Keep = keep,
+                me: Any = self.strategies[seat],
+                view: Any = self.views[seat],
+                decision: Q = decision,
+                yes: Any = yes_answer,
+            ) -> bool:
+                referee.decisions += 1
+                try:
+                    return True if keep(me, view) else False  # noqa: SIM210
+                except STRATEGY_FAILURES as exc:
+                    return bool(referee.raised(decision, exc) == yes)
+
+            yeses.append(by_shortcut)
+        return yeses
 
     # -- asking ---------------------------------------------------------------------------------
 
@@ -322,20 +382,6 @@ class Referee(Generic[Q]):
         bit is set in ``cells``; the fallback after a violation."""
         return self.asker(decision.seat)(decision, options, cells)
 
-    def yes(self, seat: int, decision: Q, options: tuple[Any, Any]) -> bool:
-        """``seat``'s checked answer to the yes/no ``decision`` (``options``: no, then yes):
-        true for yes. A built-in player with a yes/no shortcut answers by it."""
-        shortcut = self.keepers[seat]
-        if shortcut is None:
-            return bool(self.asker(seat)(decision, options, 0) == options[1])
-        self.decisions += 1
-        keep, me, view = shortcut
-        try:
-            # Its truth is strategy code too: tested here, inside the try.
-            return True if keep(me, view) else False  # noqa: SIM210
-        except STRATEGY_FAILURES as exc:
-            return bool(self.raised(decision, exc) == options[1])
-
     def pick(
         self,
         kind: str,
@@ -346,30 +392,49 @@ class Referee(Generic[Q]):
     ) -> Any:
         """``seat``'s checked choice among ``options`` on a decision of ``kind`` about
         ``value`` (the decision is built by ``question(kind, seat, options, value)`` only when
-        it is needed): by the player's shortcut for ``kind`` if it has one, else through its
-        asker. A single option is no choice: it is the answer, and nothing is asked."""
+        it is needed): by the player's shortcut for ``kind`` if it has one, else by its
+        ``decide``, checked as an asker checks a plug-in's answer (a built-in player's tuples
+        too: a shortcut is asked without a decision object, and checked all the same). A
+        single option is no choice: it is the answer, and nothing is asked.
+
+        The asker, inlined: a game may ask a few such choices of a seat and nothing else of
+        it, and making its asker would cost more than asking."""
         if len(options) == 1:
             return options[0]
         choose = self.pickers[seat].get(kind)
-        if choose is None:
-            return self.asker(seat)(question(kind, seat, options, value), options, 0)
         self.decisions += 1
-        try:
-            answer = choose(self.strategies[seat], self.views[seat], options)
-        except STRATEGY_FAILURES as exc:
-            return self.raised(question(kind, seat, options, value), exc)
+        decision: Q | None = None
+        if choose is not None:
+            try:
+                answer = choose(self.strategies[seat], self.views[seat], options)
+            except STRATEGY_FAILURES as exc:
+                return self.raised(question(kind, seat, options, value), exc)
+        else:
+            decision = question(kind, seat, options, value)
+            decide, view = self.deciders[seat]
+            try:
+                answer = decide(view, decision)
+            except STRATEGY_FAILURES as exc:
+                return self.raised(decision, exc)
         t = type(answer)
         if t is tuple:
-            # A (seat, kind) pair, checked inline; any other tuple by is_plain.
+            # Any player's, a shortcut's too: a (seat, kind) pair checked inline, any other
+            # tuple by is_plain.
             pair: tuple[Any, ...] = answer
             if len(pair) == 2 and type(pair[0]) is int and type(pair[1]) is int:
                 if answer in options:
                     return answer
             elif is_plain(answer) and answer in options:
                 return answer
-        elif (t is str or t is int) and answer in options and type(options[0]) is not bool:
+        elif t is int or t is str:
+            # Options are all bools or none (True == 1).
+            if answer in options and type(options[0]) is not bool:
+                return answer
+        elif t is bool and answer in options and type(options[0]) is bool:
             return answer
-        return self.illegal(question(kind, seat, options, value), answer)
+        if decision is None:
+            decision = question(kind, seat, options, value)
+        return self.illegal(decision, answer)
 
     # -- failures -------------------------------------------------------------------------------
 
@@ -410,7 +475,7 @@ class Referee(Generic[Q]):
         self.views = []
         self.deciders = []
         self.askers = []
-        self.keepers = []
+        self.yeses = []
         self.pickers = []
         self._record = _released
 
@@ -426,28 +491,35 @@ def seat_game(
     guard: Guard = NO_GUARD,
     audited: Callable[[], Audited] | None = None,
     lazy_streams: bool = False,
+    yes: YesQuestion[Any] | None = None,
 ) -> Referee[Any]:
     """The referee of a scheduled game seeded ``seed``: each seat's strategy built from its
     factory and stream, its view (``views[seat]``, sealed by ``seal`` for a plug-in), and
     the guard over them all (``audited()`` says what the audit compares; called only when
     the guard audits). ``lazy_streams``: the built-in players' streams are made on first use
-    (see :func:`seat_stream`; cheaper where most never draw, dearer where they do)."""
+    (see :func:`seat_stream`; cheaper where most never draw, dearer where they do); ``yes``:
+    the game's yes/no question (see :attr:`Referee.yeses`)."""
     violations: list[Violation] = []
-    code: CodeWatch | None = None
-    if not (guard.active or guard.isolate):  # the fast path: every run without a guard
+    if guard is NO_GUARD or not guard.recorded:  # the fast path: every run without a guard
         built = [
             _build(f, seed, i, strict, violations, lazy_streams) for i, f in enumerate(factories)
         ]
-    else:
-        built, code = _guarded_seats(
-            seed, factories, views, seal, record, strict, guard, violations, lazy_streams
+        plain: Referee[Any] = Referee(
+            built, views, record, strict=strict, violations=violations, yes=yes
         )
+        if not all(plain.trusted):
+            plain.seal(seal)
+        return plain
+    built, code = _guarded_seats(
+        seed, factories, views, seal, record, strict, guard, violations, lazy_streams
+    )
     referee: Referee[Any] = Referee(
         built,
         views,
         record,
         strict=strict,
         violations=violations,
+        yes=yes,
     )
     if not all(referee.trusted):
         referee.seal(seal)

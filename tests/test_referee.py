@@ -14,15 +14,18 @@ import pytest
 
 import sim.seeding
 import sim.tobago.engine as tobago_engine
+from sim.guard import NO_GUARD, Guard
 from sim.outcome import StrategyError
 from sim.referee import FallbackPlayer, Referee, built_in, seat_game
 from sim.seeding import LazyStream, Stream, derive_seed
 from sim.tobago.catalog import resolve_board
 from sim.tobago.engine import TobagoGame
 from sim.tobago.rules import load_rules as tobago_rules
+from sim.treasure_island.decisions import Decision
 from sim.treasure_island.engine import TreasureIslandGame
 from sim.treasure_island.rules import load_rules as ti_rules
 from strategies.registry import parse_strategy
+from strategies.treasure_island.stopping import StopAt
 
 
 @dataclass(frozen=True)
@@ -233,3 +236,108 @@ def test_built_in_knows_the_registrys_factories() -> None:
     assert built_in([factory])
     assert not built_in([factory, Seen])
     assert not built_in([functools.partial(Seen)])
+
+
+def _question(kind: str, seat: int, options: tuple[Any, ...], value: int) -> Ask:
+    return Ask(kind, seat)
+
+
+@pytest.mark.parametrize(
+    ("answer", "options", "legal"),
+    [
+        ("bold", ("safe", "bold"), True),
+        (("move", 1), (("move", 1), ("move", 2)), True),
+        (4, (3, 4), True),
+        (True, (False, True), True),
+        (True, (0, 1), False),
+        (1, (False, True), False),
+        (np.int64(4), (3, 4), False),
+        (Tuple(("move", 1)), (("move", 1), ("move", 2)), False),
+        (3.0, (3, 4), False),
+        (None, ("safe", "bold"), False),
+        (ValueError("boom"), ("safe", "bold"), False),
+    ],
+)
+def test_a_pick_by_decide_is_checked_as_an_asker_checks_it_without_making_one(
+    answer: object, options: tuple[Any, ...], legal: bool
+) -> None:
+    picked, logged = _referee(answer)
+    got = picked.pick("pick", 0, options, -1, _question)
+    asked, _ = _referee(answer)
+    expected = asked.ask(Ask("pick", 0), options, 0)
+    assert got == expected and type(got) is type(expected)
+    assert picked.decisions == 1
+    assert [(v.seat, v.kind, v.answer, v.error) for v in picked.violations] == [
+        (v.seat, v.kind, v.answer, v.error) for v in asked.violations
+    ]
+    assert (type(got) is type(answer) and got == answer) is legal
+    assert logged == ([] if legal else [(0, "pick")])
+    # A seat asked only choices needs no asker (making one costs more than asking).
+    assert picked.askers == [None]
+
+
+def test_a_single_option_is_the_pick_and_nothing_is_asked() -> None:
+    referee, _ = _referee("bold")
+    assert referee.pick("pick", 0, ("safe",), -1, _question) == "safe"
+    assert referee.decisions == 0 and not referee.violations
+
+
+def _ti_referee(guard: Guard = NO_GUARD, seat_1: Any = None) -> Referee[Any]:
+    stop_at = parse_strategy("stop-at", "treasure-island").factory()
+    game = TreasureIslandGame(ti_rules("standard"), [stop_at, seat_1 or stop_at], 5, guard=guard)
+    return game.referee
+
+
+def test_yes_answers_by_the_shortcut_counted_with_no_asker() -> None:
+    referee = _ti_referee()
+    assert len(referee.yeses) == 2
+    # An empty play area: stop-at draws, asked by its shortcut.
+    assert referee.yeses[0]() is True
+    assert referee.decisions == 1
+    assert referee.askers == [None, None]
+    # Without a guard the seats' own decide methods are asked: nothing is wrapped.
+    assert [f for f, _ in referee.deciders] == [s.decide for s in referee.strategies]
+
+
+class _Says(StopAt):
+    """A plug-in (a subclass of a built-in player) answering the continue question with
+    ``said``."""
+
+    said: object = "draw"
+
+    def decide(self, view: Any, decision: Any) -> object:
+        if isinstance(self.said, BaseException):
+            raise self.said
+        return self.said
+
+
+@pytest.mark.parametrize(
+    ("said", "yes", "error"),
+    [
+        ("draw", True, None),
+        ("plunder", False, None),
+        ("maybe", False, "illegal answer"),
+        (True, False, "illegal answer"),
+        (ValueError("boom"), False, "ValueError('boom')"),
+    ],
+)
+def test_yes_without_a_shortcut_is_asked_through_the_seats_asker(
+    said: object, yes: bool, error: str | None
+) -> None:
+    _Says.said = said
+    referee = _ti_referee(seat_1=_Says)
+    assert referee.yeses[1]() is yes
+    assert referee.decisions == 1
+    assert referee.askers[1] is not None
+    assert [v.error for v in referee.violations] == ([] if error is None else [error])
+
+
+def test_under_a_guard_yes_and_pick_go_through_the_guarded_decide() -> None:
+    referee = _ti_referee(guard=Guard(decision_timeout=60.0))
+    player = referee.strategies[0]
+    assert len(referee.deciders) == 2
+    assert referee.deciders[0][0] != player.decide  # wrapped by the guard
+    assert referee.yeses[0]() is True
+    assert referee.askers[0] is not None
+    choice = referee.pick("helm", 0, (1, 2), -1, lambda k, s, o, v: Decision(k, s, o))
+    assert choice in (1, 2) and referee.decisions == 2

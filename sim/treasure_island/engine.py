@@ -152,7 +152,6 @@ _POP_TOP: tuple[tuple[tuple[int, int, int], ...], ...] = tuple(
 #: A card's bit in the 6-bit pile mask of its kind.
 _PILE_BIT: tuple[int, ...] = tuple(1 << (c % PER_KIND) for c in range(N_KINDS * PER_KIND))
 _DRAW, _PLUNDER, _PLACE = d.DRAW, d.PLUNDER, d.PLACE
-_CONTINUE = d.CONTINUE_OPTIONS
 _HELM, _KNIFE, _PISTOL, _CANDLE, _SPYGLASS = d.HELM, d.KNIFE, d.PISTOL, d.CANDLE, d.SPYGLASS
 _Decision = d.Decision
 # The named tuple's ``__new__`` is a Python call: the hot path builds the tuple directly.
@@ -161,6 +160,8 @@ _new = tuple.__new__
 _CONTINUE_DECISIONS: tuple[d.Decision, ...] = tuple(
     d.Decision(d.CONTINUE, i, d.CONTINUE_OPTIONS) for i in range(4)
 )
+#: The continue question as the referee asks it (:attr:`sim.referee.Referee.yeses`).
+_CONTINUE_QUESTION = (_CONTINUE_DECISIONS, d.CONTINUE_OPTIONS)
 #: The Spyglass question of each seat and revealed card (immutable, so shared by every game).
 _SPYGLASS_DECISIONS: tuple[tuple[d.Decision, ...], ...] = tuple(
     tuple(
@@ -305,6 +306,7 @@ class TreasureIslandGame:
             guard=guard,
             audited=self._audited,
             lazy_streams=True,
+            yes=_CONTINUE_QUESTION,
         )
         referee = self.referee
         self.strategies = referee.strategies
@@ -529,9 +531,7 @@ class TreasureIslandGame:
         reason = BUSTED
         if not self._draw(seat, True):
             pile = self.pile
-            yes = self.referee.yes
-            decision = self._continue[seat]
-            options = _CONTINUE
+            yes = self.referee.yeses[seat]
             while True:
                 if not pile:  # nothing to draw: the turn ends with a plunder (§9.1)
                     reason = PILE_EMPTY
@@ -541,7 +541,7 @@ class TreasureIslandGame:
                     forced = True
                 else:
                     forced = False
-                    if not yes(seat, decision, options):
+                    if not yes():
                         reason = CHOSEN
                         self._plunder(seat, reason)
                         break

@@ -35,6 +35,7 @@ from sim.treasure_island.cards import (
 from sim.treasure_island.characters import WRECKER
 from sim.treasure_island.engine import (
     _CONTINUE_DECISIONS,
+    _CONTINUE_QUESTION,
     _EV_SPYGLASS_BACK,
     CHOSEN,
     FROM_CANDLE,
@@ -163,7 +164,10 @@ def game_at(
     g._key_chest = 0
     g._ended = CHOSEN
     referee: Referee[d.Decision] = Referee(
-        strategies, [PlayerView(g, i) for i in range(n)], g._record
+        strategies,
+        [PlayerView(g, i) for i in range(n)],
+        g._record,
+        yes=_CONTINUE_QUESTION,
     )
     g.referee = referee
     g.strategies = referee.strategies
