@@ -24,14 +24,10 @@ import pyarrow as pa
 from pipelines import power
 from pipelines.findings import cohort_scope
 from pipelines.metrics.source import recorded_board
-from pipelines.report_common import (
-    GameReport,
-    cohort_heading,
-    markdown_sections,
-    pair_body,
-    player_counts,
-)
+from pipelines.report_common import GameReport
 from pipelines.report_data import CohortResult, Finding, PairResult, ReportData
+from pipelines.report_markdown import markdown_sections
+from pipelines.report_page import cohort_heading, pair_body, player_counts
 from pipelines.run_groups import Cohort, Pairing
 from pipelines.tobago import cells, curses, fairness
 from reports import documents, figures, numbers
@@ -232,6 +228,28 @@ def findings(data: ReportData) -> list[Finding]:
     return out
 
 
+def headline(data: ReportData, result: CohortResult) -> list[tuple[str, str]]:
+    """The headline's words on the boards: whether islands differ in the first seat's
+    advantage (at every table size the test ran), and, where they do not, the spread the test
+    could have detected."""
+    tested = [h for h in result.rows("island_heterogeneity") if h["dof"] >= 1]
+    if not tested:
+        return []
+    differ = sorted(int(h["n_players"]) for h in tested if h["islands_differ"])
+    if differ:
+        sizes = ", ".join(str(n) for n in differ)
+        return [("seat", f"islands differ in it at {sizes} players (see Board fairness)")]
+    spreads = [h["detectable_spread"] for h in tested if h.get("detectable_spread") is not None]
+    could = (
+        f" (a spread of {numbers.points(max(spreads), signed=False)} between islands would "
+        "have been detected 80% of the time)"
+        if spreads
+        else ""
+    )
+    islands = max(int(h["islands_tested"]) for h in tested)
+    return [("seat", f"no clear difference between the {islands} islands in it{could}")]
+
+
 # -- the page -------------------------------------------------------------------------------
 
 FREQUENCY_COLUMNS = [
@@ -323,7 +341,10 @@ def curse_section(data: ReportData) -> Section:
                     "note",
                 )
             )
-        body.append(
+        # The tables below describe what happened; the paired comparison above answers
+        # what curses do, so they are folded under one line.
+        described: list[str] = []
+        described.append(
             doc.subheading("How often curses strike")
             + doc.paragraph(
                 "Per player count: the share of treasure distributions in which a curse "
@@ -332,7 +353,7 @@ def curse_section(data: ReportData) -> Section:
             + doc.html_table(result.rows("curse_frequency"), FREQUENCY_COLUMNS)
         )
         positions = result.rows("curse_positions")
-        body.append(
+        described.append(
             doc.subheading("Where in the offer")
             + doc.paragraph(
                 "Which card of a distribution (1 = the first revealed) the curse was: a curse "
@@ -343,7 +364,7 @@ def curse_section(data: ReportData) -> Section:
                 [col("card of the distribution", "count", "card"), col("curses", "count")],
             )
         )
-        body.append(
+        described.append(
             doc.subheading("Who is hit, and how they paid")
             + doc.paragraph(
                 "Per strategy, curse hits and the coins they cost; then every hit by how it was "
@@ -360,7 +381,7 @@ def curse_section(data: ReportData) -> Section:
                 ],
             )
         )
-        body.append(
+        described.append(
             doc.subheading("Players hit against players not hit (descriptive)")
             + doc.paragraph(
                 "Win share of the seats a curse hit and of those it did not. This is not the "
@@ -370,10 +391,17 @@ def curse_section(data: ReportData) -> Section:
             + doc.html_table(result.rows("curse_hit_vs_not_hit"), HIT_COLUMNS)
         )
         per_island = result.rows("curse_by_island")
-        body.append(
+        described.append(
             doc.folded(
                 f"Curses per island ({len(per_island)} rows)",
                 doc.html_table(per_island, CURSE_ISLAND_COLUMNS),
+            )
+        )
+        body.append(
+            doc.folded(
+                "How often curses strike, where in the offer, whom they hit and what they "
+                "cost (descriptive tables)",
+                "".join(described),
             )
         )
     return Section(
@@ -541,25 +569,39 @@ def fairness_section(data: ReportData) -> Section:
                         f"{verdict}{_left_out(het)}"
                     )
                 )
+                forest = doc.figure(
+                    figures.forest(
+                        _forest_rows(rows, ranked),
+                        "label",
+                        (het["pooled"], het["pooled_low"], het["pooled_high"]),
+                        f"First-seat advantage per island, {n} players",
+                        "first seat's win share minus the fair share, percentage points",
+                    ),
+                    f"Forest plot of the first-seat advantage on each island with 95% "
+                    f"intervals and the pooled estimate, {n} players",
+                    "Each island's first-seat advantage (games on it in brackets) with its "
+                    "95% interval; the orange band is the pooled estimate over all islands "
+                    f"({numbers.points(het['pooled'])} "
+                    f"{numbers.interval(het['pooled_low'], het['pooled_high'])}); the black "
+                    "line is a perfectly fair first seat.",
+                )
+                # Islands that do not differ answer nothing more in a plot: folded.
                 body.append(
-                    doc.figure(
-                        figures.forest(
-                            _forest_rows(rows, ranked),
-                            "label",
-                            (het["pooled"], het["pooled_low"], het["pooled_high"]),
-                            f"First-seat advantage per island, {n} players",
-                            "first seat's win share minus the fair share, percentage points",
-                        ),
-                        f"Forest plot of the first-seat advantage on each island with 95% "
-                        f"intervals and the pooled estimate, {n} players",
-                        "Each island's first-seat advantage (games on it in brackets) with its "
-                        "95% interval; the orange band is the pooled estimate over all islands "
-                        f"({numbers.points(het['pooled'])} "
-                        f"{numbers.interval(het['pooled_low'], het['pooled_high'])}); the black "
-                        "line is a perfectly fair first seat.",
+                    forest
+                    if ranked
+                    else doc.folded(
+                        f"First-seat advantage per island, {n} players (figure)", forest
                     )
                 )
-            body.append(_heat_maps(result, n))
+            maps = _heat_maps(result, n)
+            differ = het is not None and het["dof"] >= 1 and bool(het["islands_differ"])
+            body.append(
+                maps
+                if differ or not maps
+                else doc.folded(
+                    "Maps of one island: where treasures were raised and amulets appeared", maps
+                )
+            )
             body.append(
                 doc.folded(
                     f"Per island: fairness tests ({len(rows)} islands)",
@@ -639,4 +681,5 @@ REPORT = GameReport(
         ],
     },
     pair_notable=pair_notable,
+    headline=headline,
 )

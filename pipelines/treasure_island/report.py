@@ -16,8 +16,10 @@ import pyarrow as pa
 from pipelines import claims
 from pipelines.findings import cohort_scope, power_note
 from pipelines.metrics.clustered import clustered
-from pipelines.report_common import GameReport, cohort_heading, markdown_sections
+from pipelines.report_common import GameReport
 from pipelines.report_data import Finding, ReportData
+from pipelines.report_markdown import markdown_sections
+from pipelines.report_page import cohort_heading
 from pipelines.run_groups import Cohort
 from pipelines.treasure_island import push_luck
 from reports import documents, figures, numbers

@@ -107,7 +107,7 @@ def test_a_run_and_its_twin_give_the_labelled_paired_curse_effect(tmp_path: Path
     obj = _report(twin, base, out=out)  # either order: the ablation is B
     (pairing,) = obj["comparisons"]
     assert pairing["factor"] == "curses" and pairing["a"] == str(base) and pairing["b"] == str(twin)
-    assert pairing["label"].startswith("A = rulebook: ") and pairing["label"].endswith("; B - A")
+    assert pairing["label"] == "A = base, B = base-without-curses; B - A"
     assert pairing["changes"] == ["curse_count: 2 -> 0"]
     wins = [d for d in pairing["differences"] if d["metric"] == "win_share"]
     assert {d["group"] for d in wins} == {"hunter", "cartographer", "collector", "cautious"}
