@@ -103,8 +103,9 @@ def strongest_sentence(result: CohortResult) -> str:
             + (", its smallest lead" if len(items) > 1 else "")
             + f", {numbers.signed_interval(low, high)} allowing for the choice of leader)"
         )
+    text = "; ".join(parts + unclear) + "."
     # Strategy names keep their own spelling, even first in a sentence.
-    return "; ".join(parts + unclear) + "."
+    return text if parts else text[:1].upper() + text[1:]
 
 
 def seat_sentence(result: CohortResult, extra: Sequence[str] = ()) -> str:

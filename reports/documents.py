@@ -247,6 +247,7 @@ _STYLE = (
     "margin:.4em 0}"
     "ul.warnings{background:#fdf3e6;border-left:4px solid #d27a00;padding:.5em 1em .5em 2em}"
     "p.warning{background:#fdf3e6;border-left:4px solid #d27a00;padding:.5em 1em}"
+    "ul.findings{columns:2 34em;column-gap:2.5em}ul.findings li{break-inside:avoid}"
     "ul.findings li,ul.warnings li{margin:.2em 0}p.scope{font-weight:600;margin:.6em 0 .1em}"
     "details{margin:.4em 0}summary{cursor:pointer;color:#235a8c}"
     "section.folded>details>summary{font-size:120%;font-weight:600;color:#1d2329}"

@@ -472,7 +472,7 @@ def _heat_maps(result: CohortResult, n: int) -> str:
                 ),
             )
         )
-    return "".join(out)
+    return doc.side_by_side(*out) if len(out) == 2 else "".join(out)
 
 
 def _landmark_strength(rows: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], bool]:
@@ -594,14 +594,14 @@ def fairness_section(data: ReportData) -> Section:
                     )
                 )
             maps = _heat_maps(result, n)
-            differ = het is not None and het["dof"] >= 1 and bool(het["islands_differ"])
-            body.append(
-                maps
-                if differ or not maps
-                else doc.folded(
-                    "Maps of one island: where treasures were raised and amulets appeared", maps
+            if maps:  # they show where things happen, they answer no question: folded
+                body.append(
+                    doc.folded(
+                        f"Maps of one island, {n} players: where treasures were raised and "
+                        "amulets appeared",
+                        maps,
+                    )
                 )
-            )
             body.append(
                 doc.folded(
                     f"Per island: fairness tests ({len(rows)} islands)",
