@@ -12,6 +12,7 @@ import pyarrow as pa
 
 from pipelines import headline as hl
 from pipelines.report_data import CohortResult, Finding, PairResult
+from reports import documents
 
 
 def _result(
@@ -149,3 +150,21 @@ def test_a_sweep_headline_bounds_each_point_and_its_change_against_the_base_rule
     said = hl.sweep_headline(flat, ["curse_count"])
     assert said[1].startswith("No setting clearly changes it against the base rules")
     assert "would have been detected" in said[1]
+
+
+def test_the_page_template_escapes_text_and_folds_a_section_that_found_nothing() -> None:
+    page = documents.html_page(
+        "tourney report: <b>",
+        "subtitle",
+        [
+            documents.Section("a", "Open", "what it answers", "<p>kept</p>"),
+            documents.Section("b", "Nothing found", "what it asked", "<p>inside</p>", folded=True),
+        ],
+        headline=["x < y by 1.0 points [0.2, 1.8]."],
+        notes=["a note"],
+    )
+    assert "<title>tourney report: &lt;b&gt;</title>" in page
+    assert '<div class="headline" id="headline">\n<p>x &lt; y by 1.0 points' in page
+    assert '<section id="a"><h2>Open</h2>' in page and "<p>kept</p>" in page
+    assert '<section id="b" class="folded"><details><summary>Nothing found</summary>' in page
+    assert page.index("headline") < page.index("<nav>") < page.index("a note")
