@@ -234,10 +234,11 @@ def sweep_cmd(
     as_json: Annotated[bool, typer.Option("--json", help="Print the rows as JSON.")] = False,
 ) -> None:
     """Sweep one or two rule parameters on common seeds: fairness, length, curses, spread."""
+    from pipelines.headline import sweep_headline
     from pipelines.simulate import game_islands
     from pipelines.sweep import SweepSpec, parse_param, sweep, table_lines
     from pipelines.ticker import Ticker
-    from reports import figures
+    from reports import documents, figures
 
     check_game(game)
     kind = game_kind(game)
@@ -277,9 +278,20 @@ def sweep_cmd(
     (out / "turns.png").write_bytes(
         figures.sweep_lines(rows, x, hue, "mean_turns", "turns_low", "turns_high")
     )
+    keys = [k for k, _ in params]
+    said = sweep_headline(rows, keys)
+    table = table_lines(rows, keys, len(specs))
+    (out / "summary.md").write_text(
+        documents.markdown_page(
+            f"tourney sweep: {', '.join(keys)}",
+            f"{kind.title}, {', '.join(spec.labels)}; every figure with its 95% interval.",
+            said,
+            ["```", *table, "```"],
+        )
+    )
     if as_json:
         echo_json(rows)
         return
-    for line in table_lines(rows, [k for k, _ in params], len(specs)):
+    for line in [*said, "", *table]:  # the headline on top, as in every report
         typer.echo(line)
-    typer.echo(f"tables and plots: {out}")
+    typer.echo(f"tables, plots and summary.md: {out}")
