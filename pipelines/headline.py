@@ -89,7 +89,7 @@ def strongest_sentence(result: CohortResult) -> str:
             else ""
         )
         unclear.append(
-            f"at {n} players {r['better']} and {r['worse']} are not separated "
+            f"at {n} players the top two, {r['better']} and {r['worse']}, are not separated "
             f"({_pts(lead[0])} points {numbers.signed_interval(lead[1], lead[2])}{could})"
         )
     parts = []
@@ -170,7 +170,32 @@ def seat_sentence(result: CohortResult, extra: Sequence[str] = ()) -> str:
                 + ")"
             )
         text = "The first seat against its fair share: " + "; ".join(said)
-    return text + "".join(f"; {c}" for c in extra) + "."
+    last = _last_seat(result, max(sizes))
+    # The game's clauses speak of the first seat ("islands differ in it"): before the last.
+    return text + "".join(f"; {c}" for c in extra) + (f"; {last}" if last else "") + "."
+
+
+def _last_seat(result: CohortResult, n: int) -> str:
+    """The last seat at ``n`` players when its interval excludes its fair share ("" else)."""
+    row = next(
+        (
+            r
+            for r in result.rows("win_rate_by_seat")
+            if int(r["n_players"]) == n and int(r["seat"]) == n - 1 and n > 2
+        ),
+        None,
+    )
+    if row is None or row["advantage_low"] is None or row["advantage_high"] is None:
+        return ""
+    est, low, high = (float(row[k]) for k in ("advantage", "advantage_low", "advantage_high"))
+    side = claims.claim(est, low, high).direction
+    if not side:
+        return ""
+    shown = numbers.interval(low, high) if side > 0 else numbers.interval(-high, -low)
+    return (
+        f"the last seat wins {abs(100 * est):.1f} points {shown} "
+        f"{'more' if side > 0 else 'less'} often at {n} players"
+    )
 
 
 def _subject(pair: PairResult) -> str:
@@ -319,12 +344,14 @@ def sweep_headline(rows: Sequence[dict[str, Any]], keys: Sequence[str]) -> list[
                 f"{len(others)} other settings change it clearly."
             )
         else:
-            seen = min(
+            # The least sensitive setting's: a change that size is found at every setting.
+            seen = max(
                 (_detectable(r["first_seat_vs_base_low"], r["first_seat_vs_base_high"]) or math.inf)
                 for r in others
             )
             could = (
-                f"; a change of {numbers.points(seen, signed=False)} would have been detected"
+                f"; a change of {numbers.points(seen, signed=False)} at any of them would have "
+                "been detected 80% of the time"
                 if math.isfinite(seen)
                 else ""
             )

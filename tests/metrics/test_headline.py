@@ -43,8 +43,8 @@ def _gap(
     }
 
 
-def _seat(n: int, adv: float, low: float, high: float) -> dict[str, Any]:
-    return {"n_players": n, "seat": 0, "advantage": adv, "advantage_low": low,
+def _seat(n: int, adv: float, low: float, high: float, seat: int = 0) -> dict[str, Any]:
+    return {"n_players": n, "seat": seat, "advantage": adv, "advantage_low": low,
             "advantage_high": high}  # fmt: skip
 
 
@@ -68,7 +68,7 @@ def test_a_lead_that_holds_0_once_the_choice_is_allowed_for_is_not_a_leader() ->
     # The plain interval excludes 0, the selection-adjusted one does not: no "strongest".
     text = hl.strongest_sentence(_result([_gap(4, 0.012, (-0.002, 0.026), (0.001, 0.023))]))
     assert "strongest" not in text
-    assert "cautious and collector are not separated" in text
+    assert text.startswith("At 4 players the top two, cautious and collector, are not separated")
     assert "a gap of 2.0 points would have been found 80% of the time" in text
 
 
@@ -168,3 +168,11 @@ def test_the_page_template_escapes_text_and_folds_a_section_that_found_nothing()
     assert '<section id="a"><h2>Open</h2>' in page and "<p>kept</p>" in page
     assert '<section id="b" class="folded"><details><summary>Nothing found</summary>' in page
     assert page.index("headline") < page.index("<nav>") < page.index("a note")
+
+
+def test_the_last_seat_is_said_only_when_its_interval_excludes_its_fair_share() -> None:
+    first = _seat(4, 0.065, 0.059, 0.071)
+    clear = hl.seat_sentence(_result(seats=[first, _seat(4, -0.054, -0.06, -0.049, seat=3)]))
+    assert clear.endswith("; the last seat wins 5.4 points [4.9, 6.0] less often at 4 players.")
+    unclear = hl.seat_sentence(_result(seats=[first, _seat(4, -0.004, -0.01, 0.002, seat=3)]))
+    assert "last seat" not in unclear
