@@ -1,14 +1,15 @@
 """Report documents from tidy rows and figures: a self-contained HTML page (images embedded as
 data URIs, all text escaped) and a Markdown summary, in one layout for every game.
 
-Knows only column names and how to format a kind of number (:class:`Column`); what the
-columns mean is the caller's business.
+The markup and the fixed words of a page live in Jinja2 templates (``reports/templates``:
+``page.html`` for the page, ``parts.html`` for its pieces, ``summary.md`` for the Markdown);
+this module turns rows into cells and calls them. It knows only column names and how to
+format a kind of number (:class:`Column`); what the columns mean is the caller's business.
 """
 
 from __future__ import annotations
 
 import base64
-import html
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -124,51 +125,45 @@ def col(header: str, kind: str, *keys: str) -> Column:
     return Column(header, kind, keys or (header,))
 
 
+def _parts() -> Any:
+    """The macros of ``reports/templates/parts.html``."""
+    return _TEMPLATES.get_template("parts.html").module
+
+
+def _html(text: str) -> markupsafe.Markup:
+    """HTML made by another piece (not to be escaped again)."""
+    return markupsafe.Markup(text)
+
+
 def html_table(rows: Rows, columns: Sequence[Column], limit: int = 400) -> str:
     """An escaped HTML table of ``rows`` (at most ``limit``) with formatted cells."""
-    if not rows:
-        return "<p><em>no rows</em></p>"
-    head = "".join(f"<th>{html.escape(c.header)}</th>" for c in columns)
-    body = "".join(
-        "<tr>" + "".join(f"<td>{html.escape(c.cell(r))}</td>" for c in columns) + "</tr>"
-        for r in rows[:limit]
-    )
-    more = (
-        f"<p class='note'>… {len(rows) - limit:,} more rows in the tables folder.</p>"
-        if len(rows) > limit
-        else ""
-    )
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>{more}"
+    more = f"{len(rows) - limit:,}" if len(rows) > limit else ""
+    cells = [[c.cell(r) for c in columns] for r in rows[:limit]]
+    return str(_parts().table([c.header for c in columns], cells, more))
 
 
 def folded(summary: str, inner: str) -> str:
-    """Content collapsed under a one-line summary (long tables)."""
-    return f"<details><summary>{html.escape(summary)}</summary>{inner}</details>"
+    """Content collapsed under a one-line summary (long tables, what answers nothing)."""
+    return str(_parts().folded(summary, _html(inner)))
 
 
 def figure(png: bytes, alt: str, caption: str) -> str:
     """An embedded PNG with its alt text and a caption under it."""
-    data = base64.b64encode(png).decode()
-    return (
-        f'<figure><img alt="{html.escape(alt, quote=True)}" src="data:image/png;base64,{data}">'
-        f"<figcaption>{html.escape(caption)}</figcaption></figure>"
-    )
+    return str(_parts().figure(base64.b64encode(png).decode(), alt, caption))
 
 
 def paragraph(text: str, cls: str = "") -> str:
     """An escaped paragraph."""
-    attr = f' class="{cls}"' if cls else ""
-    return f"<p{attr}>{html.escape(text)}</p>"
+    return str(_parts().paragraph(text, cls))
 
 
 def subheading(text: str) -> str:
-    return f"<h3>{html.escape(text)}</h3>"
+    return str(_parts().subheading(text))
 
 
 def bullet_list(items: Sequence[str], cls: str) -> str:
     """An escaped list (findings, warnings)."""
-    inner = "".join(f"<li>{html.escape(i)}</li>" for i in items)
-    return f'<ul class="{cls}">{inner}</ul>'
+    return str(_parts().bullets(list(items), cls))
 
 
 def warning_list(
@@ -181,39 +176,26 @@ def warning_list(
     """Warnings: each an escaped text and, if given, the command that replays the game it is
     about, with a link to that game's replay page: the item's own in ``links`` if given, else
     the one ``pages`` (command -> page) has."""
-    inner = ""
-    for k, (text, command) in enumerate(items):
-        inner += f"<li>{html.escape(text)}"
-        if command:
-            inner += f"<br>{html.escape(lead)}: <code>{html.escape(command)}</code>"
-            page = links[k] if links and links[k] else (pages or {}).get(command)
-            if page:
-                inner += f' <a href="{html.escape(page, quote=True)}">Open its replay page</a>.'
-        inner += "</li>"
-    return f'<ul class="{cls}">{inner}</ul>'
+    shown = [
+        (text, command, (links[k] if links and links[k] else (pages or {}).get(command, "")))
+        for k, (text, command) in enumerate(items)
+    ]
+    return str(_parts().warnings(shown, cls, lead))
 
 
 def game_list(items: Sequence[tuple[str, str, str, str]], cls: str = "notable") -> str:
     """Games to look at: each an escaped text, a link to its page (if any, else a note on
     why there is none) and the command that replays it."""
-    inner = ""
-    for text, href, note, command in items:
-        inner += f"<li>{html.escape(text)}"
-        if href:
-            inner += f' <a href="{html.escape(href, quote=True)}">Open its replay page</a>.'
-        elif note:
-            inner += f" <span class='note'>({html.escape(note)})</span>"
-        inner += f"<br>Replay it: <code>{html.escape(command)}</code></li>"
-    return f'<ul class="{cls}">{inner}</ul>'
+    return str(_parts().games(list(items), cls))
 
 
 def code(text: str) -> str:
-    return f"<code>{html.escape(text)}</code>"
+    return str(_parts().code(text))
 
 
 def side_by_side(left: str, right: str) -> str:
     """Two parts next to each other (a figure and its table), so a page stays short."""
-    return f'<div class="pair"><div>{left}</div><div>{right}</div></div>'
+    return str(_parts().side_by_side(_html(left), _html(right)))
 
 
 @dataclass(frozen=True)
