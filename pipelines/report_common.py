@@ -23,7 +23,8 @@ import pyarrow as pa
 import pyarrow.csv as pacsv
 
 from pipelines import findings as common_findings
-from pipelines.headline import GameClauses, headline
+from pipelines.game_report import GameReport
+from pipelines.headline import headline
 from pipelines.metrics import gaps, paired, rating, win_rate
 from pipelines.metrics.source import RunInfo, connect
 from pipelines.report_data import (
@@ -36,9 +37,7 @@ from pipelines.report_data import (
 from pipelines.report_files import replace_previous
 from pipelines.report_labels import scope_labels
 from pipelines.run_groups import (
-    Cohort,
     Groups,
-    Pairing,
     group_runs,
     rules_name,
     run_label,
@@ -47,33 +46,6 @@ from pipelines.run_groups import (
 from pipelines.run_warnings import run_warnings
 from reports.documents import Column, Section
 from sim.runner.shard import write_part
-
-
-@dataclass(frozen=True)
-class GameReport:
-    """One game's part of the report."""
-
-    game: str
-    title: str
-    #: What a score counts (``coins``, ``points``).
-    score_unit: str
-    #: The game's own tables of one cohort, from a connection over its runs.
-    compute: Callable[[duckdb.DuckDBPyConnection, Cohort], dict[str, pa.Table]]
-    #: The game's own findings.
-    findings: Callable[[ReportData], list[Finding]]
-    #: The game's own sections of the page, after the win rates.
-    sections: Callable[[ReportData], list[Section]]
-    #: The game's own parts of ``summary.md``.
-    markdown: Callable[[ReportData], list[str]]
-    #: ``report.json`` sections of a cohort: section -> table names (after ``win_rate``).
-    json_sections: dict[str, list[str]]
-    #: The game's clauses of the headline (:data:`pipelines.headline.GameClauses`), if any.
-    headline: GameClauses | None = None
-    #: Notes on the game's figures that hold for the whole page (said once, folded).
-    notes: tuple[str, ...] = ()
-    #: Games of a pairing worth looking at (columns of ``win_rate.notable_games``), from a
-    #: connection over its two runs (A is run 0), or None when the game looks for none.
-    pair_notable: Callable[[duckdb.DuckDBPyConnection, Pairing], pa.Table] | None = None
 
 
 @dataclass

@@ -20,7 +20,7 @@ from reports import documents, numbers
 from reports.documents import Column
 
 if TYPE_CHECKING:
-    from pipelines.report_common import GameReport
+    from pipelines.game_report import GameReport
 
 
 def markdown_sections(data: ReportData, parts: list[tuple[str, str, list[Column]]]) -> list[str]:

@@ -21,7 +21,7 @@ from reports import documents, figures, numbers
 from reports.documents import Section, col
 
 if TYPE_CHECKING:
-    from pipelines.report_common import GameReport
+    from pipelines.game_report import GameReport
 
 #: What holds for every figure of a report, said once in the folded notes at the top.
 NOTES = [
