@@ -234,10 +234,11 @@ def sweep_cmd(
     as_json: Annotated[bool, typer.Option("--json", help="Print the rows as JSON.")] = False,
 ) -> None:
     """Sweep one or two rule parameters on common seeds: fairness, length, curses, spread."""
+    from pipelines.headline import sweep_headline
     from pipelines.simulate import game_islands
     from pipelines.sweep import SweepSpec, base_point, parse_param, sweep, table_lines
     from pipelines.ticker import Ticker
-    from reports import figures
+    from reports import documents, figures
 
     check_game(game)
     kind = game_kind(game)
@@ -301,9 +302,20 @@ def sweep_cmd(
             ("turns_vs_base", "turns_vs_base_low", "turns_vs_base_high") if paired else None,
         )
     )
+    keys = [k for k, _ in params]
+    said = sweep_headline(rows, keys)
+    table = table_lines(rows, keys, len(specs), base_values)
+    (out / "summary.md").write_text(
+        documents.markdown_page(
+            f"tourney sweep: {', '.join(keys)}",
+            f"{kind.title}, {', '.join(spec.labels)}; every figure with its 95% interval.",
+            said,
+            ["```", *table, "```"],
+        )
+    )
     if as_json:
         echo_json(rows)
         return
-    for line in table_lines(rows, [k for k, _ in params], len(specs), base_values):
+    for line in [*said, "", *table]:  # the headline on top, as in every report
         typer.echo(line)
-    typer.echo(f"tables and plots: {out}")
+    typer.echo(f"tables, plots and summary.md: {out}")

@@ -30,6 +30,7 @@ JSON_KEYS = (
     "complete",
     "games",
     "include_unfinished",
+    "headline",
     "warnings",
     "findings",
     "games_to_look_at",

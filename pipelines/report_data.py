@@ -181,6 +181,8 @@ class ReportData:
     include_unfinished: bool
     warnings: list[RunWarning] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
+    #: One to three sentences on top of the report (:mod:`pipelines.headline`).
+    headline: list[str] = field(default_factory=list)
     #: The games the report points to (``pipelines.report_games``).
     look_at: list[GameToSee] = field(default_factory=list)
 

@@ -44,14 +44,16 @@ def gap_rows(result: CohortResult, n: int) -> list[dict[str, Any]]:
     return out
 
 
-def gap_table(result: CohortResult, n: int, markdown: bool = False) -> str:
-    """The gaps table at ``n`` players ("" with fewer than two strategies)."""
+def gap_table(result: CohortResult, n: int, markdown: bool = False, note: bool = True) -> str:
+    """The gaps table at ``n`` players ("" with fewer than two strategies), after the note
+    that says what it holds unless ``note`` is false (a page that says it once)."""
     rows = gap_rows(result, n)
     if not rows:
         return ""
     if markdown:
         return documents.markdown_table(rows, GAP_COLUMNS)
-    return documents.paragraph(GAP_NOTE) + documents.html_table(rows, GAP_COLUMNS)
+    table = documents.html_table(rows, GAP_COLUMNS)
+    return documents.paragraph(GAP_NOTE) + table if note else table
 
 
 #: What the gaps table holds, said once above it.

@@ -70,11 +70,11 @@ class Cohort:
 
     @property
     def label(self) -> str:
-        """The cohort's name: its first run's label (with the other runs counted)."""
+        """The cohort's name: its first run's short name (with the other runs counted)."""
         more = len(self.runs) - 1
         code = f" [code: {self.code}]" if self.code else ""
         pooled = f" (+{more} pooled run{'s' * (more > 1)})" if more else ""
-        return run_label(self.first) + code + pooled
+        return short_label(self.first) + code + pooled
 
 
 @dataclass(frozen=True)
@@ -94,7 +94,7 @@ class Pairing:
     @property
     def label(self) -> str:
         """``A = ..., B = ...; B - A``."""
-        return f"A = {run_label(self.a)}, B = {run_label(self.b)}; B - A"
+        return f"A = {short_label(self.a)}, B = {short_label(self.b)}; B - A"
 
     @property
     def sign(self) -> str:
@@ -147,6 +147,12 @@ def run_label(run: RunInfo) -> str:
     if pool:
         players = f"pool {players} at {', '.join(str(n) for n in sizes)} players"
     return f"{rules_name(run)}: {players}"
+
+
+def short_label(run: RunInfo) -> str:
+    """The run's short name on a page: the last part of where it is (``demo``,
+    ``demo-without-curses``); its long label is said once, in the list of runs."""
+    return run.where.rstrip("/").rsplit("/", 1)[-1] or run.where
 
 
 def _spec(run: RunInfo) -> dict[str, Any]:

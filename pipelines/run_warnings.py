@@ -22,7 +22,7 @@ from typing import Any
 import duckdb
 
 from pipelines.report_data import RunWarning
-from pipelines.run_groups import Groups, run_label
+from pipelines.run_groups import Groups, run_label, short_label
 from reports import numbers
 from sim.outcome import UNFINISHED
 
@@ -90,7 +90,7 @@ def _unfinished(con: duckdb.DuckDBPyConnection, groups: Groups, counted: bool) -
                 run=run_label(info),
                 text=(
                     f"{numbers.count(games)} of {numbers.count(all_games)} games "
-                    f"({numbers.pct(games / all_games, 2)}) of {run_label(info)} "
+                    f"({numbers.pct(games / all_games, 2)}) of {short_label(info)} "
                     f"{END_WORDS.get(reason, reason)}; they {fate}. By strategy: {by_strategy}."
                 ),
                 command=replay_command(info, int(first)),
@@ -145,7 +145,7 @@ def _failures(con: duckdb.DuckDBPyConnection, groups: Groups) -> list[RunWarning
                     f"fallback instead; or a decision past the time limit, which ended the "
                     f"game) in "
                     f"{numbers.count(touched)} of its {numbers.count(seats)} games "
-                    f"({numbers.pct(touched / seats)}) in {run_label(info)}; its results "
+                    f"({numbers.pct(touched / seats)}) in {short_label(info)}; its results "
                     f"measure the fallback as much as the strategy.{example}"
                 ),
                 command=command,
@@ -185,7 +185,7 @@ def run_warnings(
                     kind="unfinished_run",
                     run=run_label(run),
                     text=(
-                        f"{run_label(run)} ({run.where}) is an unfinished run: reported for the "
+                        f"{short_label(run)} ({run.where}) is an unfinished run: reported for the "
                         f"{numbers.count(have)} of {numbers.count(run.manifest['spec']['games'])} "
                         f"games it has; run the same simulate command again to finish it.{stray}"
                     ),

@@ -1,17 +1,21 @@
 """Report documents from tidy rows and figures: a self-contained HTML page (images embedded as
 data URIs, all text escaped) and a Markdown summary, in one layout for every game.
 
-Knows only column names and how to format a kind of number (:class:`Column`); what the
-columns mean is the caller's business.
+The markup and the fixed words of a page live in Jinja2 templates (``reports/templates``:
+``page.html`` for the page, ``parts.html`` for its pieces, ``summary.md`` for the Markdown);
+this module turns rows into cells and calls them. It knows only column names and how to
+format a kind of number (:class:`Column`); what the columns mean is the caller's business.
 """
 
 from __future__ import annotations
 
 import base64
-import html
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
+
+import jinja2
+import markupsafe
 
 from reports import numbers
 
@@ -121,51 +125,45 @@ def col(header: str, kind: str, *keys: str) -> Column:
     return Column(header, kind, keys or (header,))
 
 
+def _parts() -> Any:
+    """The macros of ``reports/templates/parts.html``."""
+    return _TEMPLATES.get_template("parts.html").module
+
+
+def _html(text: str) -> markupsafe.Markup:
+    """HTML made by another piece (not to be escaped again)."""
+    return markupsafe.Markup(text)
+
+
 def html_table(rows: Rows, columns: Sequence[Column], limit: int = 400) -> str:
     """An escaped HTML table of ``rows`` (at most ``limit``) with formatted cells."""
-    if not rows:
-        return "<p><em>no rows</em></p>"
-    head = "".join(f"<th>{html.escape(c.header)}</th>" for c in columns)
-    body = "".join(
-        "<tr>" + "".join(f"<td>{html.escape(c.cell(r))}</td>" for c in columns) + "</tr>"
-        for r in rows[:limit]
-    )
-    more = (
-        f"<p class='note'>… {len(rows) - limit:,} more rows in the tables folder.</p>"
-        if len(rows) > limit
-        else ""
-    )
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>{more}"
+    more = f"{len(rows) - limit:,}" if len(rows) > limit else ""
+    cells = [[c.cell(r) for c in columns] for r in rows[:limit]]
+    return str(_parts().table([c.header for c in columns], cells, more))
 
 
 def folded(summary: str, inner: str) -> str:
-    """Content collapsed under a one-line summary (long tables)."""
-    return f"<details><summary>{html.escape(summary)}</summary>{inner}</details>"
+    """Content collapsed under a one-line summary (long tables, what answers nothing)."""
+    return str(_parts().folded(summary, _html(inner)))
 
 
 def figure(png: bytes, alt: str, caption: str) -> str:
     """An embedded PNG with its alt text and a caption under it."""
-    data = base64.b64encode(png).decode()
-    return (
-        f'<figure><img alt="{html.escape(alt, quote=True)}" src="data:image/png;base64,{data}">'
-        f"<figcaption>{html.escape(caption)}</figcaption></figure>"
-    )
+    return str(_parts().figure(base64.b64encode(png).decode(), alt, caption))
 
 
 def paragraph(text: str, cls: str = "") -> str:
     """An escaped paragraph."""
-    attr = f' class="{cls}"' if cls else ""
-    return f"<p{attr}>{html.escape(text)}</p>"
+    return str(_parts().paragraph(text, cls))
 
 
 def subheading(text: str) -> str:
-    return f"<h3>{html.escape(text)}</h3>"
+    return str(_parts().subheading(text))
 
 
 def bullet_list(items: Sequence[str], cls: str) -> str:
     """An escaped list (findings, warnings)."""
-    inner = "".join(f"<li>{html.escape(i)}</li>" for i in items)
-    return f'<ul class="{cls}">{inner}</ul>'
+    return str(_parts().bullets(list(items), cls))
 
 
 def warning_list(
@@ -178,80 +176,108 @@ def warning_list(
     """Warnings: each an escaped text and, if given, the command that replays the game it is
     about, with a link to that game's replay page: the item's own in ``links`` if given, else
     the one ``pages`` (command -> page) has."""
-    inner = ""
-    for k, (text, command) in enumerate(items):
-        inner += f"<li>{html.escape(text)}"
-        if command:
-            inner += f"<br>{html.escape(lead)}: <code>{html.escape(command)}</code>"
-            page = links[k] if links and links[k] else (pages or {}).get(command)
-            if page:
-                inner += f' <a href="{html.escape(page, quote=True)}">Open its replay page</a>.'
-        inner += "</li>"
-    return f'<ul class="{cls}">{inner}</ul>'
+    shown = [
+        (text, command, (links[k] if links and links[k] else (pages or {}).get(command, "")))
+        for k, (text, command) in enumerate(items)
+    ]
+    return str(_parts().warnings(shown, cls, lead))
 
 
 def game_list(items: Sequence[tuple[str, str, str, str]], cls: str = "notable") -> str:
     """Games to look at: each an escaped text, a link to its page (if any, else a note on
     why there is none) and the command that replays it."""
-    inner = ""
-    for text, href, note, command in items:
-        inner += f"<li>{html.escape(text)}"
-        if href:
-            inner += f' <a href="{html.escape(href, quote=True)}">Open its replay page</a>.'
-        elif note:
-            inner += f" <span class='note'>({html.escape(note)})</span>"
-        inner += f"<br>Replay it: <code>{html.escape(command)}</code></li>"
-    return f'<ul class="{cls}">{inner}</ul>'
+    return str(_parts().games(list(items), cls))
 
 
 def code(text: str) -> str:
-    return f"<code>{html.escape(text)}</code>"
+    return str(_parts().code(text))
+
+
+def side_by_side(left: str, right: str) -> str:
+    """Two parts next to each other (a figure and its table), so a page stays short."""
+    return str(_parts().side_by_side(_html(left), _html(right)))
 
 
 @dataclass(frozen=True)
 class Section:
-    """A section of the page: anchor, heading, a caption saying what it answers, content."""
+    """A section of the page as a value: anchor, heading, a caption saying what it answers,
+    its content, and whether it is folded (a section that found nothing shows its heading
+    and caption, its content closed under them)."""
 
     anchor: str
     heading: str
     caption: str
     body: str
+    folded: bool = False
 
 
 _STYLE = (
-    "body{font-family:system-ui,sans-serif;margin:2em auto;max-width:72em;padding:0 1.5em;"
-    "color:#1d2329;line-height:1.45}"
-    "h1{margin-bottom:.2em}h2{border-bottom:2px solid #dde3e8;padding-bottom:.2em;"
-    "margin-top:2em}h3{margin-top:1.6em}"
-    "nav{margin:.6em 0 1.4em;font-size:95%}nav a{margin-right:1em}"
-    "table{border-collapse:collapse;margin:.8em 0;font-size:90%}"
-    "td,th{border:1px solid #d4dbe1;padding:3px 8px;text-align:right}"
+    "body{font-family:system-ui,sans-serif;margin:1.2em auto;max-width:80em;padding:0 1.5em;"
+    "color:#1d2329;line-height:1.4}"
+    "h1{margin:0 0 .1em}h2{border-bottom:2px solid #dde3e8;padding-bottom:.1em;"
+    "margin-top:1.2em}h3{margin-top:1em}"
+    "nav{margin:.4em 0 .8em;font-size:95%}nav a{margin-right:1em}"
+    ".headline{font-size:115%;background:#eef4fa;border-left:5px solid #235a8c;"
+    "padding:.6em 1em;margin:.6em 0}.headline p{margin:.25em 0}"
+    "table{border-collapse:collapse;margin:.5em 0;font-size:90%}"
+    "td,th{border:1px solid #d4dbe1;padding:2px 8px;text-align:right}"
     "td:first-child,th:first-child{text-align:left}th{background:#eef2f5}"
-    "img{max-width:100%}figure{margin:1em 0}figcaption{color:#4a5660;font-size:90%;"
-    "max-width:60em}.caption{color:#4a5660}.note{color:#5a6670}"
-    "ul.findings{background:#f1f7f1;border-left:4px solid #3a8a4a;padding:.8em 1em .8em 2em}"
-    "ul.warnings{background:#fdf3e6;border-left:4px solid #d27a00;padding:.8em 1em .8em 2em}"
+    "img{max-width:100%}figure{margin:.5em 0}figcaption{color:#4a5660;font-size:88%;"
+    "max-width:60em}.caption{color:#4a5660;margin:.3em 0}.note{color:#5a6670}"
+    ".pair{display:flex;gap:1.5em;align-items:flex-start}.pair>div{flex:1 1 50%;min-width:0}"
+    "ul.findings{background:#f1f7f1;border-left:4px solid #3a8a4a;padding:.5em 1em .5em 2em;"
+    "margin:.4em 0}"
+    "ul.warnings{background:#fdf3e6;border-left:4px solid #d27a00;padding:.5em 1em .5em 2em}"
     "p.warning{background:#fdf3e6;border-left:4px solid #d27a00;padding:.5em 1em}"
-    "ul.findings li,ul.warnings li{margin:.3em 0}p.scope{font-weight:600;margin:1em 0 .2em}"
-    "details{margin:.6em 0}summary{cursor:pointer;color:#235a8c}"
+    "ul.findings{columns:2 34em;column-gap:2.5em}ul.findings li{break-inside:avoid}"
+    "ul.findings li,ul.warnings li{margin:.2em 0}p.scope{font-weight:600;margin:.6em 0 .1em}"
+    "details{margin:.4em 0}summary{cursor:pointer;color:#235a8c}"
+    "section.folded>details>summary{font-size:120%;font-weight:600;color:#1d2329}"
     "code{background:#eef2f5;padding:1px 4px;border-radius:3px;font-size:90%}"
 )
 
+_TEMPLATES = jinja2.Environment(
+    loader=jinja2.PackageLoader("reports", "templates"),
+    autoescape=jinja2.select_autoescape(["html"]),
+    trim_blocks=True,
+    lstrip_blocks=True,
+    keep_trailing_newline=True,
+    undefined=jinja2.StrictUndefined,
+)
 
-def html_page(title: str, subtitle: str, sections: Sequence[Section]) -> str:
-    """A whole page: the title, a subtitle line, a table of contents and the sections."""
-    nav = "".join(f'<a href="#{s.anchor}">{html.escape(s.heading)}</a>' for s in sections)
-    parts = "".join(
-        f'<section id="{s.anchor}"><h2>{html.escape(s.heading)}</h2>'
-        f'<p class="caption">{html.escape(s.caption)}</p>{s.body}</section>'
-        for s in sections
-    )
-    return (
-        '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"<title>{html.escape(title)}</title><style>{_STYLE}</style></head>"
-        f"<body><h1>{html.escape(title)}</h1><p class='note'>{html.escape(subtitle)}</p>"
-        f"<nav>{nav}</nav>{parts}</body></html>"
+
+def render(template: str, **values: Any) -> str:
+    """``reports/templates/<template>`` filled with ``values`` (escaped in HTML templates;
+    HTML made here is passed as :class:`markupsafe.Markup`)."""
+    return _TEMPLATES.get_template(template).render(**values)
+
+
+def html_page(
+    title: str,
+    subtitle: str,
+    sections: Sequence[Section],
+    headline: Sequence[str] = (),
+    notes: Sequence[str] = (),
+) -> str:
+    """A whole page: the title, the headline, a subtitle line, a table of contents, the
+    notes that hold for the whole page (folded into one) and the sections."""
+    return render(
+        "page.html",
+        title=title,
+        subtitle=subtitle,
+        headline=list(headline),
+        notes=list(notes),
+        style=markupsafe.Markup(_STYLE),
+        sections=[
+            {
+                "anchor": s.anchor,
+                "heading": s.heading,
+                "caption": s.caption,
+                "body": markupsafe.Markup(s.body),
+                "folded": s.folded,
+            }
+            for s in sections
+        ],
     )
 
 
@@ -268,3 +294,11 @@ def markdown_table(rows: Rows, columns: Sequence[Column], limit: int = 60) -> st
     if len(rows) > limit:
         lines.append(f"\n… {len(rows) - limit:,} more rows in the tables folder.")
     return "\n".join(lines) + "\n"
+
+
+def markdown_page(title: str, subtitle: str, headline: Sequence[str], blocks: Sequence[str]) -> str:
+    """A whole Markdown summary: the title, the headline in bold, a subtitle line and the
+    blocks (each already Markdown)."""
+    return render(
+        "summary.md", title=title, subtitle=subtitle, headline=list(headline), blocks=list(blocks)
+    )

@@ -16,8 +16,10 @@ import pyarrow as pa
 from pipelines import claims
 from pipelines.findings import cohort_scope, power_note
 from pipelines.metrics.clustered import clustered
-from pipelines.report_common import GameReport, cohort_heading, markdown_sections
-from pipelines.report_data import Finding, ReportData
+from pipelines.report_common import GameReport
+from pipelines.report_data import CohortResult, Finding, ReportData
+from pipelines.report_markdown import markdown_sections
+from pipelines.report_page import cohort_heading
 from pipelines.run_groups import Cohort
 from pipelines.treasure_island import push_luck
 from reports import documents, figures, numbers
@@ -94,6 +96,14 @@ def _bust_power(busts: list[dict[str, Any]]) -> tuple[str, dict[str, Any]]:
         f"{numbers.count(need or 0)} draws"
     )
     return text, {"detectable_effect": high, "games_for_effect": need, "effect_for_games": high / 2}
+
+
+def _busts_depart(result: CohortResult) -> bool:
+    """Whether any group of kinds in play busts off its exact chance (Holm-adjusted)."""
+    from pipelines.stats import holm
+
+    busts = [r for r in result.rows("bust_by_kinds") if r["kinds_in_play"] > 0]
+    return any(p < ALPHA for p in holm([float(r["p_value"]) for r in busts])) if busts else False
 
 
 def findings(data: ReportData) -> list[Finding]:
@@ -270,8 +280,7 @@ def sections(data: ReportData) -> list[Section]:
     for result in data.cohorts:
         head = cohort_heading(result, data)
         busts = result.rows("bust_by_kinds")
-        bust_body += [
-            head,
+        check = [
             doc.figure(
                 figures.bust_vs_exact(busts, "Bust rate of a blind draw against its exact chance"),
                 "Dot plot of the observed bust rate with intervals and the exact chance line, "
@@ -282,6 +291,16 @@ def sections(data: ReportData) -> list[Section]:
                 "chance. Cards a Spyglass showed are left out.",
             ),
             doc.html_table(busts, BUST_COLUMNS),
+        ]
+        if not _busts_depart(result):  # the engine check found nothing: folded
+            check = [
+                doc.folded(
+                    "Busts agree with their exact chance: the figure and table", "".join(check)
+                )
+            ]
+        bust_body += [
+            head,
+            *check,
             doc.subheading("Turns by strategy")
             + doc.paragraph(
                 "Per strategy: how often its turns bust, and what a turn brings in points and "

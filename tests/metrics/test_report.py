@@ -40,6 +40,11 @@ def test_report_writes_every_output(small_run: Path, tmp_path: Path) -> None:
     assert (rep / "index.html").is_file() and (rep / "summary.md").is_file()
     assert tuple(obj) == JSON_KEYS  # stable top-level keys, in order
     assert obj["games"] == 48 and obj["complete"] is True and obj["game"] == "tobago"
+    # The headline: one to three sentences with numbers, first in summary.md too.
+    assert 1 <= len(obj["headline"]) <= 3 and all("[" in s for s in obj["headline"])
+    head = (rep / "summary.md").read_text().split("\n\n")
+    assert head[0] == "# tourney report: Tobago"
+    assert head[1 : 1 + len(obj["headline"])] == [f"**{s}**" for s in obj["headline"]]
     (cohort,) = obj["cohorts"]
     rows = cohort["sections"]["win_rate"]["win_rate_by_strategy"]
     assert {r["strategy"] for r in rows} == {"hunter", "cartographer", "collector", "cautious"}
@@ -107,7 +112,7 @@ def test_a_run_and_its_twin_give_the_labelled_paired_curse_effect(tmp_path: Path
     obj = _report(twin, base, out=out)  # either order: the ablation is B
     (pairing,) = obj["comparisons"]
     assert pairing["factor"] == "curses" and pairing["a"] == str(base) and pairing["b"] == str(twin)
-    assert pairing["label"].startswith("A = rulebook: ") and pairing["label"].endswith("; B - A")
+    assert pairing["label"] == "A = base, B = base-without-curses; B - A"
     assert pairing["changes"] == ["curse_count: 2 -> 0"]
     wins = [d for d in pairing["differences"] if d["metric"] == "win_share"]
     assert {d["group"] for d in wins} == {"hunter", "cartographer", "collector", "cautious"}

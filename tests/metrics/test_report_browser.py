@@ -3,6 +3,7 @@ installs): every image loads and the console shows no error."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -74,3 +75,42 @@ def test_treasure_island_html_report_in_chromium(ti_run: Path, tmp_path: Path) -
         ],
     )
     assert any("exact chance" in f for f in seen["findings"])
+
+
+def test_a_run_and_its_twin_read_in_six_screens_with_the_headline_first(tmp_path: Path) -> None:
+    """The demo's shape (a 4-player run and its twin without curses, several islands) at a
+    1400 x 900 window: the headline is the first thing under the title and fits the first
+    screen, says what report.json says, every section is there, and the page is at most six
+    screens long (what found nothing or only describes is folded)."""
+    base = tmp_path / "demo"
+    simulate = ["simulate", "--backend", "serial", "--shard-size", "60", "--games", "240",
+                "--islands", "abc-1,ABC-2,generated:3", "--seed", "3", "--out", str(base),
+                "--twin", "curses"]  # fmt: skip
+    runner = CliRunner()
+    assert runner.invoke(app, simulate).exit_code == 0
+    out = tmp_path / "rep"
+    twin = tmp_path / "demo-without-curses"
+    result = runner.invoke(app, ["report", str(base), str(twin), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    said = json.loads((out / "report.json").read_text())["headline"]
+    assert 1 <= len(said) <= 3
+    with chromium_page() as (page, errors):
+        page.set_viewport_size({"width": 1400, "height": 900})
+        page.goto((out / "index.html").as_uri())
+        seen = page.evaluate(
+            """() => {
+                const h = document.querySelector('h1').nextElementSibling;
+                return {
+                    first: h.className,
+                    bottom: h.getBoundingClientRect().bottom,
+                    sentences: Array.from(h.querySelectorAll('p')).map(p => p.textContent),
+                    nav: Array.from(document.querySelectorAll('nav a')).map(a => a.textContent),
+                    height: document.documentElement.scrollHeight,
+                };
+            }"""
+        )
+    assert errors == []
+    assert seen["first"] == "headline" and seen["bottom"] < 900
+    assert seen["sentences"] == said
+    assert seen["nav"] == ["Summary", "Win rate", "Curse impact", "Board fairness"]
+    assert seen["height"] / 900 <= 6, seen["height"] / 900

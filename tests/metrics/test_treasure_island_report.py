@@ -95,3 +95,15 @@ def _check_grid(table: str, use: list[dict[str, Any]]) -> None:
 def test_no_word_about_islands(ti_report: Path) -> None:
     for name in ("index.html", "summary.md"):
         assert "island" not in (ti_report / name).read_text().replace("Treasure Island", "")
+
+
+def test_the_bust_check_that_finds_nothing_is_folded(ti_report: Path) -> None:
+    """The engine check answers nothing more when busts agree with their exact chance: its
+    figure and table are folded under one line, the turns by strategy stay open."""
+    report = json.loads((ti_report / "report.json").read_text())
+    (check,) = [f for f in report["findings"] if f["metric"] == "bust_check"]
+    assert check["text"].startswith("Busts show no clear departure")
+    page = (ti_report / "index.html").read_text()
+    busts = page[page.index('<section id="busts">') : page.index('<section id="plunder">')]
+    assert "<details><summary>Busts agree with their exact chance: the figure and table" in busts
+    assert busts.index("</details>") < busts.index("<h3>Turns by strategy</h3>")

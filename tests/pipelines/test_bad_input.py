@@ -101,12 +101,11 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def test_an_address_where_no_cluster_listens_fails_within_seconds(tmp_path: Path) -> None:
+def test_an_address_where_no_cluster_listens_is_one_line_and_exit_2(tmp_path: Path) -> None:
     address = f"127.0.0.1:{free_port()}"
     line = one_line_exit_2(
         ["simulate", "--games", "8", "--shard-size", "4", "--islands", "abc-1",
          "--address", address, "--out", str(tmp_path / "r"), "--shared-out"],
-        within=15,
     )  # fmt: skip
     assert f"--address {address}: no Ray cluster answers there (Connection refused" in line
     assert not (tmp_path / "r").exists()

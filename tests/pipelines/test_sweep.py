@@ -134,7 +134,13 @@ def test_printed_table_is_for_people_and_progress_goes_to_stderr(tmp_path: Path)
          "--workers", "1", "--out", str(tmp_path / "t")],
     )  # fmt: skip
     assert result.exit_code == 0, result.output
-    lines = result.stdout.splitlines()
+    # The headline on top (as in summary.md), a blank line, then the table.
+    said = result.stdout.split("\n\n", 1)[0].splitlines()
+    assert said[0].startswith("Over 2 rule settings (60 games each, the same seeds), the first")
+    summary = (tmp_path / "t" / "summary.md").read_text().split("\n\n")
+    assert summary[0] == "# tourney sweep: legs_per_move"
+    assert summary[1 : 1 + len(said)] == [f"**{s}**" for s in said]
+    lines = result.stdout.split("\n\n", 1)[1].splitlines()
     assert lines[0].split() == [
         "legs_per_move", "first", "seat", "wins", "advantage,", "points", "turns", "per",
         "game", "curse", "hits/game", "coins", "lost/game", "spread,", "points",
@@ -220,7 +226,8 @@ def test_intervals_treat_a_seed_block_as_the_unit_and_cut_off_games_are_said(
     assert capped["turn_cap"] == cut > 0 and full["turn_cap"] == 0
     assert capped["spread_low"] <= capped["strategy_spread"] <= capped["spread_high"]
     table = runner.invoke(app, args[:-1])
-    assert table.stdout.splitlines()[0] == (
+    # The first line after the headline.
+    assert table.stdout.split("\n\n", 1)[1].splitlines()[0] == (
         f"warning: at max_turns=24: {cut} of 40 games stopped at the turn cap (counted with "
         "their length and the leader's win)"
     )
