@@ -26,12 +26,12 @@ import hashlib
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from statistics import NormalDist
 
 import numpy as np
 import numpy.typing as npt
 
-from pipelines.sprt import MIN_BLOCKS, bounds, t_quantile
+from pipelines.sprt import MIN_BLOCKS, bounds
+from pipelines.stats import normal_cdf, t_quantile
 
 METHOD = (
     "bias-adjusted, valid under the stopping rule (sample-mean ordering; normal model of the "
@@ -214,7 +214,7 @@ def sequential_estimate(
     # The model takes the observed sd for the true one; as Student's t does for a fixed-size
     # sample, the tails are widened to t's on blocks - 1 degrees of freedom (with no stop
     # possible before the last look, this interval would be exactly Student's t).
-    tail = NormalDist().cdf(-t_quantile(0.5 + level / 2, blocks - 1))
+    tail = normal_cdf(-t_quantile(0.5 + level / 2, blocks - 1))
     low = _root(model, mean, tail, scale)
     high = _root(model, mean, 1 - tail, scale)
     return Estimate(_bias_adjusted(model, mean, low, high), low, high, METHOD)
