@@ -56,12 +56,14 @@ class Sprt:
     n: int = 0
     total: float = 0.0
     total_sq: float = 0.0
+    total_cu: float = 0.0
 
     def add(self, x: float) -> None:
         """One block's observation."""
         self.n += 1
         self.total += x
         self.total_sq += x * x
+        self.total_cu += x * x * x
 
     @property
     def mean(self) -> float:
@@ -74,6 +76,19 @@ class Sprt:
         if self.n < 2:
             return 0.0
         return max(0.0, (self.total_sq - self.n * self.mean**2) / (self.n - 1))
+
+    @property
+    def skewness(self) -> float:
+        """Sample skewness of the observations, ``m3 / m2 ** 1.5`` from the central moments
+        (0 with fewer than three observations or no spread)."""
+        if self.n < 3:
+            return 0.0
+        m = self.mean
+        m2 = self.total_sq / self.n - m * m
+        if m2 <= 0:
+            return 0.0
+        m3 = self.total_cu / self.n - 3 * m * self.total_sq / self.n + 2 * m**3
+        return m3 / (m2 * math.sqrt(m2))
 
     @property
     def llr(self) -> float:
@@ -181,6 +196,11 @@ class TwoSidedSprt:
     def variance(self) -> float:
         """Sample variance (0 with fewer than two observations)."""
         return self.higher.variance
+
+    @property
+    def skewness(self) -> float:
+        """Sample skewness (see :meth:`Sprt.skewness`)."""
+        return self.higher.skewness
 
     def interval(self, level: float = 0.95) -> tuple[float, float]:
         """Student's t interval for the mean (see :meth:`Sprt.interval`)."""

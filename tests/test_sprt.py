@@ -6,6 +6,7 @@ import math
 
 import numpy as np
 import pytest
+from scipy.stats import skew as scipy_skew
 
 from pipelines.sprt import (
     ACCEPT_H0,
@@ -18,6 +19,15 @@ from pipelines.sprt import (
     bounds,
     fixed_size,
 )
+
+
+def test_skewness_is_the_samples() -> None:
+    x = np.random.default_rng(1).gamma(4.0, 3.0, 300) + 7.0
+    test = Sprt(0.0, 2.0)
+    for v in x:
+        test.add(float(v))
+    assert test.skewness == pytest.approx(float(scipy_skew(x)), rel=1e-9)
+    assert Sprt(0.0, 2.0).skewness == 0.0
 
 
 def test_default_bounds_are_chess_testings() -> None:
