@@ -273,7 +273,9 @@ def estimate(spec: CompareSpec, test: Sprt | TwoSidedSprt) -> dict[str, Any]:
     not stop early, Student's t), cut to the range the metric can show, with the naive ones."""
     metric = verdicts.metric_info(spec.metric)
     naive = test.interval()
-    adjusted = sequential_estimate(design(spec), test.n, test.mean * test.n, test.variance**0.5)
+    adjusted = sequential_estimate(
+        design(spec), test.n, test.mean * test.n, test.variance**0.5, test.skewness
+    )
     chosen = adjusted or plain(test.mean, naive)
 
     def cut(x: float) -> float:

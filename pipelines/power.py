@@ -23,9 +23,8 @@ chi-square is computed as its Poisson mixture of central chi-squares
 from __future__ import annotations
 
 import math
-from statistics import NormalDist
 
-from pipelines.stats import Z95, chi2_sf
+from pipelines.stats import Z95, chi2_sf, normal_quantile
 
 #: The power every "could have detected" figure is stated at.
 POWER = 0.8
@@ -35,8 +34,7 @@ def z_sum(alpha: float = 0.05, power: float = POWER, sides: int = 2) -> float:
     """``z_{1 - alpha/sides} + z_{power}``: the detectable effect in standard errors."""
     if sides not in (1, 2) or not 0 < alpha < 1 or not 0 < power < 1:
         raise ValueError("sides must be 1 or 2, alpha and power between 0 and 1")
-    normal = NormalDist()
-    return normal.inv_cdf(1 - alpha / sides) + normal.inv_cdf(power)
+    return normal_quantile(1 - alpha / sides) + normal_quantile(power)
 
 
 def detectable_effect(

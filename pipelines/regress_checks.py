@@ -17,12 +17,12 @@ change.
 
 from __future__ import annotations
 
-import functools
 import math
 from dataclasses import dataclass
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
+from pipelines.stats import t_quantile, t_sf
 from reports import numbers
 
 ALPHA = 0.05
@@ -53,63 +53,6 @@ class Cutoff:
             f"({self.alpha:g} / {self.tests}); p shown unadjusted, intervals 95% (Student t "
             "over the replayed seed blocks)"
         )
-
-
-def _betacf(a: float, b: float, x: float) -> float:
-    """The continued fraction of the regularized incomplete beta (modified Lentz)."""
-    tiny = 1e-300
-    c, d = 1.0, 1.0 - (a + b) * x / (a + 1.0)
-    d = 1.0 / (d if abs(d) > tiny else tiny)
-    h = d
-    for m in range(1, 400):
-        for num in (
-            m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m)),
-            -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1)),
-        ):
-            d = 1.0 + num * d
-            d = 1.0 / (d if abs(d) > tiny else tiny)
-            c = 1.0 + num / c
-            c = c if abs(c) > tiny else tiny
-            h *= d * c
-        if abs(d * c - 1.0) < 1e-15:
-            break
-    return h
-
-
-def _betainc(a: float, b: float, x: float) -> float:
-    """The regularized incomplete beta function I_x(a, b)."""
-    if x <= 0.0:
-        return 0.0
-    if x >= 1.0:
-        return 1.0
-    front = math.exp(
-        math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x)
-        + b * math.log1p(-x)
-    )  # fmt: skip
-    if x < (a + 1.0) / (a + b + 2.0):
-        return front * _betacf(a, b, x) / a
-    return 1.0 - front * _betacf(b, a, 1.0 - x) / b
-
-
-def t_sf(t: float, dof: int) -> float:
-    """P(T > t) for Student's t with ``dof`` degrees of freedom."""
-    if math.isinf(t):
-        return 0.0 if t > 0 else 1.0
-    tail = 0.5 * _betainc(dof / 2.0, 0.5, dof / (dof + t * t))
-    return tail if t >= 0 else 1.0 - tail
-
-
-@functools.lru_cache(maxsize=256)
-def t_quantile(q: float, dof: int) -> float:
-    """The ``q`` quantile (``q`` > 0.5) of Student's t, by bisection on ``t_sf``."""
-    low, high = 0.0, 1e4
-    for _ in range(200):
-        mid = (low + high) / 2
-        if t_sf(mid, dof) > 1 - q:
-            low = mid
-        else:
-            high = mid
-    return (low + high) / 2
 
 
 def paired_change(

@@ -4,10 +4,17 @@ A test that stops as soon as the evidence is strong stops more often on lucky sa
 plain mean of the blocks it saw is biased away from the hypothesis it rejected, and its
 Student's t interval covers the truth less often than it says. This module gives the figures
 of the stage-wise (sample-mean) ordering for the test that was actually run: the per-block
-observations are modelled as normal with the observed standard deviation (the Brownian-motion
-model of the running sum), and the test's own rule is applied at the same looks (complete
+observations are modelled with the observed standard deviation and skewness (normal blocks,
+the Brownian-motion model of the running sum, when the skewness is about 0; else a shifted
+gamma of that skewness), and the test's own rule is applied at the same looks (complete
 batches of blocks, none before :data:`pipelines.sprt.MIN_BLOCKS`), with the same
-log-likelihood-ratio bounds, and cut at the last look ``--max-games`` allows. An outcome is "at
+log-likelihood-ratio bounds and the variance re-estimated at each look, and cut at the last
+look ``--max-games`` allows. The skewness matters because the test weighs by the variance:
+with right-skewed blocks the low means come with low variances and stop the test early more
+often than normal blocks would (the normal model covered 92.9% at H0 with blocks of skewness
+1 in the replication study). The looks are simulated where they are, so the boundary needs
+no correction for discrete monitoring (Siegmund's 0.583 sd per look, which analytic
+continuous-time formulas need). An outcome is "at
 least as large" as the observed one when its mean at the stop is at least the observed mean.
 ``p(theta)``, the chance of such an outcome when the true mean is ``theta``, rises with
 ``theta``; the 95% interval runs from where it is 0.025 to where it is 0.975. The estimate is
@@ -15,7 +22,7 @@ the ``theta`` at which the mean at the stop is on average the observed mean (Whi
 bias-adjusted estimate): the median-unbiased one (where ``p`` is 0.5) keeps about half of the
 plain mean's bias in the replication study.
 
-``p(theta)`` is computed by simulation: the same standard normal paths (a generator seeded from
+``p(theta)`` is computed by simulation: the same standardised paths (a generator seeded from
 the inputs, so a result is a pure function of them) for every ``theta``, and bisection for the
 three roots. Everything is in the metric's units; nothing here plays games.
 """
@@ -26,16 +33,16 @@ import hashlib
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from statistics import NormalDist
 
 import numpy as np
 import numpy.typing as npt
 
-from pipelines.sprt import MIN_BLOCKS, bounds, t_quantile
+from pipelines.sprt import MIN_BLOCKS, bounds
+from pipelines.stats import normal_cdf, t_quantile
 
 METHOD = (
-    "bias-adjusted, valid under the stopping rule (sample-mean ordering; normal model of the "
-    "test as run, simulated)"
+    "bias-adjusted, valid under the stopping rule (sample-mean ordering; the test as run, "
+    "simulated with the blocks' sd and skewness)"
 )
 #: Where the test could not have stopped before its last look, the stop selects nothing.
 FIXED_METHOD = "Student's t (the test could not stop before its last look)"
@@ -43,6 +50,10 @@ FIXED_METHOD = "Student's t (the test could not stop before its last look)"
 _CELLS = 2_000_000
 _MIN_PATHS = 2_000
 _MAX_PATHS = 20_000
+#: Below this sample skewness the blocks are modelled as normal; above the other, the model's
+#: skewness stops (a shifted exponential; a few blocks' skewness says little beyond that).
+_NORMAL_SKEW = 0.01
+_MAX_SKEW = 2.0
 
 Floats = npt.NDArray[np.float64]
 
@@ -112,25 +123,56 @@ def _two_sided_stop(design: Design, llr_up: Floats, llr_down: Floats) -> npt.NDA
     return np.minimum(np.minimum(h1_at[0], h1_at[1]), both_h0)
 
 
+def _normal_batches(
+    rng: np.random.Generator, shape: tuple[int, int], steps: Floats
+) -> tuple[Floats, Floats]:
+    """Normal blocks: a batch's sum is normal, and its sum of squares about its own mean
+    chi-square on (size - 1) degrees of freedom, apart from the sum."""
+    batch = rng.standard_normal(shape) * np.sqrt(steps)
+    within = np.where(steps > 1, rng.chisquare(np.maximum(steps - 1, 1), shape), 0.0)
+    return batch, within
+
+
+def _skewed_batches(
+    rng: np.random.Generator, shape: tuple[int, int], steps: Floats, skew: float
+) -> tuple[Floats, Floats]:
+    """Blocks from a shifted gamma of skewness ``skew`` (mirrored when negative; |skew| at
+    most :data:`_MAX_SKEW`). A batch's sum is exact: a sum of gammas is a gamma. Its sum of
+    squares about the true mean is drawn given the sum, normal with the gamma's moments (mean
+    the size, variance size x (2 + excess kurtosis), covariance size x skew with the sum),
+    which carries what matters to the test: with skewed blocks a batch's mean and spread move
+    together, so the low means that decide the test early come with low variances."""
+    g = min(abs(skew), _MAX_SKEW)
+    k = 4.0 / g**2  # the gamma's shape: skewness 2 / sqrt(k), excess kurtosis 6 / k
+    sign = 1.0 if skew > 0 else -1.0
+    batch = sign * (rng.gamma(k * steps, 1.0, shape) - k * steps) / np.sqrt(k)
+    spread = np.sqrt(steps * (2.0 + 6.0 / k - g**2))
+    squares = steps + sign * g * batch + spread * rng.standard_normal(shape)
+    within = np.where(steps > 1, np.maximum(squares - batch**2 / steps, 0.0), 0.0)
+    return batch, within
+
+
 class _Model:
     """The simulated test: fixed standard normal paths, the mean at the stop for any ``theta``."""
 
-    def __init__(self, design: Design, sd: float, seed: int, paths: int | None) -> None:
+    def __init__(
+        self, design: Design, sd: float, seed: int, paths: int | None, skew: float = 0.0
+    ) -> None:
         self.design = design
         self.sd = sd
         self.n = np.asarray(design.looks, dtype=np.float64)
         steps = np.diff(np.concatenate(([0.0], self.n)))
         count = paths or min(_MAX_PATHS, max(_MIN_PATHS, _CELLS // len(self.n)))
         rng = np.random.default_rng(seed)
-        # Each batch's sum of deviations from the true mean, in units of sd, and the running
-        # sum's at each look.
-        batch = rng.standard_normal((count, len(self.n))) * np.sqrt(steps)
+        # Each batch's sum of deviations from the true mean, in units of sd, and its sum of
+        # squares about its own mean. The test weighs by the variance it estimates at each
+        # look, and stops sooner where that came out small: so the model estimates it too.
+        if abs(skew) < _NORMAL_SKEW:
+            batch, within = _normal_batches(rng, (count, len(self.n)), steps)
+        else:
+            batch, within = _skewed_batches(rng, (count, len(self.n)), steps, skew)
         self.noise = np.cumsum(batch, axis=1)
-        # The test weighs by the variance it estimates at each look, and stops sooner where
-        # that came out small: so the model estimates it too. Normal blocks: a batch's sum of
-        # squares about its own mean is chi-square on (size - 1) degrees of freedom, apart
-        # from its mean; the total about the running mean does not depend on the true mean.
-        within = np.where(steps > 1, rng.chisquare(np.maximum(steps - 1, 1), batch.shape), 0.0)
+        # The total of squares about the running mean does not depend on the true mean.
         squares = np.cumsum(within + batch**2 / steps, axis=1) - self.noise**2 / self.n
         with np.errstate(divide="ignore", invalid="ignore"):
             variance = np.maximum(squares, 0.0) / (self.n - 1) * sd**2
@@ -182,8 +224,8 @@ def _root(model: _Model, mean: float, q: float, scale: float) -> float:
     return (low + high) / 2
 
 
-def _seed(design: Design, blocks: int, total: float, sd: float) -> int:
-    text = repr((design, blocks, total, sd)).encode()
+def _seed(design: Design, blocks: int, total: float, sd: float, skew: float) -> int:
+    text = repr((design, blocks, total, sd, skew)).encode()
     return int.from_bytes(hashlib.sha256(text).digest()[:8], "little")
 
 
@@ -192,14 +234,15 @@ def sequential_estimate(
     blocks: int,
     total: float,
     sd: float,
+    skew: float = 0.0,
     level: float = 0.95,
     paths: int | None = None,
 ) -> Estimate | None:
     """The estimate and interval of the mean after the test ``design`` stopped at ``blocks``
-    with the running sum ``total`` and per-block standard deviation ``sd`` (see the module
-    docstring). None when the stop selected nothing, so the plain figures are valid: a
-    standard deviation of 0 (the test cannot weigh anything), or no look at which the test
-    could have stopped before the last one."""
+    with the running sum ``total``, per-block standard deviation ``sd`` and skewness ``skew``
+    (see the module docstring). None when the stop selected nothing, so the plain figures
+    are valid: a standard deviation of 0 (the test cannot weigh anything), or no look at
+    which the test could have stopped before the last one."""
     looks = tuple(n for n in design.looks if n <= blocks)
     if not looks or looks[-1] != blocks:
         raise ValueError(f"the test stopped at {blocks} blocks, which is not one of its looks")
@@ -207,14 +250,14 @@ def sequential_estimate(
     decisive = [n for n in design.looks[:-1] if n >= design.min_blocks]
     if sd <= 0 or not math.isfinite(sd) or not decisive:
         return None
-    model = _Model(design, sd, _seed(design, blocks, total, sd), paths)
+    model = _Model(design, sd, _seed(design, blocks, total, sd, skew), paths, skew)
     mean = total / blocks
     # Bracket steps: the spread of the mean at the earliest look that could stop.
     scale = 2 * sd / math.sqrt(min(n for n in design.looks if n >= design.min_blocks))
     # The model takes the observed sd for the true one; as Student's t does for a fixed-size
     # sample, the tails are widened to t's on blocks - 1 degrees of freedom (with no stop
     # possible before the last look, this interval would be exactly Student's t).
-    tail = NormalDist().cdf(-t_quantile(0.5 + level / 2, blocks - 1))
+    tail = normal_cdf(-t_quantile(0.5 + level / 2, blocks - 1))
     low = _root(model, mean, tail, scale)
     high = _root(model, mean, 1 - tail, scale)
     return Estimate(_bias_adjusted(model, mean, low, high), low, high, METHOD)

@@ -24,7 +24,8 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from statistics import NormalDist
+
+from pipelines.stats import normal_quantile, t_quantile
 
 ACCEPT_H0 = "H0"
 ACCEPT_H1 = "H1"
@@ -37,27 +38,6 @@ CONTINUE = "continue"
 #: Blocks a test must have before it may decide: its variance is estimated from the blocks,
 #: and from two or three of them it can come out near zero and decide at once.
 MIN_BLOCKS = 10
-
-
-def t_quantile(p: float, dof: int) -> float:
-    """The ``p`` quantile of Student's t with ``dof`` degrees of freedom: exact for 1 and 2,
-    else the Cornish-Fisher expansion in 1/dof to the fourth order (0.004 from the table's
-    two-sided 5% value at 3 degrees of freedom, within 0.001 from 5 on, and the normal
-    quantile as ``dof`` grows)."""
-    if dof == 1:
-        return math.tan(math.pi * (p - 0.5))
-    if dof == 2:
-        return (2 * p - 1) / math.sqrt(2 * p * (1 - p))
-    z = NormalDist().inv_cdf(p)
-    v = float(dof)
-    z2 = z * z
-    return z * (
-        1
-        + (z2 + 1) / (4 * v)
-        + (5 * z2**2 + 16 * z2 + 3) / (96 * v**2)
-        + (3 * z2**3 + 19 * z2**2 + 17 * z2 - 15) / (384 * v**3)
-        + (79 * z2**4 + 776 * z2**3 + 1482 * z2**2 - 1920 * z2 - 945) / (92160 * v**4)
-    )
 
 
 def bounds(alpha: float = 0.05, beta: float = 0.05) -> tuple[float, float]:
@@ -76,12 +56,14 @@ class Sprt:
     n: int = 0
     total: float = 0.0
     total_sq: float = 0.0
+    total_cu: float = 0.0
 
     def add(self, x: float) -> None:
         """One block's observation."""
         self.n += 1
         self.total += x
         self.total_sq += x * x
+        self.total_cu += x * x * x
 
     @property
     def mean(self) -> float:
@@ -94,6 +76,19 @@ class Sprt:
         if self.n < 2:
             return 0.0
         return max(0.0, (self.total_sq - self.n * self.mean**2) / (self.n - 1))
+
+    @property
+    def skewness(self) -> float:
+        """Sample skewness of the observations, ``m3 / m2 ** 1.5`` from the central moments
+        (0 with fewer than three observations or no spread)."""
+        if self.n < 3:
+            return 0.0
+        m = self.mean
+        m2 = self.total_sq / self.n - m * m
+        if m2 <= 0:
+            return 0.0
+        m3 = self.total_cu / self.n - 3 * m * self.total_sq / self.n + 2 * m**3
+        return m3 / (m2 * math.sqrt(m2))
 
     @property
     def llr(self) -> float:
@@ -202,6 +197,11 @@ class TwoSidedSprt:
         """Sample variance (0 with fewer than two observations)."""
         return self.higher.variance
 
+    @property
+    def skewness(self) -> float:
+        """Sample skewness (see :meth:`Sprt.skewness`)."""
+        return self.higher.skewness
+
     def interval(self, level: float = 0.95) -> tuple[float, float]:
         """Student's t interval for the mean (see :meth:`Sprt.interval`)."""
         return self.higher.interval(level)
@@ -220,5 +220,5 @@ def fixed_size(sd: float, effect: float, alpha: float = 0.05, power: float = 0.9
     level ``alpha``, given the per-block standard deviation ``sd`` (from a pilot)."""
     if effect == 0:
         raise ValueError("the effect to detect must not be 0")
-    z = NormalDist().inv_cdf(1 - alpha / 2) + NormalDist().inv_cdf(power)
+    z = normal_quantile(1 - alpha / 2) + normal_quantile(power)
     return math.ceil((z * sd / abs(effect)) ** 2)

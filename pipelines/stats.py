@@ -1,15 +1,45 @@
-"""Small statistical helpers shared by the metrics: intervals for rates and means."""
+"""The statistical functions every pipeline shares: normal and Student's t distribution
+functions and quantiles, intervals for rates and means, chi-square tests, adjustments.
+
+Pure functions only; the distribution functions come from scipy, so there is one version of
+each in the product.
+"""
 
 from __future__ import annotations
 
+import functools
 import math
 
-from pipelines.sprt import t_quantile
+from scipy.stats import norm
+from scipy.stats import t as student_t
 
+#: The normal quantile of a two-sided 95% interval.
 Z95 = 1.959963984540054
 #: Fewer seed blocks than this give a mean over blocks no interval: the spread of two to four
 #: block means says next to nothing about the spread of the next ones.
 MIN_INTERVAL_BLOCKS = 5
+
+
+def normal_cdf(x: float) -> float:
+    """P(Z <= x) for a standard normal Z."""
+    return float(norm.cdf(x))
+
+
+def normal_quantile(p: float) -> float:
+    """The ``p`` quantile of the standard normal distribution."""
+    return float(norm.ppf(p))
+
+
+@functools.lru_cache(maxsize=1024)
+def t_quantile(p: float, dof: float) -> float:
+    """The ``p`` quantile of Student's t with ``dof`` degrees of freedom (cached: intervals
+    ask for the same few over and over)."""
+    return float(student_t.ppf(p, dof))
+
+
+def t_sf(t: float, dof: float) -> float:
+    """P(T > t) for Student's t with ``dof`` degrees of freedom."""
+    return float(student_t.sf(t, dof))
 
 
 def wilson(successes: float, n: float, z: float = Z95) -> tuple[float, float]:

@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pipelines.stats import Z95
 from pipelines.tune_select import plausible as is_plausible
 from pipelines.tune_select import points, share_interval, t_bounds, verdict
 from sim.errors import InputError
@@ -46,8 +47,6 @@ if TYPE_CHECKING:
 
 #: At most this many settings in a grid (each plays at least one round).
 MAX_SETTINGS = 256
-#: Z of a two-sided 95% interval.
-_Z_TWO = 1.96
 _RANGE = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.+?)\s*\.\.\s*(.+?)\s*$")
 _LIST = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.+?)\s*$")
 
@@ -246,7 +245,7 @@ class Estimate:
         }
 
 
-def estimate(values: list[float], z: float = _Z_TWO) -> Estimate:
+def estimate(values: list[float], z: float = Z95) -> Estimate:
     """Mean and normal interval of per-block values (no interval from one block)."""
     k = len(values)
     if k == 0:

@@ -23,9 +23,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from scipy.stats import t as student_t
-
-from pipelines.stats import clustered_share
+from pipelines.stats import clustered_share, t_quantile
 
 #: Fewer blocks give no interval for a paired difference.
 MIN_BLOCKS = 5
@@ -55,7 +53,7 @@ def t_bounds(values: list[float], alpha: float, sided: int = 2) -> tuple[float, 
     if k < MIN_BLOCKS:
         return mean, math.nan, math.nan
     sd = math.sqrt(sum((x - mean) ** 2 for x in values) / (k - 1))
-    half = float(student_t.ppf(1 - alpha / sided, k - 1)) * sd / math.sqrt(k)
+    half = t_quantile(1 - alpha / sided, k - 1) * sd / math.sqrt(k)
     return mean, mean - half, mean + half
 
 

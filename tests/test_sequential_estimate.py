@@ -3,18 +3,19 @@
 from __future__ import annotations
 
 import math
-from statistics import NormalDist
 
+import numpy as np
 import pytest
 
 from pipelines.sequential_estimate import (
     METHOD,
     Design,
     _Model,
+    _skewed_batches,
     look_schedule,
     sequential_estimate,
 )
-from pipelines.sprt import t_quantile
+from pipelines.stats import normal_cdf, t_quantile
 
 
 def test_look_schedule_is_compares() -> None:
@@ -68,9 +69,36 @@ def test_the_estimate_and_interval_solve_their_equations() -> None:
     assert found is not None
     model = _Model(design, 20.0, seed=5, paths=20_000)
     assert float(model.means(found.estimate).mean()) == pytest.approx(2.0, abs=0.1)
-    tail = NormalDist().cdf(-t_quantile(0.975, 299))
+    tail = normal_cdf(-t_quantile(0.975, 299))
     assert model.at_least(found.low, 2.0) == pytest.approx(tail, abs=0.01)
     assert model.at_least(found.high, 2.0) == pytest.approx(1 - tail, abs=0.01)
+
+
+def test_skewed_batches_have_the_gammas_moments() -> None:
+    """Batches of 50 blocks of skewness 1 (a shifted gamma of shape 4): the sum's variance
+    and third cumulant are 50 each, the sum of squares about the batch mean averages 49 and
+    moves with the sum (covariance 50 - 1)."""
+    rng = np.random.default_rng(4)
+    batch, within = _skewed_batches(rng, (200_000, 1), np.array([50.0]), 1.0)
+    s, w = batch[:, 0], within[:, 0]
+    assert s.mean() == pytest.approx(0.0, abs=0.05)
+    assert s.var() == pytest.approx(50.0, rel=0.02)
+    assert np.mean(s**3) == pytest.approx(50.0, rel=0.1)
+    assert w.mean() == pytest.approx(49.0, rel=0.01)
+    assert np.cov(s, w)[0, 1] == pytest.approx(49.0, rel=0.1)
+    mirrored, _ = _skewed_batches(np.random.default_rng(4), (200_000, 1), np.array([50.0]), -1.0)
+    assert np.mean(mirrored**3) == pytest.approx(-50.0, rel=0.1)
+
+
+def test_skewed_blocks_move_the_interval() -> None:
+    """A one-sided test that accepted H0 at 100 blocks on a mean of -5: with right-skewed
+    blocks a low mean comes with a low variance and stops the test early more often than
+    with normal blocks, so the same outcome is less telling and the interval reaches higher."""
+    design = Design(look_schedule(50, 2_500), 0.0, 2.0)
+    normal = sequential_estimate(design, 100, -500.0, 20.0)
+    skewed = sequential_estimate(design, 100, -500.0, 20.0, skew=1.0)
+    assert normal is not None and skewed is not None
+    assert skewed.high > normal.high + 0.2
 
 
 def test_the_model_stops_where_the_two_sided_test_does() -> None:

@@ -22,7 +22,8 @@ from typing import Any
 
 import duckdb
 import pyarrow as pa
-from scipy.stats import t as student_t
+
+from pipelines.stats import t_quantile
 
 #: Fewer seed blocks give no interval: a t interval from 2 to 4 blocks is too wide to read
 #: and too fragile to trust.
@@ -52,7 +53,7 @@ def t_interval(
     ``(None, None)`` below :data:`MIN_BLOCKS` blocks."""
     if k < MIN_BLOCKS or sd is None or math.isnan(sd):
         return None, None
-    half = float(student_t.ppf(1 - (1 - level) / 2, k - 1)) * sd / math.sqrt(k)
+    half = t_quantile(1 - (1 - level) / 2, k - 1) * sd / math.sqrt(k)
     return mean - half, mean + half
 
 
@@ -61,7 +62,7 @@ def detectable(sd: float | None, k: int) -> float | None:
     the time: (t(0.975) + t(0.80)) x se."""
     if k < MIN_BLOCKS or sd is None or math.isnan(sd):
         return None
-    q = float(student_t.ppf(0.975, k - 1) + student_t.ppf(0.80, k - 1))
+    q = t_quantile(0.975, k - 1) + t_quantile(0.80, k - 1)
     return q * sd / math.sqrt(k)
 
 

@@ -8,7 +8,15 @@ import duckdb
 import pytest
 
 from pipelines.metrics.clustered import clustered
-from pipelines.stats import clustered_share, ratio_se, wilson
+from pipelines.stats import (
+    clustered_share,
+    normal_cdf,
+    normal_quantile,
+    ratio_se,
+    t_quantile,
+    t_sf,
+    wilson,
+)
 from reports import numbers
 
 
@@ -63,3 +71,14 @@ def test_numbers_for_people() -> None:
     assert numbers.p_value(0.0) == "p < 0.0001" and numbers.p_value(0.66) == "p = 0.66"
     assert numbers.p_value(0.0012) == "p = 0.0012"
     assert numbers.number(float("nan")) == "n/a"
+
+
+def test_distribution_functions_against_the_table() -> None:
+    # Two-sided 5% values of Student's t to eight digits (the table's).
+    table = {1: 12.7062047, 2: 4.30265273, 3: 3.18244631, 5: 2.57058184, 29: 2.04522964}
+    for dof, value in table.items():
+        assert t_quantile(0.975, dof) == pytest.approx(value, abs=1e-7), dof
+        assert t_sf(value, dof) == pytest.approx(0.025, abs=1e-9), dof
+    assert t_quantile(0.025, 9) == pytest.approx(-2.26215716, abs=1e-7)
+    assert normal_quantile(0.975) == pytest.approx(1.95996398, abs=1e-8)
+    assert normal_cdf(-1.95996398) == pytest.approx(0.025, abs=1e-9)

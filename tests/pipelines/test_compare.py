@@ -377,8 +377,9 @@ def test_a_preferred_h1_claims_only_what_its_interval_shows(tmp_path: Path) -> N
     text = runner.invoke(app, ["compare", *ISLANDS, *args, "--bounds", "0,-1.5"])
     assert text.exit_code == 0, text.output
     assert text.stdout.splitlines()[0] == out["verdict"]
-    # Two-sided: H1- (-1 turn) preferred, the interval straddles 1 turn.
-    two = run_json([*args, "--two-sided"])
+    # Two-sided: H1- (-1 turn) preferred, the interval straddles 1 turn (seed 2: on seed 1's
+    # early stop the valid interval reaches past 0).
+    two = run_json(["--b-rules", one, *ONECURSE, "--seed", "2", "--two-sided"])
     low, high = two["interval"]
     assert two["decision"] == "H1-" and low < high and -1 < high < 0
     assert two["verdict"] == (

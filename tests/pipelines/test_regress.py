@@ -23,10 +23,9 @@ from pipelines.regress_checks import (
     NOISE,
     SIGNIFICANT,
     paired_change,
-    t_quantile,
-    t_sf,
     table_lines,
 )
+from pipelines.stats import t_quantile, t_sf
 from sim import referee
 from strategies.treasure_island.stopping import StopAt
 
