@@ -33,11 +33,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sim.game import NO_ISLAND, GameKind
+from sim.game import NO_ISLAND, AnyKind, GamePlan
 from sim.guard import NO_GUARD, Guard
 from sim.outcome import END_REASONS
 from sim.runner.games import game_kind
-from sim.runner.schedule import GamePlan, Schedule
+from sim.runner.schedule import Schedule
 from sim.runner.shard_check import ShardCheck, ShardCheckError
 from strategies.catalog import discover as catalogs
 from strategies.registry import parse_strategy
@@ -152,7 +152,7 @@ def check_game(name: str, games: int = 24) -> Passed:
 
 
 def _determinism(
-    kind: GameKind, plans: list[GamePlan], play: Callable[[GamePlan], Any]
+    kind: AnyKind, plans: list[GamePlan], play: Callable[[GamePlan], Any]
 ) -> list[Any]:
     played = []
     for plan in plans:
@@ -166,7 +166,7 @@ def _determinism(
 
 
 def _tables(
-    kind: GameKind,
+    kind: AnyKind,
     name: str,
     labels: list[str],
     plans: list[GamePlan],
@@ -185,7 +185,7 @@ def _tables(
 
 
 def _failing_seat(
-    kind: GameKind,
+    kind: AnyKind,
     check: str,
     plans: list[GamePlan],
     play: Callable[..., Any],
@@ -220,7 +220,7 @@ def _failing_seat(
             )
 
 
-def _rules(kind: GameKind, rules: Any) -> None:
+def _rules(kind: AnyKind, rules: Any) -> None:
     values = rules.to_dict()
     with tempfile.TemporaryDirectory(prefix="tourney-check-") as tmp:
         path = Path(tmp) / "rules.toml"

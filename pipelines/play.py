@@ -16,10 +16,10 @@ from typing import Any
 
 from pipelines.ablation import ablated
 from sim.errors import InputError
-from sim.game import DEFAULT_GAME
+from sim.game import DEFAULT_GAME, GamePlan
 from sim.outcome import END_REASONS
 from sim.runner.games import NO_ISLAND, game_kind
-from sim.runner.schedule import GamePlan, Schedule
+from sim.runner.schedule import Schedule
 from strategies.registry import DEFAULT_PLAYERS, StrategySpec, parse_strategy, split_specs
 
 
@@ -69,7 +69,7 @@ def play_game(
     if kind.boards:
         board = kind.boards.resolve(island)
         kind.boards.fits(board, rules)
-        name = board.name
+        name = kind.boards.name(board)
     # The plan names the island as given (a file's path): the engine resolves the board
     # from it, as the runner does from the run's island list.
     plan = GamePlan(0, 0, 0, seed, island if kind.boards else NO_ISLAND, tuple(range(len(players))))
@@ -212,6 +212,7 @@ def bench(
         for plan in plans[first:stop]:
             result = kind.play(plan, rules, factories)
             decisions += result.decisions
+            assert result.result is not None
             ends[result.result.end_reason] += 1
         took = time.perf_counter() - start
         seconds += took

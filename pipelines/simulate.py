@@ -26,10 +26,10 @@ from pipelines.ablation import ablated
 from pipelines.pools import Lineup, lineup
 from pipelines.ticker import Throughput, Ticker, duration
 from sim.errors import InputError
-from sim.game import DEFAULT_GAME, BoardHooks
+from sim.game import DEFAULT_GAME, AnyKind, BoardHooks, RulesLike
 from sim.guard import MAX_DECISION_TIMEOUT, MIN_DECISION_TIMEOUT, Guard
 from sim.runner.backends import BACKENDS, check_address_format
-from sim.runner.games import GAMES, NO_ISLAND, GameKind
+from sim.runner.games import GAMES, NO_ISLAND
 from sim.runner.locations import is_uri, open_store
 from sim.runner.run import RunConfig, RunReport, run
 from sim.runner.shard import ShardSummary
@@ -103,7 +103,7 @@ def read_spec(path: Path) -> dict[str, Any]:
     return raw
 
 
-def parse_islands(boards: BoardHooks, value: Any, source: str) -> tuple[str, ...]:
+def parse_islands(boards: BoardHooks[RulesLike], value: Any, source: str) -> tuple[str, ...]:
     """``all`` (the game's built-in boards), ``generated:N`` (the first N generated ones), a
     name or file, or a comma-separated list / TOML list of those names."""
     if isinstance(value, list):
@@ -134,7 +134,7 @@ def parse_islands(boards: BoardHooks, value: Any, source: str) -> tuple[str, ...
     return tuple(names)
 
 
-def game_islands(kind: GameKind, value: Any, source: str, label: str) -> tuple[str, ...]:
+def game_islands(kind: AnyKind, value: Any, source: str, label: str) -> tuple[str, ...]:
     """The islands ``value`` names (default all) for a game played on islands; for a game
     without islands the placeholder, and ``InputError`` (starting ``label``) if any was named."""
     if kind.boards:

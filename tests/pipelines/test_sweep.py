@@ -184,6 +184,7 @@ def test_intervals_treat_a_seed_block_as_the_unit_and_cut_off_games_are_said(
     for game_id in range(40):
         plan = plan_game(game_id, 3, 4, "rotate", ("abc-1",))
         game = play_planned(plan, rules, factories).result
+        assert game is not None
         per_block.setdefault(plan.block, []).append(game.turns)
         cut += game.end_reason == "turn_cap"
     ys = [sum(v) for v in per_block.values()]

@@ -14,13 +14,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from sim.game import Factory, GameKind
+from sim.game import Board, Factory, GameFacts, GameKind, GamePlan
+from sim.game_tables import BASIC_SCHEMAS, BASIC_TABLES, BasicTableBuilder
 from sim.guard import NO_GUARD, DecisionTimeout, Guard
 from sim.outcome import GameResult, Violation, ranks_and_shares
 from sim.referee import Referee, seat_game
 from sim.rules_files import check_scalar, digest, plain_fields, read_overrides
-from sim.runner.schedule import GamePlan
-from sim.runner.tables import BASIC_SCHEMAS, BASIC_TABLES, BasicTableBuilder
 from sim.sealed import sealed_class
 from sim.seeding import stream
 
@@ -199,7 +198,7 @@ def build(
     plan: GamePlan,
     rules: DiceRaceRules,
     factories: Sequence[Factory],
-    boards: Mapping[str, Any] | None = None,
+    boards: Mapping[str, Board] | None = None,
     guard: Guard = NO_GUARD,
 ) -> DiceRaceGame:
     """The scheduled game, its seats in the plan's order."""
@@ -218,7 +217,7 @@ def render(game: DiceRaceGame) -> list[str]:
     ]
 
 
-KIND = GameKind(
+KIND: GameKind[DiceRaceRules, DiceRaceGame] = GameKind(
     name="dice-race",
     title="Dice Race",
     tables=BASIC_TABLES,
@@ -233,4 +232,5 @@ KIND = GameKind(
     event_names=EVENTS,
     log=lambda game: game.log,
     schemas=lambda: BASIC_SCHEMAS,
+    facts=GameFacts(players=(2, 4), end_reasons=("deck_exhausted", "turn_cap", "timeout")),
 )
