@@ -176,6 +176,16 @@ class BoardHooks(Generic[RulesT]):
 
 
 @dataclass(frozen=True)
+class NotableGame:
+    """A kind of notable game a game's own report part finds (Tobago: a curse that changed
+    the winner): how a report introduces one, and the move-log event its replay link opens
+    at (the one on the game's notable seat that cost it most), if any."""
+
+    words: str
+    event: str | None = None
+
+
+@dataclass(frozen=True)
 class GameFacts:
     """What a game declares once about itself, so that generic code need not know it."""
 
@@ -188,9 +198,9 @@ class GameFacts:
     #: The data files it reads, as globs relative to the data folder (they enter the code
     #: identity a run records).
     data_files: tuple[str, ...] = ()
-    #: How a report introduces the notable games its own report part finds, by kind (Tobago:
-    #: ``curse_winner``); the generic kinds have generic words.
-    notable_games: Mapping[str, str] = field(default_factory=dict)
+    #: The notable games its own report part finds, by kind (Tobago: ``curse_winner``);
+    #: the generic kinds (the longest game, an upset...) need no declaring.
+    notable_games: Mapping[str, NotableGame] = field(default_factory=dict)
 
     def check_players(self, n: int, where: str) -> None:
         """``InputError`` naming ``where`` when ``n`` players is outside the range."""

@@ -16,6 +16,7 @@ from sim.game import (
     GameKind,
     GamePlan,
     JsonDict,
+    NotableGame,
     ReplayHooks,
 )
 from sim.guard import NO_GUARD, Guard
@@ -128,7 +129,9 @@ KIND: GameKind[TobagoRules, TobagoGame] = GameKind(
     facts=GameFacts(
         players=(2, 4),
         data_files=("islands/*.txt", "clues/*.toml"),
-        notable_games={"curse_winner": "A curse changed the winner"},
+        notable_games={
+            "curse_winner": NotableGame("A curse changed the winner", event="curse_hit")
+        },
     ),
     ablations={"curses": {"curse_count": 0}, "amulets": {"amulet_count": 0}},
     sweep_totals=_sweep_totals,

@@ -38,8 +38,10 @@ class DiceRaceRules:
     preset: str = "standard"
     #: Points that win.
     target: int = 30
-    #: Faces of the die (a 1 always busts).
+    #: Faces of the die.
     sides: int = 6
+    #: Whether a 1 busts (the turn's points are lost); false in the ablation ``busts``.
+    busts: bool = True
     #: Safety cap on turns.
     max_turns: int = 1000
 
@@ -61,14 +63,16 @@ _RANGES = {"target": (2, 1000), "sides": (2, 20), "max_turns": (1, 100_000)}
 def with_overrides(rules: DiceRaceRules, raw: dict[str, Any], source: str) -> DiceRaceRules:
     """``rules`` with checked overrides (``InputError`` names source, key and range)."""
     choices = {"preset": tuple(PRESETS)}
-    values = {k: check_scalar(source, k, v, KEYS, _RANGES, (), choices) for k, v in raw.items()}
+    values = {
+        k: check_scalar(source, k, v, KEYS, _RANGES, ("busts",), choices) for k, v in raw.items()
+    }
     return dataclasses.replace(rules, **values)
 
 
 def load_rules(spec: str) -> DiceRaceRules:
     """A preset by name, or a TOML file of overrides (``preset`` picks its base)."""
     if spec in PRESETS:
-        return DiceRaceRules(preset=spec, **PRESETS[spec])
+        return with_overrides(DiceRaceRules(preset=spec), dict(PRESETS[spec]), spec)
     source, base, raw = read_overrides(spec, tuple(PRESETS), "standard")
     base_rules = with_overrides(DiceRaceRules(), {"preset": base}, source)
     return with_overrides(load_rules(base_rules.preset), raw, source)
@@ -179,7 +183,7 @@ class DiceRaceGame:
         while True:
             face = self._dice.randrange(sides) + 1
             self.log += (turn, seat, ROLL, face, total, 0)
-            if face == 1:
+            if face == 1 and self.rules.busts:
                 self.log += (turn, seat, BUST, total, 0, 0)
                 return False
             total += face
@@ -233,4 +237,5 @@ KIND: GameKind[DiceRaceRules, DiceRaceGame] = GameKind(
     log=lambda game: game.log,
     schemas=lambda: BASIC_SCHEMAS,
     facts=GameFacts(players=(2, 4), end_reasons=("deck_exhausted", "turn_cap", "timeout")),
+    ablations={"busts": {"busts": False}},
 )
