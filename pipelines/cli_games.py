@@ -382,12 +382,11 @@ def simulate_cmd(
         typer.echo(f"report both: tourney report {both}")
 
 
-def _on_islands(config: Any) -> str:
-    """Where a run plays, for its start line: nothing for a game without boards."""
-    if not GAMES[config.game].boards:
-        return ""
-    count = len(config.islands)
-    return f" on {count} island{'s' if count != 1 else ''}"
+def _on_boards(config: Any) -> str:
+    """Where a run plays, for its start line, in its game's words (Tobago: ``on 32
+    islands``): nothing for a game without boards."""
+    counted = GAMES[config.game].boards_counted(len(config.islands))
+    return f" on {counted}" if counted else ""
 
 
 def _simulate_one(config: Any) -> None:
@@ -413,7 +412,7 @@ def _simulate_one(config: Any) -> None:
             typer.echo(f"resume: ... and {len(repairs) - 3} more", err=True)
         typer.echo(
             f"run {config.run_dir}: {describe(config)} ({to_play:,} to play)"
-            f"{_on_islands(config)}, backend {config.backend}"
+            f"{_on_boards(config)}, backend {config.backend}"
         )
         progress.begin(to_play, at_once(config, to_play))  # the speed: once each has reported
 

@@ -32,9 +32,7 @@ def parse_players(text: str | None, game: str = DEFAULT_GAME) -> list[StrategySp
     """Seat strategies from a comma-separated list (default: the game's default players)."""
     names = split_specs(text) if text else list(DEFAULT_PLAYERS[game])
     specs = [parse_strategy(x, game) for x in names]
-    if not 2 <= len(specs) <= 4:
-        title = game_kind(game).title
-        raise InputError(f"--players: {title} takes 2 to 4 players, got {len(specs)}")
+    game_kind(game).check_players(len(specs), "--players")
     return specs
 
 
@@ -84,7 +82,8 @@ def game_text(played: PlayedGame) -> list[str]:
     """The game as readable lines, ending with the scores and the winner(s)."""
     g = played.game
     kind = game_kind(played.game_name)
-    where = f", island {played.island}" if kind.boards else ""
+    words = kind.board_words()
+    where = f", {words[0]} {played.island}" if words else ""
     head = [
         f"{kind.title}, seed {g.seed}{where}, rules {played.rules.preset} ({played.rules.hash})",
         "seats: " + ", ".join(f"seat {i + 1} {p.label}" for i, p in enumerate(played.players)),

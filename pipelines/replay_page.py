@@ -76,6 +76,7 @@ def document(played: PlayedGame, recorder: Recorder, source: str) -> dict[str, A
         "title": kind.title,
         "seed": g.seed,
         "island": played.island if kind.boards else None,
+        "board": words[0] if (words := kind.board_words()) else None,
         "rules": played.rules.preset,
         "rules_hash": played.rules.hash,
         "players": [p.label for p in played.players],

@@ -127,7 +127,8 @@ def parse_islands(boards: BoardHooks[RulesLike], value: Any, source: str) -> tup
         raise InputError(f"{source}: islands is empty")
     if len(names) > MAX_ISLANDS:
         raise InputError(
-            f"{source}: islands lists {len(names):,} islands (at most {MAX_ISLANDS} allowed)"
+            f"{source}: islands lists {len(names):,} {boards.noun[1]} "
+            f"(at most {MAX_ISLANDS} allowed)"
         )
     for name in names:
         boards.resolve(name)  # validates: unknown names and bad files fail here, before running
@@ -207,8 +208,8 @@ def resolve(file_values: dict[str, Any], flags: dict[str, Any], source: str) -> 
     asked = _bounded(source, "games", values["games"], 1, MAX_GAMES)
     who = lineup(file_values, flags, game, asked, seating, source)
     labels = list(who.labels)
-    if not who.table_sizes and not 2 <= len(labels) <= 4:
-        raise InputError(f"{source}: players: {kind.title} takes 2 to 4 players, got {len(labels)}")
+    if not who.table_sizes:
+        kind.check_players(len(labels), f"{source}: players")
     specs = [parse_strategy(label, game) for label in labels]
     games = who.games
     if games > MAX_GAMES:

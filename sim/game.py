@@ -202,11 +202,10 @@ class GameFacts:
     #: the generic kinds (the longest game, an upset...) need no declaring.
     notable_games: Mapping[str, NotableGame] = field(default_factory=dict)
 
-    def check_players(self, n: int, where: str) -> None:
-        """``InputError`` naming ``where`` when ``n`` players is outside the range."""
+    def table_sizes(self, most: int) -> tuple[int, ...]:
+        """The player counts a pool of ``most`` members can seat."""
         low, high = self.players
-        if not low <= n <= high:
-            raise InputError(f"{where}: {n} players (the game seats {low} to {high})")
+        return tuple(range(low, min(high, most) + 1))
 
 
 @dataclass(frozen=True)
@@ -268,9 +267,23 @@ class GameKind(Generic[RulesT, GameT]):
             raise InputError(f"{self.title} has no replay page")
         return self.replay
 
+    def check_players(self, n: int, where: str) -> None:
+        """``InputError`` starting ``where`` when the game does not seat ``n`` players."""
+        low, high = self.facts.players
+        if not low <= n <= high:
+            raise InputError(f"{where}: {self.title} takes {low} to {high} players, got {n}")
+
     def board_words(self) -> tuple[str, str] | None:
         """The board's noun, singular and plural; None for a game without boards."""
         return self.boards.noun if self.boards is not None else None
+
+    def boards_counted(self, n: int) -> str:
+        """``n`` boards in the game's words (``32 islands``, ``1 island``); "" without
+        boards."""
+        words = self.board_words()
+        if words is None:
+            return ""
+        return f"{n:,} {words[0] if n == 1 else words[1]}"
 
 
 #: A kind of any game, as registries hold them (see :func:`sim.runner.games.discover`).
