@@ -16,7 +16,7 @@ from typing import Any
 
 from pipelines.ablation import ablated
 from sim.errors import InputError
-from sim.game import DEFAULT_GAME, GamePlan
+from sim.game import GamePlan
 from sim.outcome import END_REASONS
 from sim.runner.games import NO_ISLAND, game_kind
 from sim.runner.schedule import Schedule
@@ -28,7 +28,7 @@ def check_game(game: str) -> None:
     game_kind(game)
 
 
-def parse_players(text: str | None, game: str = DEFAULT_GAME) -> list[StrategySpec]:
+def parse_players(text: str | None, game: str) -> list[StrategySpec]:
     """Seat strategies from a comma-separated list (default: the game's default players)."""
     names = split_specs(text) if text else list(DEFAULT_PLAYERS[game])
     specs = [parse_strategy(x, game) for x in names]
@@ -52,7 +52,7 @@ def play_game(
     players: list[StrategySpec],
     island: str,
     rules_spec: str | None,
-    game: str = DEFAULT_GAME,
+    game: str,
     ablate: str | None = None,
     observe: Callable[[Any], None] | None = None,
 ) -> PlayedGame:
@@ -167,7 +167,7 @@ def bench(
     players: list[StrategySpec],
     rules_spec: str | None,
     chess_seconds: float,
-    game: str = DEFAULT_GAME,
+    game: str,
     rounds: int = 5,
     seating: str = "rotate",
 ) -> dict[str, Any]:

@@ -23,13 +23,14 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from pipelines.ablation import ablated
+from pipelines.game_choice import choose_game
 from pipelines.pools import Lineup, lineup
 from pipelines.ticker import Throughput, Ticker, duration
 from sim.errors import InputError
-from sim.game import DEFAULT_GAME, AnyKind, BoardHooks, RulesLike
+from sim.game import AnyKind, BoardHooks, RulesLike
 from sim.guard import MAX_DECISION_TIMEOUT, MIN_DECISION_TIMEOUT, Guard
 from sim.runner.backends import BACKENDS, check_address_format
-from sim.runner.games import GAMES, NO_ISLAND
+from sim.runner.games import GAMES, NO_ISLAND, UNNAMED_GAME
 from sim.runner.locations import is_uri, open_store
 from sim.runner.run import RunConfig, RunReport, run
 from sim.runner.shard import ShardSummary
@@ -63,7 +64,7 @@ SPEC_KEYS = (
     "isolate",
 )
 DEFAULTS: dict[str, Any] = {
-    "game": DEFAULT_GAME,
+    "game": None,  # the spec's, else the one the command fits (pipelines.game_choice)
     "players": None,  # the game's default players
     "pool": None,  # instead of players: every combination of the pool at each table size
     "table_sizes": None,  # a pool's: default every size from 2 to 4 the pool can fill
@@ -191,6 +192,21 @@ def _check_types(values: dict[str, Any], source: str) -> None:
             )
 
 
+def _unnamed_game(file_values: dict[str, Any], flags: dict[str, Any]) -> str:
+    """The game of a run that names none: a spec file's is Tobago (see
+    :data:`sim.runner.games.UNNAMED_GAME`); the command line's, the one its flags fit."""
+    if file_values:
+        return UNNAMED_GAME
+    lineup = flags.get("players") or flags.get("pool")
+    return choose_game(
+        None,
+        players=lineup if isinstance(lineup, str) else None,
+        rules=[flags.get("rules")],
+        boards=flags.get("islands") is not None,
+        ablation=flags.get("ablate") or flags.get("twin"),
+    )
+
+
 def resolve(file_values: dict[str, Any], flags: dict[str, Any], source: str) -> RunConfig:
     """Merge defaults, the spec file and the flags; validate everything."""
     values = dict(DEFAULTS)
@@ -198,6 +214,8 @@ def resolve(file_values: dict[str, Any], flags: dict[str, Any], source: str) -> 
     values.update({k: v for k, v in flags.items() if v is not None})
     _check_types(values, source)
     game = values["game"]
+    if game is None:
+        game = values["game"] = _unnamed_game(file_values, flags)
     if game not in GAMES:
         allowed = ", ".join(GAMES)
         raise InputError(f"{source}: game = {game!r} is not allowed (one of {allowed})")

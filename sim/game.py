@@ -42,8 +42,6 @@ Board = object
 Factory = Callable[[random.Random], object]
 #: What a game without boards puts in the ``island`` column.
 NO_ISLAND = "-"
-#: The game of a command, spec or manifest that names none.
-DEFAULT_GAME = "tobago"
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,6 +27,7 @@ __all__ = [
     "GAMES",
     "GROUP",
     "NO_ISLAND",
+    "UNNAMED_GAME",
     "AnyKind",
     "Factory",
     "GameKind",
@@ -40,6 +41,10 @@ __all__ = [
 
 #: The entry-point group games register their :class:`~sim.game.GameKind` under, by name.
 GROUP = "tourney.games"
+#: The game of a stored spec, suite case or run manifest that names none: those were
+#: written when Tobago was the only game, so they are read as Tobago's. A rule for reading
+#: old files only: a command that names no game is given none (``pipelines.game_choice``).
+UNNAMED_GAME = "tobago"
 #: A rules object of any game (what generic code may read of it).
 Rules = RulesLike
 
