@@ -33,11 +33,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sim.game import NO_ISLAND, GameKind
+from sim.game import NO_ISLAND, AnyKind, GamePlan
 from sim.guard import NO_GUARD, Guard
 from sim.outcome import END_REASONS
 from sim.runner.games import game_kind
-from sim.runner.schedule import GamePlan, Schedule
+from sim.runner.schedule import Schedule
 from sim.runner.shard_check import ShardCheck, ShardCheckError
 from strategies.catalog import discover as catalogs
 from strategies.registry import parse_strategy
@@ -45,6 +45,7 @@ from strategies.registry import parse_strategy
 #: The checks, in the order they run.
 CHECKS = (
     "determinism",
+    "facts",
     "tables",
     "crashing player",
     "cheating player",
@@ -141,6 +142,7 @@ def check_game(name: str, games: int = 24) -> Passed:
         return kind.play(plan, rules, seats, None, guard)
 
     played = _determinism(kind, plans, play)
+    _facts(kind, len(players), played)
     _tables(kind, name, list(players), plans, played, play)
     _failing_seat(kind, "crashing player", plans, play, factories, Crashing, NO_GUARD)
     _failing_seat(kind, "cheating player", plans, play, factories, Cheating, NO_GUARD)
@@ -151,8 +153,27 @@ def check_game(name: str, games: int = 24) -> Passed:
     return Passed(name, games, players)
 
 
+def _facts(kind: AnyKind, n_players: int, played: list[Any]) -> None:
+    """The game's games are as it declares: its default lineup seated within its player
+    range, declared end reasons known to the tables, and every game ending with one."""
+    low, high = kind.facts.players
+    if not 1 <= low <= high or not low <= n_players <= high:
+        raise ContractError(
+            "facts", f"players = ({low}, {high}) does not hold its {n_players}-player lineup"
+        )
+    unknown = [r for r in kind.facts.end_reasons if r not in END_REASONS]
+    if unknown:
+        raise ContractError("facts", f"end reason {unknown[0]!r} is not one of {END_REASONS}")
+    for game in played:
+        reason = game.result.end_reason if game.result is not None else None
+        if reason not in kind.facts.end_reasons:
+            raise ContractError(
+                "facts", f"a game ended by {reason!r}, which the game does not declare"
+            )
+
+
 def _determinism(
-    kind: GameKind, plans: list[GamePlan], play: Callable[[GamePlan], Any]
+    kind: AnyKind, plans: list[GamePlan], play: Callable[[GamePlan], Any]
 ) -> list[Any]:
     played = []
     for plan in plans:
@@ -166,7 +187,7 @@ def _determinism(
 
 
 def _tables(
-    kind: GameKind,
+    kind: AnyKind,
     name: str,
     labels: list[str],
     plans: list[GamePlan],
@@ -185,7 +206,7 @@ def _tables(
 
 
 def _failing_seat(
-    kind: GameKind,
+    kind: AnyKind,
     check: str,
     plans: list[GamePlan],
     play: Callable[..., Any],
@@ -204,7 +225,7 @@ def _failing_seat(
                 check, f"game {plan.game_id} raised {type(exc).__name__}: {exc}"
             ) from None
         result = game.result
-        if result is None or result.end_reason not in END_REASONS:
+        if result is None or result.end_reason not in kind.facts.end_reasons:
             raise ContractError(check, f"game {plan.game_id} did not end with a result")
         bad_seat = plan.order.index(0)
         seats_seen = {v.seat for v in game.violations}
@@ -220,7 +241,7 @@ def _failing_seat(
             )
 
 
-def _rules(kind: GameKind, rules: Any) -> None:
+def _rules(kind: AnyKind, rules: Any) -> None:
     values = rules.to_dict()
     with tempfile.TemporaryDirectory(prefix="tourney-check-") as tmp:
         path = Path(tmp) / "rules.toml"

@@ -59,7 +59,12 @@ def echo_json(obj: object) -> None:
 
 #: The ``--game`` help: the games registered here (plug-ins included).
 GAME_HELP = "The game: " + ", ".join(GAMES) + "."
-GameOpt = Annotated[str, typer.Option("--game", help=GAME_HELP)]
+GameOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--game", help=GAME_HELP + " Default: the one the other options fit, if one does."
+    ),
+]
 #: Each game's ablations (what ``--ablate`` and ``--twin`` take), for the help texts.
 ABLATIONS = "; ".join(
     f"{g}: {', '.join(kind.ablations)}" for g, kind in GAMES.items() if kind.ablations

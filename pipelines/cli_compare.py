@@ -17,9 +17,9 @@ from pipelines.cli_app import (
     command,
     echo_json,
 )
+from pipelines.game_choice import choose_game
 from pipelines.play import check_game, parse_players
 from sim.errors import InputError
-from sim.game import DEFAULT_GAME
 from sim.runner.games import game_kind
 
 # Each command imports its pipeline when called (see cli_games): the statistics, Parquet and
@@ -53,7 +53,7 @@ def compare_cmd(
             "does first-seat advantage or length change with the players?",
         ),
     ] = None,
-    game: GameOpt = DEFAULT_GAME,
+    game: GameOpt = None,
     players: PlayersOpt = None,
     metric: Annotated[
         str | None,
@@ -216,7 +216,7 @@ def sweep_cmd(
         list[str],
         typer.Option("--param", help="KEY=V1,V2,... a rules key of the game (give one or two)."),
     ],
-    game: GameOpt = DEFAULT_GAME,
+    game: GameOpt = None,
     players: PlayersOpt = None,
     rules: RulesOpt = None,
     games: Annotated[int, typer.Option("--games", min=2, help="Games per grid point.")] = 2000,
@@ -240,6 +240,8 @@ def sweep_cmd(
     from pipelines.ticker import Ticker
     from reports import documents, figures
 
+    keys = [p.partition("=")[0].strip() for p in param]
+    game = choose_game(game, players=players, rules=[rules], boards=islands is not None, keys=keys)
     check_game(game)
     kind = game_kind(game)
     if not 1 <= len(param) <= 2:

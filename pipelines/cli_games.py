@@ -20,9 +20,9 @@ from pipelines.cli_app import (
     command,
     echo_json,
 )
+from pipelines.game_choice import choose_game
 from pipelines.play import bench, check_game, game_json_rows, game_text, parse_players, play_game
 from sim.errors import InputError
-from sim.game import DEFAULT_GAME
 from sim.runner.games import GAMES
 
 # The commands that run tournaments or write reports import their pipelines when called:
@@ -50,7 +50,7 @@ GameIdOpt = Annotated[
 
 
 def _one_game(
-    game: str,
+    game: str | None,
     players: str | None,
     seed: int | None,
     island: str | None,
@@ -84,6 +84,7 @@ def _one_game(
         from pipelines.replay_page import record_run_game
 
         return record_run_game(open_run(run), game_id)
+    game = choose_game(game, players=players, rules=[rules], boards=island is not None)
     check_game(game)
     specs = parse_players(players, game)
     if not record:
@@ -105,7 +106,7 @@ def _write_page(doc: dict[str, Any], path: Path, err: bool = False) -> None:
 
 @command(app, "play")
 def play(
-    game: GameOpt = DEFAULT_GAME,
+    game: GameOpt = None,
     players: PlayersOpt = None,
     seed: SeedOpt = None,
     island: IslandOpt = None,
@@ -135,7 +136,7 @@ def play(
 
 @command(app, "replay")
 def replay_cmd(
-    game: GameOpt = DEFAULT_GAME,
+    game: GameOpt = None,
     players: PlayersOpt = None,
     seed: SeedOpt = None,
     island: IslandOpt = None,
@@ -159,7 +160,7 @@ def replay_cmd(
     if out is None:
         # The run's last name component, of a path or an s3:// URI alike.
         name = run.rstrip("/").rsplit("/", 1)[-1] if run is not None else ""
-        stem = f"{name}-game{game_id}" if run is not None else f"{game}-seed{seed or 0}"
+        stem = f"{name}-game{game_id}" if run is not None else f"{doc['game']}-seed{seed or 0}"
         out = Path(f"{stem}.html")
     if checked is not None:
         typer.echo(f"replayed game {game_id} of {run}: its {checked:,} move rows match the run's")
@@ -177,7 +178,7 @@ def _show(played: Any, as_json: bool) -> None:
 
 @command(app, "bench")
 def bench_cmd(
-    game: GameOpt = DEFAULT_GAME,
+    game: GameOpt = None,
     games: Annotated[int, typer.Option("--games", min=1, help="Games to play.")] = 2000,
     players: PlayersOpt = None,
     rules: RulesOpt = None,
@@ -205,6 +206,7 @@ def bench_cmd(
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object.")] = False,
 ) -> None:
     """Play games on one core and print games/s and decisions/s."""
+    game = choose_game(game, players=players, rules=[rules])
     check_game(game)
     lineup = parse_players(players, game)
     result = bench(games, lineup, rules, chess_seconds, game, rounds, seating)
@@ -382,12 +384,11 @@ def simulate_cmd(
         typer.echo(f"report both: tourney report {both}")
 
 
-def _on_islands(config: Any) -> str:
-    """Where a run plays, for its start line: nothing for a game without boards."""
-    if not GAMES[config.game].boards:
-        return ""
-    count = len(config.islands)
-    return f" on {count} island{'s' if count != 1 else ''}"
+def _on_boards(config: Any) -> str:
+    """Where a run plays, for its start line, in its game's words (Tobago: ``on 32
+    islands``): nothing for a game without boards."""
+    counted = GAMES[config.game].boards_counted(len(config.islands))
+    return f" on {counted}" if counted else ""
 
 
 def _simulate_one(config: Any) -> None:
@@ -413,7 +414,7 @@ def _simulate_one(config: Any) -> None:
             typer.echo(f"resume: ... and {len(repairs) - 3} more", err=True)
         typer.echo(
             f"run {config.run_dir}: {describe(config)} ({to_play:,} to play)"
-            f"{_on_islands(config)}, backend {config.backend}"
+            f"{_on_boards(config)}, backend {config.backend}"
         )
         progress.begin(to_play, at_once(config, to_play))  # the speed: once each has reported
 
@@ -439,6 +440,7 @@ def _simulate_one(config: Any) -> None:
 
 @command(app, "bench-runner")
 def bench_runner_cmd(
+    game: GameOpt = None,
     games: Annotated[int, typer.Option("--games", min=1, help="Games per run.")] = 20_000,
     workers: Annotated[int, typer.Option("--workers", min=1, help="Ray workers.")] = 2,
     shard_size: Annotated[int, typer.Option("--shard-size", min=1)] = 1000,
@@ -448,7 +450,8 @@ def bench_runner_cmd(
     from pipelines.run_bench import bench_runner
     from pipelines.simulate import resolve
 
-    base = resolve({}, {"games": games, "shard_size": shard_size, "out": "unused"}, "bench")
+    flags = {"game": game, "games": games, "shard_size": shard_size, "out": "unused"}
+    base = resolve({}, flags, "bench")
     result = bench_runner(base, workers)
     if as_json:
         echo_json(result)

@@ -10,9 +10,9 @@ from typing import Annotated
 import typer
 
 from pipelines.cli_app import GameOpt, RulesOpt, app, command, echo_json
+from pipelines.game_choice import choose_game
 from pipelines.play import check_game
 from sim.errors import InputError
-from sim.game import DEFAULT_GAME
 
 
 @command(app, "tune")
@@ -30,7 +30,7 @@ def tune_cmd(
     field: Annotated[
         str, typer.Option("--field", help="The opponents: 1 to 3 comma-separated strategies.")
     ],
-    game: GameOpt = DEFAULT_GAME,
+    game: GameOpt = None,
     rules: RulesOpt = None,
     points: Annotated[
         int, typer.Option("--points", min=2, max=64, help="Values per LOW..HIGH range.")
@@ -92,6 +92,9 @@ def tune_cmd(
     )
     from sim.runner.backends import BACKENDS, check_address_format, ray_start
 
+    game = choose_game(
+        game, players=f"{strategy},{field}", rules=[rules], boards=islands is not None
+    )
     check_game(game)
     if backend not in BACKENDS:
         raise InputError(f"--backend {backend!r} is not allowed ({', '.join(BACKENDS)})")

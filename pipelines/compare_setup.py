@@ -9,10 +9,10 @@ from pathlib import Path
 from pipelines import verdicts
 from pipelines.ablation import ablated
 from pipelines.compare import CompareSpec, check_metric
+from pipelines.game_choice import choose_game
 from pipelines.play import check_game, parse_players
 from pipelines.simulate import game_islands
 from sim.errors import InputError
-from sim.game import DEFAULT_GAME
 from sim.runner.games import game_kind
 from strategies.registry import DEFAULT_PLAYERS, parse_strategy, split_specs
 
@@ -30,7 +30,7 @@ def compare_spec(
     a_strategy: str | None = None,
     b_strategy: str | None = None,
     b_players: str | None = None,
-    game: str = DEFAULT_GAME,
+    game: str | None = None,
     players: str | None = None,
     metric: str | None = None,
     bounds: str | None = None,
@@ -43,7 +43,16 @@ def compare_spec(
     batch_blocks: int = 50,
     plan_effect: float | None = None,
 ) -> CompareSpec:
-    """The comparison the options describe (the ``tourney compare`` options by name)."""
+    """The comparison the options describe (the ``tourney compare`` options by name); without
+    ``game``, the game they fit (:func:`pipelines.game_choice.choose_game`)."""
+    named = ",".join(p for p in (players, a_strategy, b_strategy, b_players) if p)
+    game = choose_game(
+        game,
+        players=named or None,
+        rules=[a_rules, b_rules],
+        boards=islands is not None,
+        ablation=ablate,
+    )
     check_game(game)
     kind = game_kind(game)
     strategy_mode = a_strategy is not None or b_strategy is not None

@@ -16,7 +16,7 @@ from typing import Any
 
 from pipelines import claims, power
 from pipelines.report_data import CohortResult, Finding, PairResult
-from pipelines.run_groups import rules_name
+from pipelines.run_groups import Pairing, rules_name
 from reports import numbers
 
 
@@ -335,7 +335,7 @@ def pair_findings(pair: PairResult) -> list[Finding]:
     removal ("removing curses raises ..."), a rules variant or a strategy swap as B against A."""
     p = pair.pairing
     scope = f"pairing:{p.index}"
-    if p.factor in ("curses", "amulets"):
+    if p.ablation:
         subject = f"removing {p.factor}"
     elif p.factor == "strategy":
         before, after = p.changes[0].split(" -> ")
@@ -371,7 +371,7 @@ def pair_findings(pair: PairResult) -> list[Finding]:
                 int(r["pairs"]),
                 _sentence(
                     f"{said} (paired: the same "
-                    f"{numbers.count(r['pairs'])} games {_both(p.factor)}).{caveat}"
+                    f"{numbers.count(r['pairs'])} games {_both(p)}).{caveat}"
                 ),
                 scope,
                 **seen,
@@ -404,7 +404,7 @@ def _sentence(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def _both(factor: str) -> str:
-    if factor in ("curses", "amulets"):
-        return f"with and without {factor}"
+def _both(pairing: Pairing) -> str:
+    if pairing.ablation:
+        return f"with and without {pairing.factor}"
     return "under A and under B"

@@ -16,10 +16,10 @@ from typing import Any
 
 from pipelines.ablation import ablated
 from sim.errors import InputError
-from sim.game import DEFAULT_GAME
+from sim.game import GamePlan
 from sim.outcome import END_REASONS
 from sim.runner.games import NO_ISLAND, game_kind
-from sim.runner.schedule import GamePlan, Schedule
+from sim.runner.schedule import Schedule
 from strategies.registry import DEFAULT_PLAYERS, StrategySpec, parse_strategy, split_specs
 
 
@@ -28,13 +28,11 @@ def check_game(game: str) -> None:
     game_kind(game)
 
 
-def parse_players(text: str | None, game: str = DEFAULT_GAME) -> list[StrategySpec]:
+def parse_players(text: str | None, game: str) -> list[StrategySpec]:
     """Seat strategies from a comma-separated list (default: the game's default players)."""
     names = split_specs(text) if text else list(DEFAULT_PLAYERS[game])
     specs = [parse_strategy(x, game) for x in names]
-    if not 2 <= len(specs) <= 4:
-        title = game_kind(game).title
-        raise InputError(f"--players: {title} takes 2 to 4 players, got {len(specs)}")
+    game_kind(game).check_players(len(specs), "--players")
     return specs
 
 
@@ -54,7 +52,7 @@ def play_game(
     players: list[StrategySpec],
     island: str,
     rules_spec: str | None,
-    game: str = DEFAULT_GAME,
+    game: str,
     ablate: str | None = None,
     observe: Callable[[Any], None] | None = None,
 ) -> PlayedGame:
@@ -69,7 +67,7 @@ def play_game(
     if kind.boards:
         board = kind.boards.resolve(island)
         kind.boards.fits(board, rules)
-        name = board.name
+        name = kind.boards.name(board)
     # The plan names the island as given (a file's path): the engine resolves the board
     # from it, as the runner does from the run's island list.
     plan = GamePlan(0, 0, 0, seed, island if kind.boards else NO_ISLAND, tuple(range(len(players))))
@@ -84,7 +82,8 @@ def game_text(played: PlayedGame) -> list[str]:
     """The game as readable lines, ending with the scores and the winner(s)."""
     g = played.game
     kind = game_kind(played.game_name)
-    where = f", island {played.island}" if kind.boards else ""
+    words = kind.board_words()
+    where = f", {words[0]} {played.island}" if words else ""
     head = [
         f"{kind.title}, seed {g.seed}{where}, rules {played.rules.preset} ({played.rules.hash})",
         "seats: " + ", ".join(f"seat {i + 1} {p.label}" for i, p in enumerate(played.players)),
@@ -168,7 +167,7 @@ def bench(
     players: list[StrategySpec],
     rules_spec: str | None,
     chess_seconds: float,
-    game: str = DEFAULT_GAME,
+    game: str,
     rounds: int = 5,
     seating: str = "rotate",
 ) -> dict[str, Any]:
@@ -212,6 +211,7 @@ def bench(
         for plan in plans[first:stop]:
             result = kind.play(plan, rules, factories)
             decisions += result.decisions
+            assert result.result is not None
             ends[result.result.end_reason] += 1
         took = time.perf_counter() - start
         seconds += took

@@ -17,12 +17,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from sim.errors import InputError
+from sim.runner.games import game_kind
 from sim.runner.run import RunConfig
 from sim.runner.schedule import cycle_games_per_size
 from strategies.registry import DEFAULT_PLAYERS, parse_strategy, split_specs
 
-#: Players at one table, in both games.
-TABLE_SIZES = (2, 3, 4)
 #: Members of one pool: the combinations grow as the pool's size to the fourth power (a pool
 #: of 16 at 2, 3 and 4 players balances only in cycles of 21,840 games per table size).
 MAX_POOL = 16
@@ -78,9 +77,9 @@ def _labels(value: Any, key: str, source: str, allowed: str) -> list[str]:
     return labels
 
 
-def _sizes(value: Any, source: str, members: int) -> tuple[int, ...]:
-    """Table sizes from ``"2,3,4"`` or ``[2, 3, 4]``: distinct, each 2 to 4 and at most the
-    pool's size."""
+def _sizes(value: Any, source: str, members: int, seats: tuple[int, int]) -> tuple[int, ...]:
+    """Table sizes from ``"2,3,4"`` or ``[2, 3, 4]``: distinct, each a player count the game
+    seats (``seats``: least and most) and at most the pool's size."""
     items: list[Any]
     if isinstance(value, str):
         items = [x.strip() for x in value.split(",") if x.strip()]
@@ -89,16 +88,16 @@ def _sizes(value: Any, source: str, members: int) -> tuple[int, ...]:
         items = list(value)
     else:
         items = [value]
-    top = min(max(TABLE_SIZES), members)
+    low, top = seats[0], min(seats[1], members)
     if (
         not items
         or not all(isinstance(s, int) and not isinstance(s, bool) for s in items)
-        or not all(min(TABLE_SIZES) <= s <= top for s in items)
+        or not all(low <= s <= top for s in items)
         or len(set(items)) != len(items)
     ):
         raise InputError(
             f"{source}: table_sizes = {_shown(value)} is not allowed (distinct player counts "
-            f"from {min(TABLE_SIZES)} to {top}, the pool's size or fewer, like 2,3,4)"
+            f"from {low} to {top}, the pool's size or fewer, like 2,3,4)"
         )
     return tuple(sorted(items))
 
@@ -173,10 +172,11 @@ def lineup(
             f"got {len(labels)})"
         )
     labels = _members(labels, game, source)
+    facts = game_kind(game).facts
     table_sizes = (
-        _sizes(sizes, source, len(labels))
+        _sizes(sizes, source, len(labels), facts.players)
         if sizes is not None
-        else tuple(s for s in TABLE_SIZES if s <= len(labels))
+        else facts.table_sizes(len(labels))
     )
     cycle = cycle_games_per_size(len(labels), table_sizes, seating)
     per_size = -(-games // cycle) * cycle

@@ -29,8 +29,7 @@ from pipelines.regress_checks import Cutoff, check_golden, check_statistic
 from pipelines.simulate import game_islands
 from pipelines.ticker import Ticker
 from sim.errors import InputError
-from sim.game import DEFAULT_GAME
-from sim.runner.games import GAMES, Factory, Rules, play_planned
+from sim.runner.games import GAMES, UNNAMED_GAME, Factory, Rules, play_planned
 from sim.runner.schedule import plan_game
 from sim.text_input import read_text
 from sim.toml_files import read_toml
@@ -128,7 +127,7 @@ def read_suite(path: Path) -> list[Case]:
         players = c.get("players")
         if not isinstance(players, list) or not 2 <= len(players) <= 4:
             raise InputError(f"{where}: 'players' must list 2 to 4 strategies")
-        game = c.get("game", DEFAULT_GAME)
+        game = c.get("game", UNNAMED_GAME)
         if game not in GAMES:
             raise InputError(f"{where}: game = {game!r} is not allowed ({', '.join(GAMES)})")
         kind = GAMES[game]

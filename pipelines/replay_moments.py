@@ -5,8 +5,9 @@ A replay page's step ``N`` is the game after its first ``N`` move-log rows: row 
 the event at ply ``p`` carries ``#step=p+1``. Per kind of notable game
 (:mod:`pipelines.report_games`):
 
-- a curse that changed the winner: the curse hit on the seat that wins the deal without
-  curses (the one that cost it most, then the first);
+- a kind a game declares with its event (:class:`sim.game.NotableGame`; Tobago: a curse
+  that changed the winner, at ``curse_hit``): that event on the notable seat (Tobago: the
+  one that wins the deal without curses), the one that cost it most, then the first;
 - the biggest upset: the decisive moment, the step from which the winner leads alone to the
   end (in Tobago, a treasure distribution);
 - the longest game and a game cut off (turn cap, deadlock, time limit): the game's end;
@@ -27,20 +28,23 @@ END_KINDS = frozenset({"longest", "turn_cap", "deadlock", "timeout"})
 SCORE_KEYS = ("scores", "points")
 
 
-def moment(kind: str, doc: dict[str, Any], seat: int = -1, turn: int = -1) -> int | None:
+def moment(
+    kind: str, doc: dict[str, Any], seat: int = -1, turn: int = -1, event: str | None = None
+) -> int | None:
     """The step of ``doc`` (a replay document) that a link to a game of ``kind`` opens at;
     ``seat`` is the seat the kind is about (the curse's victim, the failing strategy's,
-    0-based) and ``turn`` the failure's turn, -1 for none. None when the game has no such
-    moment (the page opens at its start)."""
+    0-based), ``turn`` the failure's turn, -1 for none, and ``event`` the move-log event the
+    game declares for the kind. None when the game has no such moment (the page opens at its
+    start)."""
     events: list[dict[str, Any]] = doc["events"]
     if kind == "strategy_failure":
         mine = [k for k, e in enumerate(events) if (e["turn"], e["seat"]) == (turn, seat)]
         flagged = [k for k in mine if events[k]["name"] == "violation"]
         at = flagged or mine
         return at[0] + 1 if at else None
-    if kind == "curse_winner":
+    if event is not None:
         scores = running_scores(doc)
-        hits = [k for k, e in enumerate(events) if e["name"] == "curse_hit" and e["seat"] == seat]
+        hits = [k for k, e in enumerate(events) if e["name"] == event and e["seat"] == seat]
         if not hits:
             return None
         # The hit that cost the seat most (its score's drop over the step), then the first.

@@ -23,7 +23,6 @@ from pipelines.metrics.source import RunInfo
 from pipelines.play import PlayedGame, play_game
 from reports.replay_page import replay_html
 from sim.errors import InputError
-from sim.game import DEFAULT_GAME
 from sim.runner.games import game_kind
 from strategies.registry import StrategySpec
 
@@ -76,6 +75,7 @@ def document(played: PlayedGame, recorder: Recorder, source: str) -> dict[str, A
         "title": kind.title,
         "seed": g.seed,
         "island": played.island if kind.boards else None,
+        "board": words[0] if (words := kind.board_words()) else None,
         "rules": played.rules.preset,
         "rules_hash": played.rules.hash,
         "players": [p.label for p in played.players],
@@ -96,7 +96,7 @@ def record_play(
     players: list[StrategySpec],
     island: str,
     rules_spec: str | None,
-    game: str = DEFAULT_GAME,
+    game: str,
     ablate: str | None = None,
 ) -> tuple[PlayedGame, dict[str, Any]]:
     """Play one game as ``tourney play`` does, recording it; the game and its document."""

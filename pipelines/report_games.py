@@ -2,13 +2,14 @@
 
 Per cohort and player count: the longest finished game, the biggest upset, and the first game
 cut off at the turn cap or by a deadlock when there are any (``win_rate.notable_games``); per
-pairing of a run and its twin without curses, a game where a curse changed the winner
-(``curses.winner_changed``). Each comes with the ``tourney play`` command that replays it,
-and an HTML report gets each one's replay page under ``games/`` next to ``index.html``
-(:mod:`pipelines.replay_page`), linked at the moment that makes it notable (``#step=N``,
-:mod:`pipelines.replay_moments`). Only these few games are played again, each checked against
-its run's logged moves found by game id (row-group statistics skip the rest of the parts),
-so a run of a million games costs little more than a small one. A game that no longer
+pairing, the games a game's own report part finds (Tobago: a game where a curse changed the
+winner, between a run and its twin without curses), in the words the game declares
+(:attr:`sim.game.GameFacts.notable_games`). Each comes with the ``tourney play`` command
+that replays it, and an HTML report gets each one's replay page under ``games/`` next to
+``index.html`` (:mod:`pipelines.replay_page`), linked at the moment that makes it notable
+(``#step=N``, :mod:`pipelines.replay_moments`). Only these few games are played again, each
+checked against its run's logged moves found by game id (row-group statistics skip the rest
+of the parts), so a run of a million games costs little more than a small one. A game that no longer
 replays as logged (the code changed since the run) gets no page, and the report says why
 instead of failing.
 """
@@ -23,6 +24,7 @@ from pipelines.replay_page import record_run_game, write_page
 from pipelines.report_data import GameToSee, ReportData
 from pipelines.run_warnings import replay_command
 from sim.errors import InputError, RunError
+from sim.runner.games import GAMES
 
 #: How each kind of notable game is introduced.
 WORDS = {
@@ -31,9 +33,25 @@ WORDS = {
     "turn_cap": "A game stopped at the turn cap",
     "deadlock": "A game ended by a deadlock",
     "timeout": "A game ended by a decision past the time limit",
-    "curse_winner": "A curse changed the winner",
     "strategy_failure": "A strategy failed",
 }
+
+
+def words(game: str, kind: str) -> str:
+    """How a report introduces a notable game of ``kind`` in a run of ``game``: the game's
+    own words for the kinds it declares, else the generic ones (else the kind's name)."""
+    kind_of_game = GAMES.get(game)
+    own = kind_of_game.facts.notable_games.get(kind) if kind_of_game is not None else None
+    return own.words if own is not None else WORDS.get(kind, kind)
+
+
+def moment_event(game: str, kind: str) -> str | None:
+    """The move-log event a game declares for a notable game of ``kind`` (None for none)."""
+    kind_of_game = GAMES.get(game)
+    own = kind_of_game.facts.notable_games.get(kind) if kind_of_game is not None else None
+    return own.event if own is not None else None
+
+
 #: The report's folder of replay pages.
 GAMES_DIR = "games"
 
@@ -49,7 +67,8 @@ def games_to_see(data: ReportData, unit: str) -> list[GameToSee]:
             kind, n, game_id = str(r["kind"]), int(r["n_players"]), int(r["game_id"])
             run = result.cohort.runs[int(r["run"])]
             detail = str(r["detail"]) + (f" {unit}" if kind == "upset" else "")
-            text = f"{WORDS.get(kind, kind)} with {n} players{where}: game {game_id}, {detail}."
+            said = words(run.game, kind)
+            text = f"{said} with {n} players{where}: game {game_id}, {detail}."
             name = f"{prefix}{kind.replace('_', '-')}-{n}p-game{game_id}.html"
             command = replay_command(run, game_id)
             out.append(GameToSee(kind, n, text, run, game_id, command, name))
@@ -59,7 +78,7 @@ def games_to_see(data: ReportData, unit: str) -> list[GameToSee]:
             kind, n, game_id = str(r["kind"]), int(r["n_players"]), int(r["game_id"])
             run = pair.pairing.a if int(r["run"]) == 0 else pair.pairing.b
             text = (
-                f"{WORDS.get(kind, kind)} with {n} players (paired: {pair.pairing.title}): "
+                f"{words(run.game, kind)} with {n} players (paired: {pair.pairing.title}): "
                 f"game {game_id}, {r['detail']}."
             )
             name = f"{prefix}{kind.replace('_', '-')}-{n}p-game{game_id}.html"
@@ -108,6 +127,7 @@ def write_pages(games: list[GameToSee], out_dir: Path) -> list[GameToSee]:
             done.append(replace(game, note=f"no replay page: {exc}"))
             continue
         write_page(doc, folder / game.name)
-        step = moment(game.kind, doc, game.seat, game.turn)
+        event = moment_event(game.run.game, game.kind)
+        step = moment(game.kind, doc, game.seat, game.turn, event)
         done.append(replace(game, page=f"{GAMES_DIR}/{game.name}", step=step))
     return done

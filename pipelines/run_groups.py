@@ -84,7 +84,8 @@ class Pairing:
     index: int
     a: RunInfo
     b: RunInfo
-    #: ``curses`` or ``amulets`` (an ablation), ``rules`` (a rules variant) or ``strategy``.
+    #: An ablation's name (one of the game's ``ablations``, Tobago: ``curses``), ``rules``
+    #: (a rules variant) or ``strategy``.
     factor: str
     #: What differs, for people: rules keys ``key: a -> b``, or the swapped strategies.
     changes: tuple[str, ...]
@@ -106,8 +107,13 @@ class Pairing:
         )
 
     @property
+    def ablation(self) -> bool:
+        """Whether B is A without one of its game's ablatable parts (``factor`` names it)."""
+        return self.factor not in ("rules", "strategy") and self.factor in _ablations(self.a)
+
+    @property
     def title(self) -> str:
-        if self.factor in GAMES[self.a.game].ablations:
+        if self.ablation:
             return f"what {self.factor} do: {rules_name(self.a)} against the same without them"
         if self.factor == "strategy" and self.slot is not None:
             a = self.a.manifest["spec"]["players"][self.slot]
@@ -214,6 +220,11 @@ def rules_changes(a: RunInfo, b: RunInfo) -> tuple[str, ...]:
     rb: dict[str, Any] = _spec(b).get("resolved_rules", {})
     keys = sorted(k for k in set(ra) | set(rb) if ra.get(k) != rb.get(k))
     return tuple(f"{k}: {ra.get(k)!r} -> {rb.get(k)!r}" for k in keys)
+
+
+def _ablations(run: RunInfo) -> tuple[str, ...]:
+    kind = GAMES.get(run.game)
+    return tuple(kind.ablations) if kind is not None else ()
 
 
 def _ablation(a: RunInfo, b: RunInfo) -> str | None:

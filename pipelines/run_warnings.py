@@ -25,6 +25,7 @@ from pipelines.report_data import RunWarning
 from pipelines.run_groups import Groups, run_label, short_label
 from reports import numbers
 from sim.outcome import UNFINISHED
+from sim.runner.games import GAMES
 
 #: Words for the end reasons that leave a game without a real winner.
 END_WORDS = {
@@ -196,14 +197,16 @@ def run_warnings(
     for cohort in groups.cohorts:
         if len(cohort.runs) > 1:
             names = ", ".join(r.where for r in cohort.runs)
+            words = GAMES[cohort.game].board_words() if cohort.game in GAMES else None
+            on = f" on the same {words[1]}" if words else ""
             out.append(
                 RunWarning(
                     kind="pooled_runs",
                     run=cohort.label,
                     text=(
                         f"{len(cohort.runs)} runs are pooled into one set of tables ({names}): "
-                        "they played the same rules and players on the same islands with "
-                        "different seeds, and the same code played them."
+                        f"they played the same rules and players{on} with different seeds, "
+                        "and the same code played them."
                     ),
                 )
             )

@@ -23,13 +23,14 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from pipelines.ablation import ablated
+from pipelines.game_choice import choose_game
 from pipelines.pools import Lineup, lineup
 from pipelines.ticker import Throughput, Ticker, duration
 from sim.errors import InputError
-from sim.game import DEFAULT_GAME, BoardHooks
+from sim.game import AnyKind, BoardHooks, RulesLike
 from sim.guard import MAX_DECISION_TIMEOUT, MIN_DECISION_TIMEOUT, Guard
 from sim.runner.backends import BACKENDS, check_address_format
-from sim.runner.games import GAMES, NO_ISLAND, GameKind
+from sim.runner.games import GAMES, NO_ISLAND, UNNAMED_GAME
 from sim.runner.locations import is_uri, open_store
 from sim.runner.run import RunConfig, RunReport, run
 from sim.runner.shard import ShardSummary
@@ -63,7 +64,7 @@ SPEC_KEYS = (
     "isolate",
 )
 DEFAULTS: dict[str, Any] = {
-    "game": DEFAULT_GAME,
+    "game": None,  # the spec's, else the one the command fits (pipelines.game_choice)
     "players": None,  # the game's default players
     "pool": None,  # instead of players: every combination of the pool at each table size
     "table_sizes": None,  # a pool's: default every size from 2 to 4 the pool can fill
@@ -103,7 +104,7 @@ def read_spec(path: Path) -> dict[str, Any]:
     return raw
 
 
-def parse_islands(boards: BoardHooks, value: Any, source: str) -> tuple[str, ...]:
+def parse_islands(boards: BoardHooks[RulesLike], value: Any, source: str) -> tuple[str, ...]:
     """``all`` (the game's built-in boards), ``generated:N`` (the first N generated ones), a
     name or file, or a comma-separated list / TOML list of those names."""
     if isinstance(value, list):
@@ -127,14 +128,15 @@ def parse_islands(boards: BoardHooks, value: Any, source: str) -> tuple[str, ...
         raise InputError(f"{source}: islands is empty")
     if len(names) > MAX_ISLANDS:
         raise InputError(
-            f"{source}: islands lists {len(names):,} islands (at most {MAX_ISLANDS} allowed)"
+            f"{source}: islands lists {len(names):,} {boards.noun[1]} "
+            f"(at most {MAX_ISLANDS} allowed)"
         )
     for name in names:
         boards.resolve(name)  # validates: unknown names and bad files fail here, before running
     return tuple(names)
 
 
-def game_islands(kind: GameKind, value: Any, source: str, label: str) -> tuple[str, ...]:
+def game_islands(kind: AnyKind, value: Any, source: str, label: str) -> tuple[str, ...]:
     """The islands ``value`` names (default all) for a game played on islands; for a game
     without islands the placeholder, and ``InputError`` (starting ``label``) if any was named."""
     if kind.boards:
@@ -190,6 +192,21 @@ def _check_types(values: dict[str, Any], source: str) -> None:
             )
 
 
+def _unnamed_game(file_values: dict[str, Any], flags: dict[str, Any]) -> str:
+    """The game of a run that names none: a spec file's is Tobago (see
+    :data:`sim.runner.games.UNNAMED_GAME`); the command line's, the one its flags fit."""
+    if file_values:
+        return UNNAMED_GAME
+    lineup = flags.get("players") or flags.get("pool")
+    return choose_game(
+        None,
+        players=lineup if isinstance(lineup, str) else None,
+        rules=[flags.get("rules")],
+        boards=flags.get("islands") is not None,
+        ablation=flags.get("ablate") or flags.get("twin"),
+    )
+
+
 def resolve(file_values: dict[str, Any], flags: dict[str, Any], source: str) -> RunConfig:
     """Merge defaults, the spec file and the flags; validate everything."""
     values = dict(DEFAULTS)
@@ -197,6 +214,8 @@ def resolve(file_values: dict[str, Any], flags: dict[str, Any], source: str) -> 
     values.update({k: v for k, v in flags.items() if v is not None})
     _check_types(values, source)
     game = values["game"]
+    if game is None:
+        game = values["game"] = _unnamed_game(file_values, flags)
     if game not in GAMES:
         allowed = ", ".join(GAMES)
         raise InputError(f"{source}: game = {game!r} is not allowed (one of {allowed})")
@@ -207,8 +226,8 @@ def resolve(file_values: dict[str, Any], flags: dict[str, Any], source: str) -> 
     asked = _bounded(source, "games", values["games"], 1, MAX_GAMES)
     who = lineup(file_values, flags, game, asked, seating, source)
     labels = list(who.labels)
-    if not who.table_sizes and not 2 <= len(labels) <= 4:
-        raise InputError(f"{source}: players: {kind.title} takes 2 to 4 players, got {len(labels)}")
+    if not who.table_sizes:
+        kind.check_players(len(labels), f"{source}: players")
     specs = [parse_strategy(label, game) for label in labels]
     games = who.games
     if games > MAX_GAMES:

@@ -36,6 +36,7 @@ from typing import Any
 from pipelines import claims, power
 from reports import numbers
 from sim.errors import InputError
+from sim.runner.games import GAMES
 
 
 @dataclass(frozen=True)
@@ -355,8 +356,11 @@ def _field_lines(f: dict[str, Any]) -> list[str]:
         ]
     islands = f.get("islands")
     if islands:
-        shown = ", ".join(islands) if len(islands) <= 4 else f"{len(islands)} islands"
-        out.append(f"  islands: {shown}")
+        kind = GAMES.get(str(f.get("game")))
+        words = kind.board_words() if kind is not None else None
+        plural = words[1] if words else "boards"
+        shown = ", ".join(islands) if len(islands) <= 4 else f"{len(islands)} {plural}"
+        out.append(f"  {plural}: {shown}")
     return out
 
 

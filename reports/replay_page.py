@@ -55,7 +55,7 @@ def compact_events(events: list[dict[str, Any]]) -> dict[str, Any]:
 
 def _headline(doc: dict[str, Any]) -> tuple[str, str]:
     """The page's title and the line under it (players, result)."""
-    where = f", island {doc['island']}" if doc.get("island") else ""
+    where = f", {doc.get('board') or 'board'} {doc['island']}" if doc.get("island") else ""
     title = f"{doc['title']} replay: seed {doc['seed']}{where}"
     # A game cut short has a leader, not a winner.
     first = " (winner)" if doc["end_reason"] == "deck_exhausted" else " (leading)"

@@ -20,7 +20,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from sim.errors import InputError, RunError
-from sim.game import DEFAULT_GAME
 from sim.outcome import STRATEGY_FAILURES, describe
 from sim.sealed import trust
 from strategies.catalog import discover
@@ -179,7 +178,7 @@ def _check_game(name: str, cls: type, game: str) -> None:
         )
 
 
-def parse_strategy(text: str, game: str = DEFAULT_GAME) -> StrategySpec:
+def parse_strategy(text: str, game: str) -> StrategySpec:
     """The strategy of ``game`` named by ``text``; ``InputError`` says what is allowed."""
     registry = REGISTRIES.get(game, {})
     label = text.strip()

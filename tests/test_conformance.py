@@ -37,7 +37,7 @@ def test_every_game_of_the_product_meets_the_contract(name: str) -> None:
 def test_the_plugin_game_meets_the_contract_on_the_command_line() -> None:
     done = _check_game("dice-race")
     assert done.returncode == 0, done.stderr
-    assert done.stdout.startswith("dice-race meets the contract: 6 checks passed"), done.stdout
+    assert done.stdout.startswith("dice-race meets the contract: 7 checks passed"), done.stdout
     assert done.stdout.count("\n") == 1
 
 
@@ -98,3 +98,19 @@ def test_rules_are_written_as_a_file_the_game_reads() -> None:
     assert text == 'preset = "standard"\na = true\nb = [1, 2]\nc = 0.5\nd = "x\\"y"\n'
     with pytest.raises(TypeError, match="no file form"):
         rules_toml({"bad": object()})
+
+
+def test_a_game_whose_games_are_not_as_it_declares_fails_the_facts_check(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import dataclasses
+
+    kind = GAMES["treasure-island"]
+    for facts, detail in (
+        (dataclasses.replace(kind.facts, end_reasons=("turn_cap",)), "a game ended by"),
+        (dataclasses.replace(kind.facts, players=(2, 3)), "does not hold its 4-player lineup"),
+    ):
+        monkeypatch.setitem(GAMES, "treasure-island", dataclasses.replace(kind, facts=facts))
+        with pytest.raises(ContractError) as caught:
+            check_game("treasure-island", games=4)
+        assert caught.value.check == "facts" and detail in caught.value.detail

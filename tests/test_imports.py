@@ -120,6 +120,45 @@ def test_the_generic_layers_import_no_game() -> None:
     assert not wrong
 
 
+#: Every game package: the built-in games' rules and engines and the test plug-ins'.
+GAME_SOURCES = (
+    ROOT / "sim" / "tobago",
+    ROOT / "sim" / "treasure_island",
+    *sorted(ROOT.glob("tests/plugins/*/tourney_*")),
+)
+
+
+def _runner_imports(folder: Path) -> list[tuple[str, str]]:
+    out = []
+    for f in sorted(folder.rglob("*.py")):
+        for node in ast.walk(ast.parse(f.read_text())):
+            names: list[str] = []
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                names = [node.module, *(f"{node.module}.{a.name}" for a in node.names)]
+            out += [(f.name, n) for n in names if n == "sim.runner" or n.startswith("sim.runner.")]
+    return out
+
+
+def test_no_game_imports_the_runner() -> None:
+    # A game needs only the contract (sim.game, sim.game_tables): the runner is the
+    # runner's, and a game in its own package must not depend on how it is built.
+    assert len(GAME_SOURCES) >= 4
+    wrong = {str(folder.relative_to(ROOT)): _runner_imports(folder) for folder in GAME_SOURCES}
+    assert {k: v for k, v in wrong.items() if v} == {}
+
+
+def test_the_runner_import_finder_finds_them(tmp_path: Path) -> None:
+    (tmp_path / "a.py").write_text("import sim.runner.run\nfrom sim.runner import games\n")
+    (tmp_path / "b.py").write_text("from sim.game import GamePlan\nimport sim.runners_x\n")
+    assert _runner_imports(tmp_path) == [
+        ("a.py", "sim.runner.run"),
+        ("a.py", "sim.runner"),
+        ("a.py", "sim.runner.games"),
+    ]
+
+
 def test_no_import_cycles() -> None:
     assert _cycles(_graph()) == KNOWN_CYCLES
 

@@ -31,9 +31,8 @@ from typing import Any
 import duckdb
 
 from sim.errors import InputError
-from sim.game import DEFAULT_GAME
 from sim.outcome import UNFINISHED
-from sim.runner.games import GAMES
+from sim.runner.games import GAMES, UNNAMED_GAME
 from sim.runner.locations import open_store
 from sim.runner.parts import PartRecord, PartsSummary, check_parts, records_from_manifest
 from sim.runner.run import MANIFEST, check_schema, read_manifest, run_code
@@ -42,7 +41,7 @@ from sim.runner.store import LocalStore, RunStore
 
 def manifest_game(manifest: dict[str, Any]) -> str:
     """The game a run's manifest names (runs written before there were two games name none)."""
-    return str(manifest["spec"].get("game", DEFAULT_GAME))
+    return str(manifest["spec"].get("game", UNNAMED_GAME))
 
 
 @dataclass(frozen=True)

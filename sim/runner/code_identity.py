@@ -11,7 +11,8 @@ set of named parts, each a digest or a version, as the importing process finds t
   GROUP:NAME`` (what it names) and ``dist NAME`` (its distribution's version);
 - ``module NAME``: the plug-in strategy modules the run names, with their base classes'
   modules and the user's own modules they import;
-- ``data ...``: the data files games read (section faces, clue decks) and the files any
+- ``data ...``: the data files every installed game declares it reads
+  (:attr:`sim.game.GameFacts.data_files`: Tobago's islands and clue decks) and the files any
   hashed module declares in a module-level ``DATA_FILES`` (:mod:`sim.runner.loaded_code`);
 - ``version ...``: the interpreter and the libraries that can change games (numpy), with
   the package version itself: compared like the rest, not only recorded.
@@ -55,13 +56,12 @@ from typing import Any
 
 from sim.errors import RunError
 from sim.paths import data_dir
+from sim.runner.games import GAMES
 from sim.runner.loaded_code import declared_data, sha256_file
 
 #: The packages whose sources play games (found, not imported: ``sim`` never imports
 #: ``strategies``).
 PACKAGES = ("sim", "strategies")
-#: Data files games read, relative to the data folder.
-DATA_GLOBS = ("islands/*.txt", "clues/*.toml")
 #: The entry-point groups a run of a game uses, each by the game's name.
 ENTRY_GROUPS = ("tourney.games", "tourney.strategies")
 #: Libraries that can change games (besides the interpreter and the package itself).
@@ -276,6 +276,14 @@ def _digest(parts: Mapping[str, str]) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
+def data_globs() -> tuple[str, ...]:
+    """The data files the installed games read, as globs relative to the data folder. Every
+    game's, not only the run's: the identity is one per process (whichever game its runs
+    play), as it was when the built-in games' files were listed here, so that the runs
+    recorded then still resume and grow."""
+    return tuple(dict.fromkeys(g for kind in GAMES.values() for g in kind.facts.data_files))
+
+
 @functools.cache
 def code_identity(
     modules: tuple[str, ...] = (), entry_points: tuple[str, ...] = ()
@@ -293,7 +301,7 @@ def code_identity(
         if path is not None:
             _hash_declared(parts, name, path)
     data = data_dir()
-    for pattern in DATA_GLOBS:
+    for pattern in data_globs():
         for path in sorted(data.glob(pattern)):
             parts[f"data data/{path.relative_to(data).as_posix()}"] = sha256_file(path)
     parts.update(_versions())

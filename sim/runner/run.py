@@ -27,13 +27,15 @@ import platform
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 from typing import Any
 
 from sim.errors import InputError
+from sim.game import Board
+from sim.game_tables import SCHEMA_VERSION
 from sim.guard import NO_GUARD, Guard
 from sim.runner.backends import check_address, run_process, run_ray, run_serial
 from sim.runner.code_identity import (
@@ -59,7 +61,6 @@ from sim.runner.parts import (
 from sim.runner.schedule import Schedule
 from sim.runner.shard import GameReport, ShardSummary, ShardTask
 from sim.runner.store import MANIFEST, LocalStore, RunStore
-from sim.runner.tables import SCHEMA_VERSION
 
 __all__ = ["MANIFEST", "RunConfig", "RunReport", "check_schema", "read_manifest", "run"]
 #: While shards finish, the manifest is rewritten at most this often (and never taking more
@@ -335,7 +336,7 @@ def _spans(extents: list[int], shard_size: int, compacted: int, play: set[int]) 
     return spans
 
 
-def prepare(config: RunConfig, boards: dict[str, tuple[str, Any]]) -> Prepared:
+def prepare(config: RunConfig, boards: Mapping[str, tuple[str, Board]]) -> Prepared:
     """Create or reopen the run directory (held by the caller's :class:`RunLock`); refuse one
     that holds a different spec, a changed island file or a part that is not sound, and plan
     the shards to play.
@@ -532,7 +533,7 @@ def run(
 def _play(
     config: RunConfig,
     prepared: Prepared,
-    boards: dict[str, tuple[str, Any]],
+    boards: Mapping[str, tuple[str, Board]],
     on_done: Callable[[ShardSummary], None] | None,
     on_start: Callable[[int, list[str]], None] | None,
     lock: Any = None,

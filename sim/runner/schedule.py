@@ -38,20 +38,10 @@ import itertools
 import math
 from dataclasses import dataclass
 
+from sim.game import GamePlan
 from sim.seeding import derive_seed, stream
 
-
-@dataclass(frozen=True, slots=True)
-class GamePlan:
-    """One scheduled game: ``order[seat]`` is the index of the player in that seat (an index
-    into the spec's ``players``, which for a pool is the pool)."""
-
-    game_id: int
-    block: int
-    rotation: int
-    seed: int
-    island: str
-    order: tuple[int, ...]
+__all__ = ["GamePlan", "Schedule", "cycle_games_per_size", "plan_game"]
 
 
 @functools.lru_cache(maxsize=64)

@@ -30,11 +30,10 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from sim.errors import InputError
-from sim.game import DEFAULT_GAME
 from sim.guard import NO_GUARD, Guard, stray_alarms_ignored
 from sim.isolate import isolated_shard
 from sim.runner.code_identity import CodeIdentity, check_code
-from sim.runner.games import Factory, Rules, game_kind, play_planned
+from sim.runner.games import UNNAMED_GAME, Factory, Rules, game_kind, play_planned
 from sim.runner.loaded_code import loaded_code, modules_now
 from sim.runner.locations import open_store
 from sim.runner.parts import PartRecord, part_name, write_recorded
@@ -58,7 +57,7 @@ class ShardTask:
     labels: tuple[str, ...]
     factories: tuple[Factory, ...]
     rules: Rules
-    game: str = DEFAULT_GAME
+    game: str = UNNAMED_GAME
     #: The boards of the spec's island files, by island argument (read by the driver).
     boards: tuple[tuple[str, Any], ...] = ()
     #: A pool's table sizes (empty: a fixed lineup of all ``labels``).

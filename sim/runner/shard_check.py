@@ -11,7 +11,7 @@ written.
 ``schema``
     every table of the game is there, each with its declared columns (names and Arrow types,
     in order): the game's own schemas (:attr:`sim.game.GameKind.schemas`), and in any case
-    the common contract of :mod:`sim.runner.tables` (``moves`` and ``failures`` begin with
+    the common contract of :mod:`sim.game_tables` (``moves`` and ``failures`` begin with
     their columns, ``games`` and ``seats`` with the common ones, any other table with
     ``game_id``).
 ``games rows``
@@ -43,10 +43,9 @@ import numpy as np
 import pyarrow as pa
 
 from sim.errors import RunError
-from sim.game import GameKind
+from sim.game import AnyKind, GamePlan
+from sim.game_tables import FAILURES_SCHEMA, GAME_COLUMNS, MOVES_SCHEMA, SEAT_COLUMNS
 from sim.outcome import GameResult
-from sim.runner.schedule import GamePlan
-from sim.runner.tables import FAILURES_SCHEMA, GAME_COLUMNS, MOVES_SCHEMA, SEAT_COLUMNS
 from sim.seeding import derive_seed
 
 #: The most games of a shard played a second time.
@@ -76,7 +75,7 @@ def sample_ids(root_seed: int, shard: int, first_game: int, n_games: int) -> tup
 Columns = list[tuple[str, pa.DataType]]
 
 
-def declared_schemas(kind: GameKind) -> dict[str, tuple[Columns, bool]]:
+def declared_schemas(kind: AnyKind) -> dict[str, tuple[Columns, bool]]:
     """Each table's declared columns and whether they are all of its columns: a game's own
     schema is, for a table whose game declares none they are its leading columns (those of
     :data:`COMMON` for its name, or ``game_id`` for any other table)."""
@@ -91,7 +90,7 @@ def declared_schemas(kind: GameKind) -> dict[str, tuple[Columns, bool]]:
     return out
 
 
-#: The columns every game's tables begin with (see :mod:`sim.runner.tables`).
+#: The columns every game's tables begin with (see :mod:`sim.game_tables`).
 COMMON: dict[str, Columns] = {
     "games": list(GAME_COLUMNS),
     "seats": list(SEAT_COLUMNS),
@@ -105,7 +104,7 @@ class ShardCheck:
     the sampled games' results and logs), then checks the shard's tables."""
 
     def __init__(
-        self, kind: GameKind, shard: int, first_game: int, n_games: int, root_seed: int
+        self, kind: AnyKind, shard: int, first_game: int, n_games: int, root_seed: int
     ) -> None:
         self.kind = kind
         self.shard = shard

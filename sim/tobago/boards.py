@@ -102,7 +102,7 @@ def boards_manifest(boards: dict[str, tuple[str, Board]]) -> dict[str, dict[str,
     }
 
 
-def check_boards(recorded: dict[str, dict[str, Any]], now: dict[str, dict[str, Any]]) -> None:
+def check_boards(recorded: Mapping[str, dict[str, Any]], now: Mapping[str, dict[str, Any]]) -> None:
     """``InputError`` when an island file's content differs from what the run recorded."""
     for argument, entry in now.items():
         before = recorded.get(argument)

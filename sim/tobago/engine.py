@@ -20,7 +20,7 @@ from typing import Any, NamedTuple, Protocol
 
 from sim.guard import NO_GUARD, Audited, DecisionTimeout, Guard, ids_of
 from sim.outcome import END_REASONS, GameResult, Violation, ranks_and_shares
-from sim.referee import Referee, built_in, seat_game
+from sim.referee import Factory, Referee, built_in, seat_game
 from sim.sealed import sealed_class
 from sim.seeding import stream
 from sim.tobago import decisions as d
@@ -166,7 +166,7 @@ class TobagoGame:
         self,
         rules: TobagoRules,
         board: Board,
-        strategies: Sequence[StrategyFactory],
+        strategies: Sequence[Factory],
         seed: int,
         strict: bool = False,
         guard: Guard = NO_GUARD,

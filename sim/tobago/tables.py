@@ -13,8 +13,8 @@ from typing import Any
 
 import pyarrow as pa
 
-from sim.runner.schedule import GamePlan
-from sim.runner.tables import (
+from sim.game import GamePlan
+from sim.game_tables import (
     FAILURES_SCHEMA,
     GAME_COLUMNS,
     MOVES_SCHEMA,

@@ -41,7 +41,7 @@ from typing import Any, ClassVar, Protocol
 from sim.errors import InputError
 from sim.guard import NO_GUARD, Audited, DecisionTimeout, Guard, ids_of
 from sim.outcome import END_REASONS, GameResult, Violation, ranks_and_shares
-from sim.referee import Referee, seat_game
+from sim.referee import Factory, Referee, seat_game
 from sim.sealed import sealed_class
 from sim.seeding import shuffled, stream
 from sim.treasure_island import decisions as d
@@ -282,7 +282,7 @@ class TreasureIslandGame:
     def __init__(
         self,
         rules: TreasureIslandRules,
-        strategies: Sequence[StrategyFactory],
+        strategies: Sequence[Factory],
         seed: int,
         strict: bool = False,
         guard: Guard = NO_GUARD,

@@ -4,21 +4,21 @@ registered under the ``tourney.games`` entry point ``treasure-island``."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from sim.game import Builder, Factory, GameKind, ReplayHooks
+from sim.game import Board, Builder, Factory, GameFacts, GameKind, GamePlan, ReplayHooks
 from sim.guard import NO_GUARD, Guard
-from sim.runner.schedule import GamePlan
 from sim.treasure_island import rules as ti_rules
 from sim.treasure_island import snapshot as ti_snapshot
 from sim.treasure_island.engine import TreasureIslandGame
 from sim.treasure_island.movelog import EVENTS, render
+from sim.treasure_island.rules import TreasureIslandRules
 
 if TYPE_CHECKING:
     import pyarrow as pa
 
 
-def _builder(game: str, labels: list[str]) -> Builder:
+def _builder(game: str, labels: list[str]) -> Builder[TreasureIslandGame]:
     from sim.treasure_island.tables import TreasureIslandTableBuilder
 
     return TreasureIslandTableBuilder(game, labels)
@@ -32,9 +32,9 @@ def _schemas() -> Mapping[str, pa.Schema]:
 
 def build(
     plan: GamePlan,
-    rules: Any,
+    rules: TreasureIslandRules,
     factories: Sequence[Factory],
-    boards: Mapping[str, Any] | None = None,
+    boards: Mapping[str, Board] | None = None,
     guard: Guard = NO_GUARD,
 ) -> TreasureIslandGame:
     """The scheduled game, built (Treasure Island has no boards)."""
@@ -51,7 +51,7 @@ def _render(game: TreasureIslandGame) -> list[str]:
     return (head if any(characters) else []) + render(game.log)
 
 
-KIND = GameKind(
+KIND: GameKind[TreasureIslandRules, TreasureIslandGame] = GameKind(
     name="treasure-island",
     title="Treasure Island",
     tables=("failures", "draws", "turns", "moves", "seats", "games"),
@@ -73,4 +73,5 @@ KIND = GameKind(
         renderer=("pipelines.treasure_island", "replay.js"),
     ),
     schemas=_schemas,
+    facts=GameFacts(players=(2, 4), end_reasons=("deck_exhausted", "turn_cap", "timeout")),
 )

@@ -15,8 +15,8 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
-from sim.runner.schedule import GamePlan
-from sim.runner.tables import (
+from sim.game import GamePlan
+from sim.game_tables import (
     FAILURES_SCHEMA,
     GAME_COLUMNS,
     SEAT_COLUMNS,

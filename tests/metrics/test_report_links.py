@@ -137,4 +137,6 @@ def test_moments_without_scores_or_a_sole_winner() -> None:
     ahead = {**scored, "ranks": [2, 1]}
     assert decisive_step(ahead) == 2
     steady = {**doc, "frames": [{"points": [1, 0]}, {}, {}]}
-    assert decisive_step(steady) == 0 and moment("curse_winner", steady, 0) is None
+    assert (
+        decisive_step(steady) == 0 and moment("curse_winner", steady, 0, event="curse_hit") is None
+    )

@@ -61,7 +61,18 @@ def test_same_seed_same_output() -> None:
 def test_bench_json_has_the_figures() -> None:
     result = runner.invoke(
         app,
-        ["bench", "--games", "20", "--chess-seconds", "0.2", "--rounds", "3", "--json"],
+        [
+            "bench",
+            "--game",
+            "tobago",
+            "--games",
+            "20",
+            "--chess-seconds",
+            "0.2",
+            "--rounds",
+            "3",
+            "--json",
+        ],
     )
     assert result.exit_code == 0, result.output
     obj = json.loads(result.stdout)
@@ -81,7 +92,18 @@ def test_bench_json_has_the_figures() -> None:
 
 
 def test_bench_plays_a_runs_games_under_either_seating() -> None:
-    args = ["bench", "--games", "8", "--chess-seconds", "0", "--rounds", "1", "--json"]
+    args = [
+        "bench",
+        "--game",
+        "tobago",
+        "--games",
+        "8",
+        "--chess-seconds",
+        "0",
+        "--rounds",
+        "1",
+        "--json",
+    ]
     for seating in ("rotate", "random"):
         result = runner.invoke(app, [*args, "--seating", seating])
         assert result.exit_code == 0, result.output
@@ -100,15 +122,22 @@ def test_bad_inputs_are_one_line_exit_2(tmp_path: Path) -> None:
         (["play", "--players", "hunter,wizard"], "unknown strategy 'wizard'"),
         (["play", "--players", "hunter"], "Tobago takes 2 to 4 players, got 1"),
         (["play", "--players", "hunter(speed=3),random"], "unknown parameter 'speed' for hunter"),
-        (["play", "--rules", "house"], "unknown rules 'house'"),
+        (["play", "--game", "tobago", "--rules", "house"], "unknown rules 'house'"),
         (["play", "--island", "zzz"], "unknown island 'zzz'"),
     ]
     bad_rules = tmp_path / "r.toml"
     bad_rules.write_text("hand_sise = 5\n")
-    cases.append((["play", "--rules", str(bad_rules)], "unknown rules key 'hand_sise'"))
+    cases.append(
+        (["play", "--game", "tobago", "--rules", str(bad_rules)], "unknown rules key 'hand_sise'")
+    )
     wide = tmp_path / "wide.toml"
     wide.write_text("same_object_min_distance = 7\n")
-    cases.append((["play", "--rules", str(wide)], "same_object_min_distance = 7 is not allowed"))
+    cases.append(
+        (
+            ["play", "--game", "tobago", "--rules", str(wide)],
+            "same_object_min_distance = 7 is not allowed",
+        )
+    )
     five = tmp_path / "five.toml"
     five.write_text("same_object_min_distance = 5\n")
     example = str(Path(__file__).parents[2] / "data" / "islands" / "example.island")

@@ -93,7 +93,7 @@ def test_bad_arguments() -> None:
         (["--b-rules", "bga", "--plan", "0"], "--plan 0 is not allowed"),
         (["--b-rules", "bga", "--plan", "2", "--two-sided"], "--plan estimates a fixed-size"),
         (["--b-rules", "bga", "--metric", "candidate"], "is for strategy comparisons"),
-        (["--b-rules", "house"], "unknown rules 'house'"),
+        (["--game", "tobago", "--b-rules", "house"], "unknown rules 'house'"),
     ):
         result = runner.invoke(app, ["compare", *args])
         assert result.exit_code == 2, args
@@ -138,7 +138,7 @@ def test_exactly_one_b_is_required() -> None:
     for args in ([], ["--b-rules", "bga", "--ablate", "curses"], ["--a-strategy", "hunter"]):
         result = runner.invoke(app, ["compare", *args])
         assert result.exit_code == 2
-    result = runner.invoke(app, ["compare", "--ablate", "luck"])
+    result = runner.invoke(app, ["compare", "--game", "tobago", "--ablate", "luck"])
     assert "--ablate 'luck' is not allowed (curses or amulets)" in result.stderr
 
 
@@ -151,7 +151,9 @@ def test_paired_design_has_lower_variance_than_unpaired() -> None:
     from sim.tobago.rules import preset, with_overrides
     from strategies.registry import parse_strategy
 
-    specs = [parse_strategy(x) for x in ("hunter", "cartographer", "collector", "cautious")]
+    specs = [
+        parse_strategy(x, "tobago") for x in ("hunter", "cartographer", "collector", "cautious")
+    ]
     rules_a = preset("rulebook")
     rules_b = with_overrides(rules_a, {"hand_size": 5}, "test")
     spec = CompareSpec(

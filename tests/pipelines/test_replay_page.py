@@ -49,7 +49,7 @@ def test_every_frame_is_the_engines_state_at_its_step(game: str) -> None:
 
 
 def test_tobago_frames_hold_what_the_page_shows() -> None:
-    _, doc = record_play(7, parse_players(None, "tobago"), "aBc-2", None)
+    _, doc = record_play(7, parse_players(None, "tobago"), "aBc-2", None, "tobago")
     frames = _full_frames(doc)
     step = next(k for k, e in enumerate(doc["events"], 1) if e["name"] == "raise")
     g = game_at("tobago", 7, step)
@@ -154,14 +154,16 @@ def test_events_travel_compactly_and_read_back() -> None:
 
 def test_play_html_prints_the_game_and_writes_its_page(tmp_path: Path) -> None:
     out = tmp_path / "g.html"
-    result = runner.invoke(app, ["play", "--seed", "3", "--html", str(out)])
+    result = runner.invoke(app, ["play", "--game", "tobago", "--seed", "3", "--html", str(out)])
     assert result.exit_code == 0, result.output
     assert result.stdout.startswith("Tobago, seed 3, island aBc-2")
     assert "replay page: " in result.stdout
     _, doc = _page(out)
     assert doc["seed"] == 3 and doc["island"] == "aBc-2"
     # With --json, stdout stays JSON lines; the page's line goes to stderr.
-    result = runner.invoke(app, ["play", "--seed", "3", "--json", "--html", str(out)])
+    result = runner.invoke(
+        app, ["play", "--game", "tobago", "--seed", "3", "--json", "--html", str(out)]
+    )
     assert result.exit_code == 0, result.output
     assert all(json.loads(line) for line in result.stdout.splitlines())
     assert "replay page: " in result.stderr
@@ -185,7 +187,7 @@ def test_a_run_game_replays_into_a_page_named_after_it(
         (["--players", "hunter"], "--players: Tobago takes 2 to 4 players, got 1"),
         (["--game", "chess"], "unknown game 'chess'"),
         (["--game-id", "3"], "--run and --game-id go together"),
-        (["--out", "/nonexistent-dir/x.html"], "/nonexistent-dir/x.html: cannot write"),
+        (["--game", "tobago", "--out", "/x/y.html"], "/x/y.html: cannot write"),
     ],
 )
 def test_bad_replay_input_is_one_line(args: list[str], message: str) -> None:

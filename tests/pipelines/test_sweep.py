@@ -122,7 +122,7 @@ def test_bad_parameters() -> None:
         (["--param", "hand_size=4,x"], "'x' is not a number"),
         (["--param", "hand_size=0,4"], "hand_size = 0 is not allowed"),
     ):
-        result = runner.invoke(app, ["sweep", *args])
+        result = runner.invoke(app, ["sweep", "--game", "tobago", *args])
         assert result.exit_code == 2, args
         assert message in result.stderr
 
@@ -207,14 +207,15 @@ def test_intervals_treat_a_seed_block_as_the_unit_and_cut_off_games_are_said(
     result = runner.invoke(app, args)
     assert result.exit_code == 0, result.output
     capped, full = json.loads(result.stdout)
-    factories = [parse_strategy(x).factory() for x in ("hunter", "cartographer", "collector",
-                                                        "cautious")]  # fmt: skip
+    lineup = ("hunter", "cartographer", "collector", "cautious")
+    factories = [parse_strategy(x, "tobago").factory() for x in lineup]
     rules = with_overrides(preset("rulebook"), {"max_turns": 24}, "test")
     per_block: dict[int, list[float]] = {}
     cut = 0
     for game_id in range(40):
         plan = plan_game(game_id, 3, 4, "rotate", ("abc-1",))
         game = play_planned(plan, rules, factories).result
+        assert game is not None
         per_block.setdefault(plan.block, []).append(game.turns)
         cut += game.end_reason == "turn_cap"
     ys = [sum(v) for v in per_block.values()]

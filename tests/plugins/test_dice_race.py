@@ -111,6 +111,22 @@ def test_report_shows_the_common_part(runs: dict[str, Path], tmp_path: Path) -> 
     assert "Dice Race" in html and "Win rate" in html
 
 
+def test_its_ablation_is_named_in_the_findings_as_it_declares(tmp_path: Path) -> None:
+    """A twin without the plug-in's own ablation (``busts``) is paired as an ablation: the
+    findings state the effect of busts, with and without them, as for Tobago's curses."""
+    ok("simulate", "--game", "dice-race", "--players", "hold-at,random", "--games", "400",
+       "--seed", "2", "--backend", "serial", "--twin", "busts",
+       "--out", str(tmp_path / "run"))  # fmt: skip
+    twin = tmp_path / "run-without-busts"
+    assert twin.is_dir()
+    ok("report", str(tmp_path / "run"), str(twin), "--out", str(tmp_path / "rep"),
+       "--format", "json")  # fmt: skip
+    doc = json.loads((tmp_path / "rep" / "report.json").read_text())
+    paired = [f["text"] for f in doc["findings"] if f["scope"] == "pairing:0"]
+    assert paired and all("with and without busts" in t or "(paired," in t for t in paired)
+    assert all(t.startswith(("Busts ", "No clear effect of busts ")) for t in paired), paired
+
+
 def test_compare_finds_the_better_player() -> None:
     doc = json.loads(ok("compare", "--game", "dice-race", "--a-strategy", "random",
                         "--b-strategy", "hold-at", "--players", "hold-at,random",
@@ -145,7 +161,7 @@ def test_its_bad_input_is_one_line_exit_2(tmp_path: Path) -> None:
         (["simulate", "--game", "dice-race", "--islands", "all", "--out", str(tmp_path / "x")],
          "Dice Race is not played on islands"),
         (["simulate", "--game", "dice-race", "--twin", "curses", "--out", str(tmp_path / "y")],
-         "twin = 'curses' is not allowed (none: Dice Race has no ablations)"),
+         "twin = 'curses' is not allowed (busts)"),
     ):  # fmt: skip
         done = tourney(*args)
         assert done.returncode == 2, (args, done.stderr)

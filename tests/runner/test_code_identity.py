@@ -80,7 +80,7 @@ def test_an_installed_plug_in_s_edited_engine_never_grows_its_run(tmp_path: Path
     digest = hashlib.sha256(engine.read_bytes()).hexdigest()
     assert parts["file tourney_dice_race/game.py"] == digest
     # The engine edited in place: a roll of 1 or 2 busts.
-    engine.write_text(engine.read_text().replace("if face == 1:", "if face <= 2:"))
+    engine.write_text(engine.read_text().replace("if face == 1 and", "if face <= 2 and"))
     before = (out / "manifest.json").read_bytes()
     line = one_line(tourney(env, *simulate(out, 80)), 2)
     assert "which differ in file tourney_dice_race/game.py;" in line
@@ -290,3 +290,28 @@ def test_a_module_a_process_loaded_before_a_run_is_not_part_of_it(
     (tmp_path / "earlier_work.py").write_text("X = 2\n")
     run(resolve(small(out), {}, "test"))  # the same spec again: a resume, not refused
     monkeypatch.delitem(sys.modules, "earlier_work")
+
+
+def test_a_game_s_declared_data_files_are_part_of_the_code(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The data files a game declares (here a third game's) enter the identity; an edit to
+    one changes it."""
+    from sim.game import GameFacts
+    from sim.runner import code_identity as ci
+    from sim.runner.games import GAMES
+
+    tobago = GAMES["tobago"]
+    third = dataclasses.replace(
+        tobago, name="third", facts=GameFacts(players=(2, 2), data_files=("third/*.cards",))
+    )
+    monkeypatch.setitem(GAMES, "third", third)
+    (tmp_path / "third").mkdir()
+    deck = tmp_path / "third" / "deck.cards"
+    deck.write_text("a\n")
+    monkeypatch.setenv("TOURNEY_DATA", str(tmp_path))
+    before = ci.code_identity.__wrapped__()
+    assert "data data/third/deck.cards" in before.parts
+    deck.write_text("b\n")
+    after = ci.code_identity.__wrapped__()
+    assert [k for k, _, _ in ci.differences(before, after)] == ["data data/third/deck.cards"]

@@ -165,12 +165,18 @@ def test_a_different_spec_is_refused(tmp_path: Path) -> None:
     ("args", "message"),
     [
         (["--players", "hunter,ghost"], "unknown strategy 'ghost'"),
-        (["--games", "0"], "games = 0 is not allowed (an integer from 1 to 100,000,000)"),
+        (
+            ["--game", "tobago", "--games", "0"],
+            "games = 0 is not allowed (an integer from 1 to 100,000,000)",
+        ),
         (["--islands", "atlantis"], "unknown island 'atlantis'"),
-        (["--backend", "cloud"], "backend = 'cloud' is not allowed"),
-        (["--seating", "alphabetical"], "seating = 'alphabetical' is not allowed"),
-        (["--rules", "house"], "unknown rules 'house'"),
-        (["--out", "/proc/tourney-run"], "cannot create the run directory"),
+        (["--game", "tobago", "--backend", "cloud"], "backend = 'cloud' is not allowed"),
+        (
+            ["--game", "tobago", "--seating", "alphabetical"],
+            "seating = 'alphabetical' is not allowed",
+        ),
+        (["--game", "tobago", "--rules", "house"], "unknown rules 'house'"),
+        (["--game", "tobago", "--out", "/proc/tourney-run"], "cannot create the run directory"),
     ],
 )
 def test_bad_input_is_one_line_exit_2_and_writes_nothing(
@@ -304,7 +310,19 @@ def test_runs_of_an_older_schema_are_refused_in_one_line(tmp_path: Path) -> None
         ["report", str(out)],
         ["verify", str(out)],
         ["play", "--run", str(out), "--game-id", "0"],
-        ["simulate", "--games", "8", "--shard-size", "4", "--backend", "serial", "--out", str(out)],
+        [
+            "simulate",
+            "--game",
+            "tobago",
+            "--games",
+            "8",
+            "--shard-size",
+            "4",
+            "--backend",
+            "serial",
+            "--out",
+            str(out),
+        ],
     ):
         result = runner.invoke(app, args)
         assert result.exit_code == 2, (args, result.output)

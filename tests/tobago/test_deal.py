@@ -6,13 +6,14 @@ from __future__ import annotations
 from typing import Any
 
 from pipelines.play import parse_players
-from sim.runner.games import game_kind
 from sim.runner.schedule import Schedule
 from sim.tobago import engine
+from sim.tobago.catalog import resolve_board
+from sim.tobago.kind import KIND
 
 
 def _play(plans: list[Any], rules: Any, keep: bool) -> list[tuple[Any, ...]]:
-    kind = game_kind("tobago")
+    kind = KIND
     factories = [s.factory() for s in parse_players("hunter,cartographer,random", "tobago")]
     out = []
     for plan in plans:
@@ -24,7 +25,7 @@ def _play(plans: list[Any], rules: Any, keep: bool) -> list[tuple[Any, ...]]:
 
 
 def test_a_kept_deal_plays_the_games_a_fresh_one_plays() -> None:
-    kind = game_kind("tobago")
+    kind = KIND
     assert kind.boards is not None
     # One island: consecutive blocks differ only by their seed.
     schedule = Schedule(21, 3, "rotate", kind.boards.builtin()[:1])
@@ -35,12 +36,12 @@ def test_a_kept_deal_plays_the_games_a_fresh_one_plays() -> None:
 
 
 def test_the_deal_is_kept_only_for_the_same_board_seed_rules_and_players() -> None:
-    kind = game_kind("tobago")
+    kind = KIND
     rules = kind.load_rules("rulebook")
     other_rules = kind.with_overrides(rules, {"curse_count": 1}, "test")
     boards = kind.boards
     assert boards is not None
-    a, b = (boards.resolve(name) for name in boards.builtin()[:2])
+    a, b = (resolve_board(name) for name in boards.builtin()[:2])
     first = engine.deal(a, 7, rules, 4)
     assert engine.deal(a, 7, rules, 4) is first
     variants = ((b, 7, rules, 4), (a, 8, rules, 4), (a, 7, other_rules, 4), (a, 7, rules, 2))

@@ -10,12 +10,13 @@ from typing import Any
 
 import pytest
 
+from sim.game import NO_ISLAND
 from sim.outcome import StrategyError
-from sim.runner.games import NO_ISLAND, game_kind
 from sim.runner.schedule import Schedule
 from sim.sealed import TRUSTED
 from sim.treasure_island.decisions import CONTINUE, PLUNDER, Decision
 from sim.treasure_island.engine import TreasureIslandGame
+from sim.treasure_island.kind import KIND
 from sim.treasure_island.movelog import CODE
 from sim.treasure_island.rules import preset
 from sim.treasure_island.view import PlayerView
@@ -35,7 +36,7 @@ def untrusted() -> Iterator[Callable[[], None]]:
 
 
 def _games(lineup: str, preset_name: str, games: int) -> list[tuple[Any, ...]]:
-    kind = game_kind("treasure-island")
+    kind = KIND
     rules = kind.load_rules(preset_name)
     specs = [parse_strategy(name, "treasure-island") for name in lineup.split(",")]
     factories = [s.factory() for s in specs]

@@ -15,9 +15,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from tourney_dice_race.game import KIND, DiceRaceGame, DiceRaceRules
 
-from sim.game import Builder, Factory, GameKind
+from sim.game import Builder, Factory, GameKind, GamePlan
 from sim.guard import NO_GUARD, Guard
-from sim.runner.schedule import GamePlan
 
 #: The game whose shard's tables are broken.
 FAULTY_GAME = 150
@@ -28,10 +27,10 @@ class Faulty:
     """Dice Race's own table builder, with ``fault`` applied to the tables of a shard that
     holds :data:`FAULTY_GAME`."""
 
-    def __init__(self, inner: Builder, fault: Callable[[Tables], Tables]) -> None:
+    def __init__(self, inner: Builder[DiceRaceGame], fault: Callable[[Tables], Tables]) -> None:
         self.inner, self.fault, self.ids = inner, fault, set[int]()
 
-    def add(self, plan: GamePlan, game: Any) -> None:
+    def add(self, plan: GamePlan, game: DiceRaceGame) -> None:
         self.ids.add(plan.game_id)
         self.inner.add(plan, game)
 
@@ -40,8 +39,8 @@ class Faulty:
         return self.fault(tables) if FAULTY_GAME in self.ids else tables
 
 
-def _kind(name: str, fault: Callable[[Tables], Tables]) -> GameKind:
-    def builder(game: str, labels: list[str]) -> Builder:
+def _kind(name: str, fault: Callable[[Tables], Tables]) -> GameKind[DiceRaceRules, DiceRaceGame]:
+    def builder(game: str, labels: list[str]) -> Builder[DiceRaceGame]:
         return Faulty(KIND.builder(game, labels), fault)
 
     return dataclasses.replace(KIND, name=name, builder=builder)

@@ -14,13 +14,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from sim.game import Factory, GameKind
+from sim.game import Board, Factory, GameFacts, GameKind, GamePlan
+from sim.game_tables import BASIC_SCHEMAS, BASIC_TABLES, BasicTableBuilder
 from sim.guard import NO_GUARD, DecisionTimeout, Guard
 from sim.outcome import GameResult, Violation, ranks_and_shares
 from sim.referee import Referee, seat_game
 from sim.rules_files import check_scalar, digest, plain_fields, read_overrides
-from sim.runner.schedule import GamePlan
-from sim.runner.tables import BASIC_SCHEMAS, BASIC_TABLES, BasicTableBuilder
 from sim.sealed import sealed_class
 from sim.seeding import stream
 
@@ -39,8 +38,10 @@ class DiceRaceRules:
     preset: str = "standard"
     #: Points that win.
     target: int = 30
-    #: Faces of the die (a 1 always busts).
+    #: Faces of the die.
     sides: int = 6
+    #: Whether a 1 busts (the turn's points are lost); false in the ablation ``busts``.
+    busts: bool = True
     #: Safety cap on turns.
     max_turns: int = 1000
 
@@ -62,14 +63,16 @@ _RANGES = {"target": (2, 1000), "sides": (2, 20), "max_turns": (1, 100_000)}
 def with_overrides(rules: DiceRaceRules, raw: dict[str, Any], source: str) -> DiceRaceRules:
     """``rules`` with checked overrides (``InputError`` names source, key and range)."""
     choices = {"preset": tuple(PRESETS)}
-    values = {k: check_scalar(source, k, v, KEYS, _RANGES, (), choices) for k, v in raw.items()}
+    values = {
+        k: check_scalar(source, k, v, KEYS, _RANGES, ("busts",), choices) for k, v in raw.items()
+    }
     return dataclasses.replace(rules, **values)
 
 
 def load_rules(spec: str) -> DiceRaceRules:
     """A preset by name, or a TOML file of overrides (``preset`` picks its base)."""
     if spec in PRESETS:
-        return DiceRaceRules(preset=spec, **PRESETS[spec])
+        return with_overrides(DiceRaceRules(preset=spec), dict(PRESETS[spec]), spec)
     source, base, raw = read_overrides(spec, tuple(PRESETS), "standard")
     base_rules = with_overrides(DiceRaceRules(), {"preset": base}, source)
     return with_overrides(load_rules(base_rules.preset), raw, source)
@@ -180,7 +183,7 @@ class DiceRaceGame:
         while True:
             face = self._dice.randrange(sides) + 1
             self.log += (turn, seat, ROLL, face, total, 0)
-            if face == 1:
+            if face == 1 and self.rules.busts:
                 self.log += (turn, seat, BUST, total, 0, 0)
                 return False
             total += face
@@ -199,7 +202,7 @@ def build(
     plan: GamePlan,
     rules: DiceRaceRules,
     factories: Sequence[Factory],
-    boards: Mapping[str, Any] | None = None,
+    boards: Mapping[str, Board] | None = None,
     guard: Guard = NO_GUARD,
 ) -> DiceRaceGame:
     """The scheduled game, its seats in the plan's order."""
@@ -218,7 +221,7 @@ def render(game: DiceRaceGame) -> list[str]:
     ]
 
 
-KIND = GameKind(
+KIND: GameKind[DiceRaceRules, DiceRaceGame] = GameKind(
     name="dice-race",
     title="Dice Race",
     tables=BASIC_TABLES,
@@ -233,4 +236,6 @@ KIND = GameKind(
     event_names=EVENTS,
     log=lambda game: game.log,
     schemas=lambda: BASIC_SCHEMAS,
+    facts=GameFacts(players=(2, 4), end_reasons=("deck_exhausted", "turn_cap", "timeout")),
+    ablations={"busts": {"busts": False}},
 )
