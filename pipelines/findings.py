@@ -327,6 +327,19 @@ def _effect(
     return f"{subject} {verb if plural else verb + 's'} {what} by {size} {ci}", {}
 
 
+def left_out_caveat(left: int) -> str:
+    """The sentence every finding of a pairing ends with when it left out ``left``
+    seed-matched games that did not end naturally ("" when none)."""
+    if not left:
+        return ""
+    what = (
+        "game that did not end naturally in A or B is"
+        if left == 1
+        else "games that did not end naturally in A or B are"
+    )
+    return f" {numbers.count(left)} seed-matched {what} left out (see the warning at the top)."
+
+
 def pair_findings(pair: PairResult) -> list[Finding]:
     """What the one factor a pairing changes does: per player slot, the change in win
     share; for the table, the change in the first seat's win share and in game length.
@@ -350,12 +363,7 @@ def pair_findings(pair: PairResult) -> list[Finding]:
         return r["estimate"], low, high
 
     # A pairing that left out games which did not end naturally says so in every finding.
-    caveat = (
-        f" {numbers.count(sum(pair.unfinished))} seed-matched games that did not end naturally"
-        " in A or B are left out (see the warning at the top)."
-        if sum(pair.unfinished)
-        else ""
-    )
+    caveat = left_out_caveat(sum(pair.unfinished))
     out = []
     for r in pair.rows("win_share"):
         est, low, high = oriented(r)

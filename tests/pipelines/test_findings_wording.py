@@ -6,7 +6,13 @@ from __future__ import annotations
 import pyarrow as pa
 import pytest
 
-from pipelines.findings import _effect, first_seat_findings, power_note, strategy_findings
+from pipelines.findings import (
+    _effect,
+    first_seat_findings,
+    left_out_caveat,
+    power_note,
+    strategy_findings,
+)
 from pipelines.report_data import CohortResult, ReportData
 from pipelines.run_groups import Cohort, Groups
 from pipelines.treasure_island.report import findings as ti_findings
@@ -109,3 +115,12 @@ def test_a_gap_to_optimal_states_its_size_with_the_size_s_interval() -> None:
     # The gap is stop-at minus optimal (-0.50 [-0.70, -0.30]); in words, its size.
     assert (f.estimate, f.low, f.high) == (-0.5, -0.7, -0.3)
     assert f.text.startswith("stop-at scores 0.50 points per turn fewer than optimal [0.30, 0.70]")
+
+
+def test_the_left_out_caveat_agrees_in_number() -> None:
+    assert left_out_caveat(0) == ""
+    assert left_out_caveat(1).startswith(" 1 seed-matched game that did not end naturally")
+    assert " is left out" in left_out_caveat(1)
+    assert left_out_caveat(3).startswith(" 3 seed-matched games that") and " are left" in (
+        left_out_caveat(3)
+    )
