@@ -113,7 +113,8 @@ def test_report_shows_the_common_part(runs: dict[str, Path], tmp_path: Path) -> 
 
 def test_its_ablation_is_named_in_the_findings_as_it_declares(tmp_path: Path) -> None:
     """A twin without the plug-in's own ablation (``busts``) is paired as an ablation: the
-    findings state the effect of busts, with and without them, as for Tobago's curses."""
+    findings state the effect of removing busts, with and without them, as for Tobago's
+    curses."""
     ok("simulate", "--game", "dice-race", "--players", "hold-at,random", "--games", "400",
        "--seed", "2", "--backend", "serial", "--twin", "busts",
        "--out", str(tmp_path / "run"))  # fmt: skip
@@ -124,7 +125,8 @@ def test_its_ablation_is_named_in_the_findings_as_it_declares(tmp_path: Path) ->
     doc = json.loads((tmp_path / "rep" / "report.json").read_text())
     paired = [f["text"] for f in doc["findings"] if f["scope"] == "pairing:0"]
     assert paired and all("with and without busts" in t or "(paired," in t for t in paired)
-    assert all(t.startswith(("Busts ", "No clear effect of busts ")) for t in paired), paired
+    starts = ("Removing busts ", "No clear effect of removing busts ")
+    assert all(t.startswith(starts) for t in paired), paired
 
 
 def test_compare_finds_the_better_player() -> None:

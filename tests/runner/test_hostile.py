@@ -312,7 +312,17 @@ def test_time_limits_end_a_stuck_game_or_stop_an_overrunning_shard(tmp_path: Pat
     assert done.returncode == 1
     assert "ran past the shard time limit (3 s)" in done.stderr
     assert not list((tmp_path / "shard").glob("games/*.parquet"))  # no shard got through
-    refused = _tourney("simulate", "--backend", "serial", "--shard-timeout", "3", "--games", "2")
+    refused = _tourney(
+        "simulate",
+        "--game",
+        "tobago",
+        "--backend",
+        "serial",
+        "--shard-timeout",
+        "3",
+        "--games",
+        "2",
+    )
     assert refused.returncode == 2 and "needs --backend process or ray" in refused.stderr
 
 
