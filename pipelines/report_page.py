@@ -395,8 +395,10 @@ def summary_section(report: GameReport, data: ReportData) -> Section:
     return Section(
         "summary",
         "Summary",
-        f"{numbers.count(data.games)} games in {len(data.groups.runs)} run(s), "
-        f"{len(data.cohorts)} set(s) of tables and {len(data.pairs)} paired comparison(s): "
+        f"{numbers.counted(data.games, 'game')} in "
+        f"{numbers.counted(len(data.groups.runs), 'run')}, "
+        f"{numbers.counted(len(data.cohorts), 'set')} of tables and "
+        f"{numbers.counted(len(data.pairs), 'paired comparison')}: "
         "the warnings, then the findings, each with its 95% interval and the games behind it.",
         "".join(parts),
     )
@@ -411,8 +413,9 @@ def html(report: GameReport, data: ReportData) -> str:
     if extra is not None:
         sections.append(extra)
     subtitle = (
-        f"{report.title}: {numbers.count(data.games)} games in "
-        f"{len(data.groups.runs)} run(s); every figure with its 95% interval (notes below)."
+        f"{report.title}: {numbers.counted(data.games, 'game')} in "
+        f"{numbers.counted(len(data.groups.runs), 'run')}; every figure with its 95% interval "
+        "(notes below)."
     )
     return documents.html_page(
         f"tourney report: {report.title}",

@@ -69,6 +69,12 @@ def amount(x: float, unit: str, singular: str = "", digits: int = 2) -> str:
     return f"{text} {singular if singular and text in ('1', '-1') else unit}"
 
 
+def counted(n: int, singular: str, plural: str = "") -> str:
+    """A count with its noun in the right number: ``counted(1, "run")`` -> ``1 run``,
+    ``counted(2, "set", "sets")`` -> ``2 sets`` (the plural defaults to ``singular + "s"``)."""
+    return f"{count(n)} {singular if n == 1 else plural or singular + 's'}"
+
+
 def signed_interval(low: float, high: float, scale: float = 100.0, digits: int = 1) -> str:
     """An interval of differences with signs: ``[-1.7, +0.9]`` (shares to points by default)."""
     return f"[{scale * low:+.{digits}f}, {scale * high:+.{digits}f}]"

@@ -82,3 +82,11 @@ def test_distribution_functions_against_the_table() -> None:
     assert t_quantile(0.025, 9) == pytest.approx(-2.26215716, abs=1e-7)
     assert normal_quantile(0.975) == pytest.approx(1.95996398, abs=1e-8)
     assert normal_cdf(-1.95996398) == pytest.approx(0.025, abs=1e-9)
+
+
+def test_a_count_takes_its_noun_in_the_right_number() -> None:
+    assert numbers.counted(1, "run") == "1 run"
+    assert numbers.counted(2, "run") == "2 runs"
+    assert numbers.counted(20_000, "game") == "20,000 games"
+    assert numbers.counted(0, "paired comparison") == "0 paired comparisons"
+    assert numbers.counted(3, "match", "matches") == "3 matches"
