@@ -2,7 +2,7 @@
 data; the board's SVG is drawn by the script), no network, no external fonts.
 
 Takes a replay document (plain data: the game's facts, its scene, one frame of state
-differences per logged event and the events in words; see ``pipelines.replay_page``) and
+differences per logged event and the events in words; see ``pipelines.report.replay_page``) and
 wraps it with the player (``replay/player.js``: steps, turns, play/pause, keys, the event
 list, the URL fragment) and the game's renderer (the script its replay hooks name, e.g.
 ``pipelines/tobago/replay.js``), which draws a frame and computes nothing the frames do not

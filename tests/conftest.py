@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from pipelines.simulate import resolve
+from pipelines.experiments.simulate import resolve
 from sim.runner.run import run
 from tests.runner.test_runs import small
 

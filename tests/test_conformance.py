@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from pipelines.check_game import CHECKS, ContractError, check_game, rules_toml
+from pipelines.experiments.check_game import CHECKS, ContractError, check_game, rules_toml
 from sim.runner.games import GAMES
 
 TOURNEY = Path(sys.executable).parent / "tourney"
@@ -77,7 +77,7 @@ class _Crash:
 def test_a_failure_names_its_check(monkeypatch: pytest.MonkeyPatch) -> None:
     """A game whose failing seat is not recorded (here: the crashing player is caught before
     the referee sees it, by a strategy module that swallows it) fails that check by name."""
-    import pipelines.check_game as kit
+    import pipelines.experiments.check_game as kit
 
     class Honest:
         def __init__(self, rng: random.Random) -> None:

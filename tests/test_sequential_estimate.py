@@ -7,7 +7,8 @@ import math
 import numpy as np
 import pytest
 
-from pipelines.sequential_estimate import (
+from pipelines.stats.core import normal_cdf, t_quantile
+from pipelines.stats.sequential_estimate import (
     METHOD,
     Design,
     _Model,
@@ -15,7 +16,6 @@ from pipelines.sequential_estimate import (
     look_schedule,
     sequential_estimate,
 )
-from pipelines.stats import normal_cdf, t_quantile
 
 
 def test_look_schedule_is_compares() -> None:
@@ -105,8 +105,8 @@ def test_the_model_stops_where_the_two_sided_test_does() -> None:
     """The simulated stopping rule against :class:`TwoSidedSprt` on the same paths."""
     import numpy as np
 
-    from pipelines.compare import run_test
-    from pipelines.sprt import TwoSidedSprt
+    from pipelines.experiments.compare import run_test
+    from pipelines.stats.sprt import TwoSidedSprt
 
     design = Design(look_schedule(10, 300), delta=2.0)
     rng = np.random.default_rng(3)

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from scipy.stats import skew as scipy_skew
 
-from pipelines.sprt import (
+from pipelines.stats.sprt import (
     ACCEPT_H0,
     ACCEPT_H1,
     ACCEPT_HIGHER,

@@ -44,7 +44,7 @@ import polars as pl
 
 from pipelines.metrics.source import RunInfo, connect
 from pipelines.metrics.source import open_run as _open_run
-from pipelines.report_common import ReportOutput
+from pipelines.report.common import ReportOutput
 from sim.errors import InputError, RunError
 from tourney import calls
 from tourney.calls import GameRecord
@@ -201,7 +201,7 @@ def simulate(
     ``backend``, ``workers``, ``address``, ``out``, ``shared_out``, ``ablate``). The same
     spec with more games grows an existing run. The games are played in a fresh process
     unless ``fresh_process=False`` (see :func:`_run_call`)."""
-    from pipelines.win_table import warning_lines, win_table
+    from pipelines.report.win_table import warning_lines, win_table
 
     played: calls.Played = _run_call(
         "simulate", fresh_process, str(spec) if spec is not None else None, options
@@ -256,7 +256,7 @@ def report(
     allow_mixed_code: bool = False,
 ) -> ReportOutput:
     """Write the report of ``runs`` like ``tourney report``."""
-    from pipelines.report import build_report
+    from pipelines.report.assemble import build_report
 
     paths = [r.where if isinstance(r, Run) else r for r in runs]
     target = Path(out) if out is not None else None

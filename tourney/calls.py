@@ -31,7 +31,7 @@ class GameRecord:
 
 
 def _record(played: Any) -> GameRecord:
-    from pipelines.play import game_json_rows, game_text
+    from pipelines.play.game import game_json_rows, game_text
 
     rows = game_json_rows(played)
     return GameRecord(rows[:-1], dict(rows[-1]), game_text(played))
@@ -39,8 +39,8 @@ def _record(played: Any) -> GameRecord:
 
 def simulate(spec: str | None, options: dict[str, Any]) -> Played:
     """``tourney simulate [SPEC] --option value`` (see :func:`tourney.api.simulate`)."""
-    from pipelines.simulate import read_spec, resolve
-    from pipelines.simulate import simulate as run_config
+    from pipelines.experiments.simulate import read_spec, resolve
+    from pipelines.experiments.simulate import simulate as run_config
 
     file_values = read_spec(Path(spec)) if spec is not None else {}
     flags = {k: (str(v) if k == "out" and v is not None else v) for k, v in options.items()}
@@ -51,8 +51,8 @@ def simulate(spec: str | None, options: dict[str, Any]) -> Played:
 
 def compare(options: dict[str, Any]) -> dict[str, Any]:
     """``tourney compare --json`` (see :func:`tourney.api.compare`)."""
-    from pipelines.compare import compare as run_compare
-    from pipelines.compare_setup import compare_spec
+    from pipelines.experiments.compare import compare as run_compare
+    from pipelines.experiments.compare_setup import compare_spec
 
     return run_compare(compare_spec(**options))
 
@@ -61,14 +61,14 @@ def play(
     seed: int, players: str | None, island: str, rules: str | None, game: str, ablate: str | None
 ) -> GameRecord:
     """``tourney play`` (see :func:`tourney.api.play`)."""
-    from pipelines.play import parse_players, play_game
+    from pipelines.play.game import parse_players, play_game
 
     return _record(play_game(seed, parse_players(players, game), island, rules, game, ablate))
 
 
 def replay(where: str, game_id: int) -> GameRecord:
     """Game ``game_id`` of the run at ``where`` played again and checked."""
-    from pipelines.run_replay import replay as replay_game
+    from pipelines.play.replay import replay as replay_game
 
     played, _ = replay_game(where, game_id)
     return _record(played)

@@ -4,7 +4,7 @@ Games of one seed block share their deal (with rotated seating, every player mee
 every seat), so their outcomes are not independent: an interval that treats seats as
 independent draws can be too narrow. Every interval of the reports therefore treats the
 block (``run, block``) as the independent unit: DuckDB sums each block, then each group's
-block sums into five moments, and :func:`pipelines.stats.ratio_se` turns them into a
+block sums into five moments, and :func:`pipelines.stats.core.ratio_se` turns them into a
 standard error. Only those moments leave the database, so this costs one scan whatever the
 number of games.
 """
@@ -16,7 +16,7 @@ from typing import Any
 import duckdb
 import pyarrow as pa
 
-from pipelines.stats import Z95, block_mean_interval, clustered_share, ratio_se
+from pipelines.stats.core import Z95, block_mean_interval, clustered_share, ratio_se
 
 #: The independent unit of every interval: one seed block of one run.
 CLUSTER = "run, block"
@@ -35,7 +35,7 @@ def clustered(
     columns and ``value``): ``n`` (rows), ``clusters``, ``total``, ``mean``, ``se`` and a 95%
     interval ``low``/``high`` (a Wilson interval at the effective size if ``share``; Student's
     t over the clusters if ``student``, None for both below
-    :data:`~pipelines.stats.MIN_INTERVAL_BLOCKS` clusters; else normal), ordered by the
+    :data:`~pipelines.stats.core.MIN_INTERVAL_BLOCKS` clusters; else normal), ordered by the
     groups."""
     keys = ", ".join(groups)
     lead = f"{keys}, " if groups else ""

@@ -23,7 +23,7 @@ from typing import Any
 import duckdb
 import pyarrow as pa
 
-from pipelines.stats import t_quantile
+from pipelines.stats.core import t_quantile
 
 #: Fewer seed blocks give no interval: a t interval from 2 to 4 blocks is too wide to read
 #: and too fragile to trust.

@@ -7,7 +7,7 @@ player slot (the strategy in that place of the players list; in a strategy swap,
 that changed holds A's strategy in A and B's in B), with 95% intervals that treat a seed
 block as the independent unit: Student's t on blocks - 1 degrees of freedom (the normal 1.96
 covers about 92% at ten blocks), and no interval (null bounds) below
-:data:`~pipelines.stats.MIN_INTERVAL_BLOCKS` blocks. Only games that reached their natural end
+:data:`~pipelines.stats.core.MIN_INTERVAL_BLOCKS` blocks. Only games that reached their natural end
 in both runs are paired (unless the report includes unfinished games); the table says how
 many games were used, and :func:`left_out_unfinished` how many seed-matched games were left
 out because one of the two did not end naturally: a change that makes games hit the turn cap

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from pipelines.cli_app import app, command, echo_json
+from pipelines.cli.app import app, command, echo_json
 from pipelines.tobago.board_bench import measure_board_setup
 from sim.seeding import stream
 from sim.tobago.board_json import board_to_json

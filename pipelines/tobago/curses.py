@@ -16,7 +16,7 @@ import duckdb
 import pyarrow as pa
 
 from pipelines.metrics.clustered import clustered, clustered_ratios, rows_table
-from pipelines.stats import wilson
+from pipelines.stats.core import wilson
 
 
 def frequency(con: duckdb.DuckDBPyConnection) -> pa.Table:

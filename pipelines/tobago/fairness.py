@@ -23,7 +23,7 @@ island's own clustered one; otherwise no island gets a p-value.
 Beside the test, per player count, the spread it could have detected: the standard deviation of
 the islands' first-seat shares (weighted by games) at which it rejects with 80% power, from the
 noncentral chi-square on its degrees of freedom (``detectable_spread``), and the games half that
-spread needs (``games_for_half_spread``; :mod:`pipelines.power`).
+spread needs (``games_for_half_spread``; :mod:`pipelines.stats.power`).
 
 Intervals treat a seed block as the independent unit (:mod:`pipelines.metrics.clustered`).
 """
@@ -36,9 +36,9 @@ from typing import Any
 import duckdb
 import pyarrow as pa
 
-from pipelines import power
 from pipelines.metrics.clustered import clustered, rows_table
-from pipelines.stats import Z95, chi2_sf, chi_square_uniform, holm, normal_p
+from pipelines.stats import power
+from pipelines.stats.core import Z95, chi2_sf, chi_square_uniform, holm, normal_p
 
 _SEATS = "SELECT run, block, island, n_players, seat, win_share FROM seat_games"
 _FIRST = f"SELECT * FROM ({_SEATS}) WHERE seat = 0"

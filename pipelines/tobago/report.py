@@ -22,12 +22,12 @@ from typing import Any
 import duckdb
 import pyarrow as pa
 
-from pipelines.findings import cohort_scope
 from pipelines.metrics.source import recorded_board
-from pipelines.report_common import GameReport
-from pipelines.report_data import CohortResult, Finding, ReportData
-from pipelines.report_markdown import markdown_sections
-from pipelines.run_groups import Cohort, Pairing
+from pipelines.report.common import GameReport
+from pipelines.report.data import CohortResult, Finding, ReportData
+from pipelines.report.findings import cohort_scope
+from pipelines.report.markdown import markdown_sections
+from pipelines.report.run_groups import Cohort, Pairing
 from pipelines.tobago import cells, curses, fairness
 from pipelines.tobago.report_page import (
     FREQUENCY_COLUMNS,

@@ -17,9 +17,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from pipelines import power
-from pipelines.report_data import CohortResult, PairResult, ReportData
-from pipelines.report_page import cohort_heading, pair_body, player_counts
+from pipelines.report.data import CohortResult, PairResult, ReportData
+from pipelines.report.page import cohort_heading, pair_body, player_counts
+from pipelines.stats import power
 from pipelines.tobago import fairness
 from reports import documents, figures, numbers
 from reports.documents import Section, col

@@ -23,7 +23,7 @@ import pyarrow as pa
 
 from pipelines.metrics.clustered import clustered_ratios, rows_table
 from pipelines.metrics.source import all_cores
-from pipelines.stats import clustered_share
+from pipelines.stats.core import clustered_share
 
 _SEATS = "JOIN seats s USING (run, game_id, seat)"
 

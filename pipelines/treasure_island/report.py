@@ -1,8 +1,8 @@
 """The Treasure Island report's own parts: busts against their exact chance, turns, plunders,
 the Key + Chest bonus, each power's use, and the gap to the single-turn optimum.
 
-The win rates, seats, ratings and game length are the common part (``report_common``); this
-game has no islands and scores in points.
+The win rates, seats, ratings and game length are the common part
+(:mod:`pipelines.report.common`); this game has no islands and scores in points.
 """
 
 from __future__ import annotations
@@ -13,14 +13,14 @@ from typing import Any
 import duckdb
 import pyarrow as pa
 
-from pipelines import claims
-from pipelines.findings import cohort_scope, power_note
 from pipelines.metrics.clustered import clustered
-from pipelines.report_common import GameReport
-from pipelines.report_data import CohortResult, Finding, ReportData
-from pipelines.report_markdown import markdown_sections
-from pipelines.report_page import cohort_heading
-from pipelines.run_groups import Cohort
+from pipelines.report import claims
+from pipelines.report.common import GameReport
+from pipelines.report.data import CohortResult, Finding, ReportData
+from pipelines.report.findings import cohort_scope, power_note
+from pipelines.report.markdown import markdown_sections
+from pipelines.report.page import cohort_heading
+from pipelines.report.run_groups import Cohort
 from pipelines.treasure_island import push_luck
 from reports import documents, figures, numbers
 from reports.documents import Section, col
@@ -77,7 +77,7 @@ def _bust_power(busts: list[dict[str, Any]]) -> tuple[str, dict[str, Any]]:
     the exact rate detected with 80% power at the strictest Holm level (alpha over the
     groups), from the group's own interval; the least sensitive group's figure and the
     draws half of it needs."""
-    from pipelines import power
+    from pipelines.stats import power
 
     level = ALPHA / len(busts)
     seen = []
@@ -100,7 +100,7 @@ def _bust_power(busts: list[dict[str, Any]]) -> tuple[str, dict[str, Any]]:
 
 def _busts_depart(result: CohortResult) -> bool:
     """Whether any group of kinds in play busts off its exact chance (Holm-adjusted)."""
-    from pipelines.stats import holm
+    from pipelines.stats.core import holm
 
     busts = [r for r in result.rows("bust_by_kinds") if r["kinds_in_play"] > 0]
     return any(p < ALPHA for p in holm([float(r["p_value"]) for r in busts])) if busts else False
@@ -108,7 +108,7 @@ def _busts_depart(result: CohortResult) -> bool:
 
 def findings(data: ReportData) -> list[Finding]:
     """The bust check and the gap to the optimum of every cohort."""
-    from pipelines.stats import holm
+    from pipelines.stats.core import holm
 
     out = []
     for result in data.cohorts:

@@ -43,7 +43,8 @@ __all__ = [
 GROUP = "tourney.games"
 #: The game of a stored spec, suite case or run manifest that names none: those were
 #: written when Tobago was the only game, so they are read as Tobago's. A rule for reading
-#: old files only: a command that names no game is given none (``pipelines.game_choice``).
+#: old files only: a command that names no game is given none
+#: (``pipelines.experiments.game_choice``).
 UNNAMED_GAME = "tobago"
 #: A rules object of any game (what generic code may read of it).
 Rules = RulesLike

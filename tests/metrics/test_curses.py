@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from pipelines.metrics.source import connect, open_run
-from pipelines.stats import wilson
+from pipelines.stats.core import wilson
 from pipelines.tobago import curses
 from tests.metrics.fixture import SEATS, write_fixture
 

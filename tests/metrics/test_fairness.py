@@ -11,7 +11,7 @@ import pyarrow as pa
 import pytest
 
 from pipelines.metrics.source import connect, open_run
-from pipelines.stats import chi2_sf, chi_square_uniform, holm, normal_p
+from pipelines.stats.core import chi2_sf, chi_square_uniform, holm, normal_p
 from pipelines.tobago import fairness
 from tests.metrics.fixture import write_fixture
 

@@ -13,9 +13,9 @@ import duckdb
 import pytest
 from typer.testing import CliRunner
 
-from pipelines.cli import app
-from pipelines.findings import gap_sentence
+from pipelines.cli.main import app
 from pipelines.metrics import gaps, win_rate
+from pipelines.report.findings import gap_sentence
 
 #: One seed block: its players and each one's wins in its games.
 Block = tuple[tuple[str, ...], tuple[int, ...]]

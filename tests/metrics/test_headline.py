@@ -10,8 +10,8 @@ from typing import Any, cast
 
 import pyarrow as pa
 
-from pipelines import headline as hl
-from pipelines.report_data import CohortResult, Finding, PairResult
+from pipelines.report import headline as hl
+from pipelines.report.data import CohortResult, Finding, PairResult
 from reports import documents
 
 

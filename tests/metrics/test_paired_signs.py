@@ -8,7 +8,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from pipelines.cli import app
+from pipelines.cli.main import app
 from tests.metrics.test_report import COMMON, _report
 
 runner = CliRunner()

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from pipelines.cli import app
+from pipelines.cli.main import app
 from pipelines.metrics.source import connect, open_run
-from pipelines.report import JSON_KEYS
+from pipelines.report.assemble import JSON_KEYS
 from pipelines.treasure_island import push_luck
 
 

@@ -12,8 +12,8 @@ from typing import Any
 import pyarrow.parquet as pq
 from typer.testing import CliRunner
 
-from pipelines.cli import app
-from pipelines.report import JSON_KEYS
+from pipelines.cli.main import app
+from pipelines.report.assemble import JSON_KEYS
 from reports import documents, figures
 from reports.documents import Section, col
 from tests.metrics.fixture import seal

@@ -9,7 +9,7 @@ from typing import Any
 
 from typer.testing import CliRunner
 
-from pipelines.cli import app
+from pipelines.cli.main import app
 from tests.browser import chromium_page
 
 

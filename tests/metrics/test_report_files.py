@@ -9,8 +9,8 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from pipelines.cli import app
-from pipelines.report_files import WRITTEN
+from pipelines.cli.main import app
+from pipelines.report.files import WRITTEN
 
 runner = CliRunner()
 

@@ -12,8 +12,8 @@ import duckdb
 import pytest
 from typer.testing import CliRunner
 
-from pipelines.cli import app
-from pipelines.replay_moments import decisive_step, moment
+from pipelines.cli.main import app
+from pipelines.report.replay_moments import decisive_step, moment
 
 runner = CliRunner()
 COMMON = ["simulate", "--backend", "serial", "--shard-size", "12", "--islands", "abc-1,ABC-2"]

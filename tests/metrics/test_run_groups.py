@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from pipelines.metrics.source import RunInfo
-from pipelines.run_groups import group_runs, run_label
+from pipelines.report.run_groups import group_runs, run_label
 from sim.errors import InputError
 
 RULES = {"curse_count": 2, "amulet_count": 10, "hand_size": 4}

@@ -8,7 +8,7 @@ import duckdb
 import pytest
 
 from pipelines.metrics.clustered import clustered
-from pipelines.stats import (
+from pipelines.stats.core import (
     clustered_share,
     normal_cdf,
     normal_quantile,

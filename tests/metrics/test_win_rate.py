@@ -10,7 +10,7 @@ import pytest
 
 from pipelines.metrics import win_rate
 from pipelines.metrics.source import connect, open_run
-from pipelines.stats import wilson
+from pipelines.stats.core import wilson
 from sim.errors import InputError
 from tests.metrics.fixture import write_fixture
 

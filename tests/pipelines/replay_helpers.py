@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pipelines.play import parse_players, play_game
+from pipelines.play.game import parse_players, play_game
 from sim.runner.games import game_kind
 
 

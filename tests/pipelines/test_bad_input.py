@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from pipelines.simulate import resolve
+from pipelines.experiments.simulate import resolve
 from sim.runner.run import run
 from tests.pipelines.test_data_files import one_line_exit_2
 from tests.runner.test_runs import small

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from pipelines.claims import Claim, claim, phrase, strongest
+from pipelines.report.claims import Claim, claim, phrase, strongest
 
 
 def turns(x: float) -> str:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from pipelines.cli import app
+from pipelines.cli.main import app
 from sim.tobago.island_file import parse_island_text
 from sim.tobago.modular import load_island
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from pipelines.cli import app
+from pipelines.cli.main import app
 
 runner = CliRunner()
 GOLDEN = Path(__file__).parent.parent / "golden" / "tobago_seed7.txt"

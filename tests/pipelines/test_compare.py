@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from pipelines.cli import app
+from pipelines.cli.main import app
 
 runner = CliRunner()
 BASE = ["compare", "--seed", "3", "--json"]
@@ -146,7 +146,7 @@ def test_paired_design_has_lower_variance_than_unpaired() -> None:
     """The same games, differenced by seed block (paired) or across blocks (unpaired)."""
     from statistics import variance
 
-    from pipelines.compare import CompareSpec, _value
+    from pipelines.experiments.compare import CompareSpec, _value
     from sim.tobago.modular import island_names
     from sim.tobago.rules import preset, with_overrides
     from strategies.registry import parse_strategy
@@ -356,7 +356,7 @@ ONECURSE = ["--metric", "turns", "--max-games", "4000", "--batch-blocks", "10", 
 
 def _figures(out: dict[str, Any]) -> str:
     """The estimate and interval as the verdict writes them (turns, two decimals)."""
-    from pipelines.verdicts import metric_info
+    from pipelines.report.verdicts import metric_info
 
     turns = metric_info("turns")
     return f"{turns.difference(out['estimate'])} {turns.interval(*out['interval'])}"

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from pipelines.cli import app
+from pipelines.cli.main import app
 
 runner = CliRunner()
 BASE = ["simulate", "--backend", "serial", "--games", "8", "--shard-size", "4"]

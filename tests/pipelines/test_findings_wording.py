@@ -6,15 +6,15 @@ from __future__ import annotations
 import pyarrow as pa
 import pytest
 
-from pipelines.findings import (
+from pipelines.report.data import CohortResult, ReportData
+from pipelines.report.findings import (
     _effect,
     first_seat_findings,
     left_out_caveat,
     power_note,
     strategy_findings,
 )
-from pipelines.report_data import CohortResult, ReportData
-from pipelines.run_groups import Cohort, Groups
+from pipelines.report.run_groups import Cohort, Groups
 from pipelines.treasure_island.report import findings as ti_findings
 
 # 2.801585 standard errors: a two-sided 5% test's effect at 80% power.

@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 from typer.testing import CliRunner
 
-from pipelines.cli import app
-from pipelines.game_choice import choose_game
-from pipelines.simulate import resolve
+from pipelines.cli.main import app
+from pipelines.experiments.game_choice import choose_game
+from pipelines.experiments.simulate import resolve
 from sim.errors import InputError
 from sim.runner.games import GAMES
 

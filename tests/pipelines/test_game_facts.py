@@ -8,9 +8,9 @@ import dataclasses
 
 import pytest
 
-from pipelines.play import parse_players
-from pipelines.pools import lineup
-from pipelines.report_games import WORDS, moment_event, words
+from pipelines.experiments.pools import lineup
+from pipelines.play.game import parse_players
+from pipelines.report.games import WORDS, moment_event, words
 from sim.errors import InputError
 from sim.runner.games import GAMES
 

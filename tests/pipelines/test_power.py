@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from pipelines import power
+from pipelines.stats import power
 
 
 def test_normal_detectable_effect() -> None:

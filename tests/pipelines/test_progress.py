@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from pipelines.cli import app
-from pipelines.simulate import Progress, resolve, simulate
+from pipelines.cli.main import app
+from pipelines.experiments.simulate import Progress, resolve, simulate
 from sim.runner import shard as shard_module
 from sim.runner.shard import ShardSummary
 

@@ -15,9 +15,14 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from pipelines.cli import app
-from pipelines.regress import check_cases_in_baseline, read_baseline, read_suite, run_case
-from pipelines.regress_checks import (
+from pipelines.cli.main import app
+from pipelines.experiments.regress import (
+    check_cases_in_baseline,
+    read_baseline,
+    read_suite,
+    run_case,
+)
+from pipelines.experiments.regress_checks import (
     EXACT,
     GOLDEN_CHANGED,
     NOISE,
@@ -25,7 +30,7 @@ from pipelines.regress_checks import (
     paired_change,
     table_lines,
 )
-from pipelines.stats import t_quantile, t_sf
+from pipelines.stats.core import t_quantile, t_sf
 from sim import referee
 from strategies.treasure_island.stopping import StopAt
 

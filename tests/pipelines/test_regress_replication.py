@@ -14,7 +14,7 @@ import random
 
 import pytest
 
-from pipelines.regress_checks import paired_change
+from pipelines.experiments.regress_checks import paired_change
 
 
 def _suite(

@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import Page
 from typer.testing import CliRunner
 
-from pipelines.cli import app
+from pipelines.cli.main import app
 from tests.browser import chromium_page
 from tests.pipelines.replay_helpers import game_at
 

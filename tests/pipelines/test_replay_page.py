@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from pipelines.cli import app
-from pipelines.play import log_rows, parse_players, play_game
-from pipelines.replay_page import record_play
+from pipelines.cli.main import app
+from pipelines.play.game import log_rows, parse_players, play_game
+from pipelines.report.replay_page import record_play
 from reports.replay_page import compact_events
 from sim.runner.games import game_kind
 from sim.watched_log import WatchedRows

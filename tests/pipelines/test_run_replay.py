@@ -10,7 +10,7 @@ import duckdb
 import pytest
 from typer.testing import CliRunner
 
-from pipelines.cli import app
+from pipelines.cli.main import app
 from pipelines.metrics.source import open_run
 
 runner = CliRunner()

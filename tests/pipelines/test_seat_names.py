@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from pipelines.cli import app
+from pipelines.cli.main import app
 
 runner = CliRunner()
 #: A seat named P0-style; embedded pictures are left out first (base64 holds any letters).

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from pipelines.cli import app
+from pipelines.cli.main import app
 
 runner = CliRunner()
 
@@ -196,7 +196,7 @@ def test_intervals_treat_a_seed_block_as_the_unit_and_cut_off_games_are_said(
     turn cap that stops games is counted and warned about."""
     import math
 
-    from pipelines.stats import Z95, ratio_se
+    from pipelines.stats.core import Z95, ratio_se
     from sim.runner.games import play_planned
     from sim.runner.schedule import plan_game
     from sim.tobago.rules import preset, with_overrides

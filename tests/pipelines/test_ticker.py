@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import io
 
-from pipelines.ticker import Ticker
+from pipelines.experiments.ticker import Ticker
 
 
 class Tty(io.StringIO):

@@ -10,8 +10,8 @@ import duckdb
 import pytest
 from typer.testing import CliRunner
 
-from pipelines.cli import app
-from pipelines.simulate import read_spec, resolve
+from pipelines.cli.main import app
+from pipelines.experiments.simulate import read_spec, resolve
 from sim.paths import data_dir
 from sim.runner.games import GAMES
 from sim.runner.run import read_manifest, run

@@ -13,13 +13,13 @@ from pathlib import Path
 
 import pytest
 
-from pipelines.tune import Estimate, confirmation_verdict, parse_param
+from pipelines.experiments.tune import Estimate, confirmation_verdict, parse_param
 from sim.errors import InputError
 from tests.pipelines.planted import OPTIMUM
 
 
 def _tourney(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    code = "from pipelines.cli import main; main()"
+    code = "from pipelines.cli.main import main; main()"
     return subprocess.run(
         [sys.executable, "-c", code, *args],
         check=False,

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from pipelines.tune import ParamGrid, TuneSpec, format_summary, tune
+from pipelines.experiments.tune import ParamGrid, TuneSpec, format_summary, tune
 
 STRATEGY = "tests.pipelines.planted:Planted"
 XS = tuple(round(0.1 * k, 1) for k in range(11))

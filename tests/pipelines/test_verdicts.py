@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pipelines import verdicts
+from pipelines.report import verdicts
 from reports import numbers
 from sim.errors import InputError
 

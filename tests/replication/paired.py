@@ -19,7 +19,7 @@ import numpy.typing as npt
 import pyarrow as pa
 
 from pipelines.metrics.clustered import clustered
-from pipelines.stats import Z95
+from pipelines.stats.core import Z95
 
 GAMES_PER_BLOCK = 4
 

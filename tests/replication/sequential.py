@@ -2,8 +2,9 @@
 
 Per-block observations with a known mean are drawn (normal, or skewed: a shifted gamma of
 skewness 1), fed to the same test classes at the same looks as ``compare`` runs them
-(:func:`pipelines.compare.run_test`, :func:`pipelines.sequential_estimate.look_schedule`), and
-the estimate and interval of :mod:`pipelines.sequential_estimate` (given the runs' sample
+(:func:`pipelines.experiments.compare.run_test`,
+:func:`pipelines.stats.sequential_estimate.look_schedule`), and
+the estimate and interval of :mod:`pipelines.stats.sequential_estimate` (given the runs' sample
 skewness, as ``compare`` gives it) are set beside the naive mean and Student's t interval,
 with both intervals' mean widths. Run the full study (about 50 CPU-seconds a row, 12 rows) with
 ``.venv/bin/python -m tests.replication.sequential [REPS] [normal|skewed] [one-|two-sided]``
@@ -17,9 +18,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pipelines.compare import run_test
-from pipelines.sequential_estimate import Design, look_schedule, sequential_estimate
-from pipelines.sprt import Sprt, TwoSidedSprt
+from pipelines.experiments.compare import run_test
+from pipelines.stats.sequential_estimate import Design, look_schedule, sequential_estimate
+from pipelines.stats.sprt import Sprt, TwoSidedSprt
 
 #: The default test of win shares at 4 players: H1 2 points, sd 20 points per block, looks every
 #: 50 blocks, and --max-games 20,000 (2,500 blocks of 8 games).

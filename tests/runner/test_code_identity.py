@@ -277,7 +277,7 @@ def test_a_module_a_process_loaded_before_a_run_is_not_part_of_it(
     """A long-lived process (a test session, a notebook) holds modules of earlier, unrelated
     work: a run records only what its shards loaded, so such a module changing on disk does
     not refuse the run's resume."""
-    from pipelines.simulate import resolve
+    from pipelines.experiments.simulate import resolve
     from sim.runner.run import run
     from tests.runner.test_runs import small
 

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from pipelines.cli import app
-from pipelines.simulate import resolve
+from pipelines.cli.main import app
+from pipelines.experiments.simulate import resolve
 from sim.runner.code_identity import CodeIdentity, code_identity, run_entry_points
 from sim.runner.parts import file_sha256
 from sim.runner.run import read_manifest, run

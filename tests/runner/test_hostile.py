@@ -17,7 +17,7 @@ from typing import Any
 import duckdb
 import pytest
 
-from pipelines.simulate import resolve
+from pipelines.experiments.simulate import resolve
 from sim.errors import InputError
 from sim.guard import Guard
 from sim.referee import FallbackPlayer

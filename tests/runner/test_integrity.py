@@ -16,8 +16,8 @@ import duckdb
 import pytest
 from typer.testing import CliRunner
 
-from pipelines.cli import app
-from pipelines.simulate import resolve
+from pipelines.cli.main import app
+from pipelines.experiments.simulate import resolve
 from sim.errors import InputError, RunError
 from sim.runner.backends import run_process
 from sim.runner.code_identity import CodeIdentity, check_code, code_identity, plugin_modules

@@ -11,9 +11,9 @@ import pyarrow.parquet as pq
 import pytest
 from typer.testing import CliRunner
 
-from pipelines.cli import app
+from pipelines.cli.main import app
+from pipelines.experiments.simulate import resolve
 from pipelines.metrics.source import island_file_argument, open_run, recorded_board
-from pipelines.simulate import resolve
 from sim.paths import data_dir
 from sim.runner.run import read_manifest, run
 from sim.runner.shard import ShardSummary

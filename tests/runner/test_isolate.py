@@ -17,7 +17,7 @@ from typing import Any
 import duckdb
 import pytest
 
-from pipelines.simulate import resolve
+from pipelines.experiments.simulate import resolve
 from sim import isolate, referee
 from sim.codewatch import CodeWatch
 from sim.guard import Guard

@@ -17,10 +17,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from pipelines.cli import app
+from pipelines.cli.main import app
+from pipelines.experiments.simulate import resolve
 from pipelines.metrics.source import open_run
-from pipelines.report import default_out
-from pipelines.simulate import resolve
+from pipelines.report.assemble import default_out
 from sim.errors import InputError, RunError
 from sim.runner import object_lock
 from sim.runner.locations import open_store

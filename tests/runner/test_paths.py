@@ -9,7 +9,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from pipelines.cli import app
+from pipelines.cli.main import app
 from pipelines.metrics.source import connect, open_run
 
 runner = CliRunner()

@@ -11,8 +11,8 @@ import duckdb
 import pytest
 from typer.testing import CliRunner
 
-from pipelines.cli import app
-from pipelines.simulate import resolve
+from pipelines.cli.main import app
+from pipelines.experiments.simulate import resolve
 from sim.runner.run import read_manifest, run
 
 FOUR = ("hunter", "cartographer", "collector", "cautious")
@@ -205,7 +205,7 @@ def test_pool_members_are_recorded_by_their_canonical_names(tmp_path: Path) -> N
 def test_the_command_line_lineup_replaces_the_spec_files(tmp_path: Path) -> None:
     spec = tmp_path / "spec.toml"
     spec.write_text('pool = ["hunter", "cautious", "collector"]\ntable_sizes = [2, 3]\n')
-    from pipelines.simulate import read_spec
+    from pipelines.experiments.simulate import read_spec
 
     fixed = resolve(read_spec(spec), {"players": "hunter,cautious"}, str(spec))
     assert fixed.table_sizes == () and fixed.labels == ("hunter", "cautious")

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from pipelines.experiments.simulate import resolve
 from pipelines.metrics.source import open_run
-from pipelines.simulate import resolve
 from sim.runner.run import read_manifest, run
 from tests.runner.raycluster import BIN, Node, RayCluster, ray_cluster
 from tests.runner.s3server import BUCKET, S3Server, s3_server

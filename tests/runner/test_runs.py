@@ -13,8 +13,8 @@ import duckdb
 import pytest
 from typer.testing import CliRunner
 
-from pipelines.cli import app
-from pipelines.simulate import resolve
+from pipelines.cli.main import app
+from pipelines.experiments.simulate import resolve
 from sim.runner.games import GAMES
 from sim.runner.parts import records_from_manifest
 from sim.runner.run import read_manifest, run

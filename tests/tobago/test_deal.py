@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pipelines.play import parse_players
+from pipelines.play.game import parse_players
 from sim.runner.schedule import Schedule
 from sim.tobago import engine
 from sim.tobago.catalog import resolve_board

@@ -1,0 +1,154 @@
+"""``tourney tune``: a strategy's parameters searched against a field (see
+pipelines.experiments.tune)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from pipelines.cli.app import GameOpt, RulesOpt, app, command, echo_json
+from pipelines.experiments.game_choice import choose_game
+from pipelines.play.game import check_game
+from sim.errors import InputError
+
+
+@command(app, "tune")
+def tune_cmd(
+    strategy: Annotated[
+        str, typer.Argument(help="The strategy to tune, e.g. expected-value or hunter(take_at=4).")
+    ],
+    param: Annotated[
+        list[str],
+        typer.Option(
+            "--param",
+            help="NAME=LOW..HIGH (--points values) or NAME=V1,V2,...; give one or more.",
+        ),
+    ],
+    field: Annotated[
+        str, typer.Option("--field", help="The opponents: 1 to 3 comma-separated strategies.")
+    ],
+    game: GameOpt = None,
+    rules: RulesOpt = None,
+    points: Annotated[
+        int, typer.Option("--points", min=2, max=64, help="Values per LOW..HIGH range.")
+    ] = 5,
+    games: Annotated[
+        int,
+        typer.Option(
+            "--games",
+            min=2,
+            max=10_000_000,
+            help="Games per setting in the first round (doubled each round).",
+        ),
+    ] = 400,
+    confirm_games: Annotated[
+        int | None,
+        typer.Option(
+            "--confirm-games",
+            min=0,
+            max=100_000_000,
+            help="Fresh games for the best against the default (default: the last round's).",
+        ),
+    ] = None,
+    seed: Annotated[int, typer.Option("--seed", min=0, max=2**63 - 1)] = 1,
+    islands: Annotated[
+        str | None,
+        typer.Option(
+            "--islands", help="The boards, for a game played on them (Tobago: default all)."
+        ),
+    ] = None,
+    backend: Annotated[
+        str, typer.Option("--backend", help="ray (default), process or serial.")
+    ] = "ray",
+    workers: Annotated[int, typer.Option("--workers", min=1, max=1024)] = 2,
+    address: Annotated[
+        str | None, typer.Option("--address", help="Join an existing Ray cluster.")
+    ] = None,
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", help="Where the runs go (default data/tunes/<strategy>)."),
+    ] = None,
+    write: Annotated[
+        Path | None,
+        typer.Option("--write", help="The spec TOML written (default OUT/tuned.toml)."),
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+) -> None:
+    """Search a strategy's parameters against a field on paired seeds (successive halving),
+    confirm the best against the default on fresh seeds, and write it as a simulate spec."""
+    from pipelines.experiments.simulate import Progress
+    from pipelines.experiments.tune import (
+        TuneSpec,
+        field_labels,
+        format_summary,
+        param_defaults,
+        parse_param,
+        simulate_runner,
+        tune,
+        write_spec,
+    )
+    from sim.runner.backends import BACKENDS, check_address_format, ray_start
+
+    game = choose_game(
+        game, players=f"{strategy},{field}", rules=[rules], boards=islands is not None
+    )
+    check_game(game)
+    if backend not in BACKENDS:
+        raise InputError(f"--backend {backend!r} is not allowed ({', '.join(BACKENDS)})")
+    if address is not None and backend == "ray":
+        check_address_format(address)
+    defaults = param_defaults(strategy, game)
+    grids = tuple(parse_param(p, points, defaults) for p in param)
+    names = [g.name for g in grids]
+    twice = next((n for k, n in enumerate(names) if n in names[:k]), None)
+    if twice is not None:
+        raise InputError(f"--param: {twice} is given twice")
+    slug = re.sub(r"[^A-Za-z0-9_.-]+", "-", strategy).strip("-") or "strategy"
+    where = out or Path("data") / "tunes" / slug
+    spec = TuneSpec(
+        game=game,
+        strategy=strategy,
+        grids=grids,
+        field=field_labels(field, game),
+        rules=rules,
+        games=games,
+        seed=seed,
+        out=where,
+        backend=backend,
+        workers=workers,
+        address=address,
+        islands=islands,
+        confirm_games=-1 if confirm_games is None else confirm_games,
+    )
+
+    from pipelines.experiments.simulate import MAX_GAMES
+    from pipelines.experiments.tune import check_budget, check_writable, settings_of, write_text
+
+    target = write or where / "tuned.toml"
+    check_writable(where, "--out", directory=True)
+    check_writable(target, "--write", directory=False)
+    check_budget(spec, len(settings_of(spec)), MAX_GAMES)
+
+    def say(line: str) -> None:  # progress on stderr, the answer on stdout
+        typer.echo(line, err=True)
+
+    started = backend == "ray" and ray_start(workers, address)
+    try:
+        result = tune(spec, simulate_runner(spec, Progress(0, label="tune")), say)
+    finally:
+        if started:
+            import ray
+
+            ray.shutdown()
+    write_spec(target, result, games)
+    result["spec_written"] = str(target)
+    write_text(where / "tune.json", json.dumps(result, indent=1) + "\n", "--out")
+    if as_json:
+        echo_json(result)
+        return
+    for line in format_summary(result):
+        typer.echo(line)

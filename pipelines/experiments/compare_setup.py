@@ -1,0 +1,158 @@
+"""Resolving what ``compare`` is asked (by the command line or the notebook API) into a
+:class:`~pipelines.experiments.compare.CompareSpec`: which B (rules, an ablation, a strategy), the
+metric
+and its units, the hypotheses, the field; every bad combination is one ``InputError`` line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pipelines.experiments.compare import CompareSpec, check_metric
+from pipelines.experiments.game_choice import choose_game
+from pipelines.experiments.simulate import game_islands
+from pipelines.play.ablation import ablated
+from pipelines.play.game import check_game, parse_players
+from pipelines.report import verdicts
+from sim.errors import InputError
+from sim.runner.games import game_kind
+from strategies.registry import DEFAULT_PLAYERS, parse_strategy, split_specs
+
+
+def _rules_name(source: str) -> str:
+    """How a rules source is called in the output: a preset's name or a file's name."""
+    return Path(source).name if source.endswith(".toml") else source
+
+
+def compare_spec(
+    *,
+    b_rules: str | None = None,
+    a_rules: str | None = None,
+    ablate: str | None = None,
+    a_strategy: str | None = None,
+    b_strategy: str | None = None,
+    b_players: str | None = None,
+    game: str | None = None,
+    players: str | None = None,
+    metric: str | None = None,
+    bounds: str | None = None,
+    two_sided: bool = False,
+    delta: float | None = None,
+    max_games: int = 20_000,
+    seed: int = 1,
+    islands: str | None = None,
+    workers: int = 2,
+    batch_blocks: int = 50,
+    plan_effect: float | None = None,
+) -> CompareSpec:
+    """The comparison the options describe (the ``tourney compare`` options by name); without
+    ``game``, the game they fit (:func:`pipelines.experiments.game_choice.choose_game`)."""
+    named = ",".join(p for p in (players, a_strategy, b_strategy, b_players) if p)
+    game = choose_game(
+        game,
+        players=named or None,
+        rules=[a_rules, b_rules],
+        boards=islands is not None,
+        ablation=ablate,
+    )
+    check_game(game)
+    kind = game_kind(game)
+    strategy_mode = a_strategy is not None or b_strategy is not None
+    modes = sum((b_rules is not None, ablate is not None, strategy_mode, b_players is not None))
+    if modes != 1:
+        raise InputError(
+            "compare needs exactly one B: --b-rules FILE, --ablate curses|amulets, "
+            "--a-strategy X --b-strategy Y, or --b-players (a whole other lineup)"
+        )
+    a_source = a_rules or kind.default_rules
+    rules_a = kind.load_rules(a_source)
+    rules_b = rules_a
+    b_name = _rules_name(a_source)
+    factories_b = None
+    candidates = None
+    lineup_b: tuple[str, ...] | None = None
+    if strategy_mode:
+        if a_strategy is None or b_strategy is None:
+            raise InputError("a strategy comparison needs both --a-strategy and --b-strategy")
+        field_names = split_specs(players) if players else DEFAULT_PLAYERS[game][:3]
+        field = [parse_strategy(x, game) for x in field_names]
+        cand_a, cand_b = parse_strategy(a_strategy, game), parse_strategy(b_strategy, game)
+        specs = [cand_a, *field]
+        if not 2 <= len(specs) <= 4:
+            raise InputError(f"--players: a field of 1 to 3 opponents, got {len(field)}")
+        factories_b = (cand_b.factory(), *(p.factory() for p in field))
+        candidates = (cand_a.label, cand_b.label)
+        metric = metric or "candidate"
+    elif b_players is not None:
+        # The same seats under the same rules, every seat played by B's lineup instead: a
+        # question about the game (first-seat advantage, length) asked of other players.
+        specs = parse_players(players, game)
+        asked = split_specs(b_players)
+        if len(asked) != len(specs):
+            raise InputError(
+                f"--b-players: {len(asked)} strategies for a table of {len(specs)} "
+                "(give as many as --players)"
+            )
+        specs_b = parse_players(b_players, game)
+        metric = metric or "first-seat"
+        if metric not in ("first-seat", "turns"):
+            raise InputError(
+                f"--metric {metric!r} is not allowed with --b-players (first-seat or turns: "
+                "the two lineups have different players)"
+            )
+        factories_b = tuple(p.factory() for p in specs_b)
+        lineup_b = tuple(p.label for p in specs_b)
+    else:
+        specs = parse_players(players, game)
+        metric = metric or "first-seat"
+        if ablate is not None:
+            rules_b = ablated(rules_a, ablate, "--ablate")
+            b_name = f"{_rules_name(a_source)} without {ablate}"
+        else:
+            assert b_rules is not None
+            rules_b = kind.load_rules(b_rules)
+            b_name = _rules_name(b_rules)
+    labels = tuple(p.label for p in specs)
+    check_metric(metric, labels, strategy_mode)
+    info = verdicts.metric_info(metric)
+    if plan_effect is not None and (bounds is not None or two_sided or delta is not None):
+        raise InputError(
+            "--plan estimates a fixed-size test: it takes no --bounds, --two-sided or --delta"
+        )
+    if two_sided and bounds is not None:
+        raise InputError(
+            f"--bounds is for a one-sided test; with --two-sided give --delta D (the smallest "
+            f"difference either way, in {info.unit})"
+        )
+    if delta is not None and not two_sided:
+        raise InputError(
+            f"--delta is for --two-sided; a one-sided test takes --bounds H0,H1 (in {info.unit})"
+        )
+    theta0, theta1 = (0.0, info.default_delta)
+    if bounds is not None:
+        theta0, theta1 = verdicts.parse_bounds(bounds, info)
+    delta_value = None
+    if two_sided:
+        delta_value = verdicts.check_delta(info.default_delta if delta is None else delta, info)
+    if plan_effect is not None:
+        verdicts.check_effect(plan_effect, info)
+    spec = CompareSpec(
+        labels=labels,
+        factories=tuple(p.factory() for p in specs),
+        rules_a=rules_a,
+        rules_b=rules_b,
+        factories_b=factories_b,
+        metric=metric,
+        theta0=theta0,
+        theta1=theta1,
+        delta=delta_value,
+        seed=seed,
+        islands=game_islands(kind, islands, "--islands", "--islands"),
+        max_games=max_games,
+        batch_blocks=batch_blocks,
+        workers=workers,
+        rules_a_name=_rules_name(a_source),
+        rules_b_name=b_name,
+        candidates=candidates,
+        lineup_b=lineup_b,
+    )
+    return spec

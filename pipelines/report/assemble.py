@@ -1,0 +1,106 @@
+"""``tourney report``: metrics over one or more runs -> tables, figures, HTML, Markdown, JSON.
+
+Reads the runs' Parquet parts out of core through DuckDB views, groups the runs into cohorts
+(pooled only when game, rules, players, islands and code agree) and seed-matched pairings
+(:mod:`pipelines.report.run_groups`), computes every metric as a tidy table, and writes them as
+Parquet and CSV under ``tables/`` with ``index.html`` (self-contained), ``summary.md`` and
+``report.json``. Games cut off at the turn cap or by a deadlock are left out of win rates
+unless ``include_unfinished``; the report says how many, at the top.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from importlib.metadata import entry_points
+from pathlib import Path
+
+from pipelines.metrics.source import RunInfo, open_run
+from pipelines.report.common import GameReport, ReportOutput, write_report
+from pipelines.report.files import check_out_dir
+from sim.errors import InputError
+from sim.runner.games import game_kind
+
+FORMATS = ("html", "md", "json")
+#: The top-level keys of ``report.json``, in order.
+JSON_KEYS = (
+    "report",
+    "game",
+    "runs",
+    "complete",
+    "games",
+    "include_unfinished",
+    "headline",
+    "warnings",
+    "findings",
+    "games_to_look_at",
+    "gaps",
+    "cohorts",
+    "comparisons",
+)
+#: The entry-point group a game's part of the report registers its :class:`GameReport`
+#: under, by game name (as ``tourney.games`` registers the game itself).
+GROUP = "tourney.reports"
+
+
+@functools.cache
+def game_report(game: str) -> GameReport:
+    """The report part registered for ``game``. A game that registers none gets the common
+    report alone (win rates, seats, ratings, scores in points, game length); one whose
+    entry point is broken is refused with one line naming it."""
+    kind = game_kind(game)
+    points = [p for p in entry_points(group=GROUP) if p.name == game]
+    if len(points) > 1:
+        raise InputError(f"two packages register a report for {game!r} ({GROUP})")
+    if not points:
+        return GameReport(
+            game=game,
+            title=kind.title,
+            score_unit="points",
+            compute=lambda con, cohort: {},
+            findings=lambda data: [],
+            sections=lambda data: [],
+            markdown=lambda data: [],
+            json_sections={},
+        )
+    point = points[0]
+    try:
+        report = point.load()
+    except Exception as exc:  # a broken plug-in is named, not a traceback
+        raise InputError(
+            f"{GROUP} {game}: {point.value} cannot be loaded ({type(exc).__name__}: {exc})"
+        ) from None
+    if not isinstance(report, GameReport) or report.game != game:
+        raise InputError(f"{GROUP} {game}: {point.value} is not the GameReport of {game!r}")
+    return report
+
+
+def default_out(run: RunInfo) -> Path:
+    """Where a report goes without ``--out``: ``<run>/report`` for a local run; for a run in
+    an object store, ``data/reports/<run name>`` here (reports are local files)."""
+    if run.remote:
+        return Path("data") / "reports" / run.where.rstrip("/").rsplit("/", 1)[-1]
+    return run.path / "report"
+
+
+def build_report(
+    run_dirs: Sequence[Path | str],
+    out: Path | None,
+    formats: set[str],
+    include_unfinished: bool = False,
+    allow_mixed_code: bool = False,
+) -> ReportOutput:
+    """Compute and write the report; ``out`` defaults to :func:`default_out` of the first
+    run. Runs of one lineup played by different code are refused unless
+    ``allow_mixed_code`` (each code is then a cohort of its own)."""
+    if out is not None:
+        check_out_dir(out)  # before anything is read or written
+    runs = [open_run(p) for p in run_dirs]
+    games = sorted({r.game for r in runs})
+    if len(games) > 1:
+        listed = ", ".join(f"{r.where} ({r.game})" for r in runs)
+        raise InputError(f"runs of different games cannot be reported together: {listed}")
+    out_dir = out or default_out(runs[0])
+    return write_report(
+        game_report(runs[0].game), runs, out_dir, formats, include_unfinished, allow_mixed_code
+    )

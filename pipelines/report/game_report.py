@@ -1,0 +1,44 @@
+"""What a game gives the report: its :class:`GameReport` (its words, its extra tables,
+findings, sections, Markdown and headline clauses), registered under the entry-point group
+``tourney.reports``; :mod:`pipelines.report.common` does the rest the same way for every
+game."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import duckdb
+import pyarrow as pa
+
+from pipelines.report.data import Finding, ReportData
+from pipelines.report.headline import GameClauses
+from pipelines.report.run_groups import Cohort, Pairing
+from reports.documents import Section
+
+
+@dataclass(frozen=True)
+class GameReport:
+    """One game's part of the report."""
+
+    game: str
+    title: str
+    #: What a score counts (``coins``, ``points``).
+    score_unit: str
+    #: The game's own tables of one cohort, from a connection over its runs.
+    compute: Callable[[duckdb.DuckDBPyConnection, Cohort], dict[str, pa.Table]]
+    #: The game's own findings.
+    findings: Callable[[ReportData], list[Finding]]
+    #: The game's own sections of the page, after the win rates.
+    sections: Callable[[ReportData], list[Section]]
+    #: The game's own parts of ``summary.md``.
+    markdown: Callable[[ReportData], list[str]]
+    #: ``report.json`` sections of a cohort: section -> table names (after ``win_rate``).
+    json_sections: dict[str, list[str]]
+    #: The game's clauses of the headline (:data:`pipelines.report.headline.GameClauses`), if any.
+    headline: GameClauses | None = None
+    #: Notes on the game's figures that hold for the whole page (said once, folded).
+    notes: tuple[str, ...] = ()
+    #: Games of a pairing worth looking at (columns of ``win_rate.notable_games``), from a
+    #: connection over its two runs (A is run 0), or None when the game looks for none.
+    pair_notable: Callable[[duckdb.DuckDBPyConnection, Pairing], pa.Table] | None = None
