@@ -29,6 +29,7 @@ from pipelines.play.game import (
     parse_players,
     play_game,
 )
+from reports import numbers
 from sim.errors import InputError
 from sim.runner.games import GAMES
 
@@ -528,7 +529,8 @@ def report_cmd(
     if not result.complete:
         typer.echo("note: unfinished run, reported for the games it has", err=True)
     if result.warnings:
-        typer.echo(f"{result.warnings} warning(s): see the top of the report", err=True)
+        said = numbers.counted(result.warnings, "warning")
+        typer.echo(f"{said}: see the top of the report", err=True)
     if result.kept:
         typer.echo(
             f"note: kept {', '.join(result.kept)}: listed by the last report but changed since "
