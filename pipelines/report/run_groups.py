@@ -102,7 +102,7 @@ class Pairing:
         """The one sign convention of the comparison's differences, said once where they are
         shown: ``Differences are B - A: <B> minus <A> ...``."""
         return (
-            f"Differences are B - A: {run_label(self.b)} (B) minus {run_label(self.a)} (A), "
+            f"Differences are B - A: {short_label(self.b)} (B) minus {short_label(self.a)} (A), "
             "game by game on the same seeds; a positive value is higher in B"
         )
 

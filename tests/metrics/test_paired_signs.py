@@ -47,7 +47,8 @@ def test_a_known_paired_effect_has_one_sign_everywhere(tmp_path: Path) -> None:
     summary = (out / "summary.md").read_text()
     section = summary.split("## Paired: ")[1]
     assert section.count("Differences are B - A: ") == 1
-    assert "Differences are B - A: rulebook without curses: " in section
+    # The runs by their short names (their long labels are said once, in the list of runs).
+    assert "Differences are B - A: base-without-curses (B) minus base (A), " in section
     row = re.search(r"^\| cautious \| 80 \| (\S+) \[", section, re.MULTILINE)
     assert row is not None and row.group(1) == f"+{100 * diff['estimate']:.1f}"
     # The HTML page says the convention once in the comparison and nowhere contradicts it.
