@@ -80,6 +80,17 @@ PlayersOpt = Annotated[
         f"(default: the game's lineup; {_LINEUPS}).",
     ),
 ]
+#: The games played on boards, and the boards' noun, for the ``--islands`` help.
+_BOARDS = ", ".join(
+    f"{g}: {kind.boards.noun[1]}" for g, kind in GAMES.items() if kind.boards is not None
+)
+BoardsOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--islands",
+        help=f"The boards of a game played on them ({_BOARDS or 'none installed'}; default all).",
+    ),
+]
 RulesOpt = Annotated[
     str | None,
     typer.Option(

@@ -10,6 +10,7 @@ import typer
 
 from pipelines.cli.app import (
     ABLATIONS,
+    BoardsOpt,
     GameOpt,
     PlayersOpt,
     RulesOpt,
@@ -90,12 +91,7 @@ def compare_cmd(
     ] = None,
     max_games: Annotated[int, typer.Option("--max-games", min=1)] = 20_000,
     seed: Annotated[int, typer.Option("--seed", min=0)] = 1,
-    islands: Annotated[
-        str | None,
-        typer.Option(
-            "--islands", help="The boards of a game played on them (Tobago islands; default all)."
-        ),
-    ] = None,
+    islands: BoardsOpt = None,
     workers: Annotated[int, typer.Option("--workers", min=1)] = 2,
     batch_blocks: Annotated[
         int, typer.Option("--batch-blocks", min=1, help="Blocks between looks.")
@@ -222,12 +218,7 @@ def sweep_cmd(
     rules: RulesOpt = None,
     games: Annotated[int, typer.Option("--games", min=2, help="Games per grid point.")] = 2000,
     seed: Annotated[int, typer.Option("--seed", min=0)] = 1,
-    islands: Annotated[
-        str | None,
-        typer.Option(
-            "--islands", help="The boards of a game played on them (Tobago islands; default all)."
-        ),
-    ] = None,
+    islands: BoardsOpt = None,
     workers: Annotated[int, typer.Option("--workers", min=1)] = 2,
     out: Annotated[Path, typer.Option("--out", help="Where sweep.csv/json/png go.")] = Path(
         "sweep-out"

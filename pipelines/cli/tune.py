@@ -10,7 +10,7 @@ from typing import Annotated
 
 import typer
 
-from pipelines.cli.app import GameOpt, RulesOpt, app, command, echo_json
+from pipelines.cli.app import BoardsOpt, GameOpt, RulesOpt, app, command, echo_json
 from pipelines.experiments.game_choice import choose_game
 from pipelines.play.game import check_game
 from sim.errors import InputError
@@ -55,12 +55,7 @@ def tune_cmd(
         ),
     ] = None,
     seed: Annotated[int, typer.Option("--seed", min=0, max=2**63 - 1)] = 1,
-    islands: Annotated[
-        str | None,
-        typer.Option(
-            "--islands", help="The boards, for a game played on them (Tobago: default all)."
-        ),
-    ] = None,
+    islands: BoardsOpt = None,
     backend: Annotated[
         str, typer.Option("--backend", help="ray (default), process or serial.")
     ] = "ray",

@@ -99,11 +99,22 @@ CURSE_ISLAND_COLUMNS = [
 ]
 
 
-def _curse_twin(data: ReportData, result: CohortResult) -> PairResult | None:
+def _ablation_pair(
+    data: ReportData, result: CohortResult, removed: str, factor: str | None = None
+) -> PairResult | None:
+    """The ablation pairing (of ``factor``, or any) in which this cohort holds the run on
+    side ``removed``: "a", the run with everything, or "b", the run without the part."""
     for pair in data.pairs:
-        if pair.pairing.factor == "curses" and pair.pairing.a in result.cohort.runs:
+        p = pair.pairing
+        run = p.a if removed == "a" else p.b
+        if p.ablation and factor in (None, p.factor) and run in result.cohort.runs:
             return pair
     return None
+
+
+def _curse_twin(data: ReportData, result: CohortResult) -> PairResult | None:
+    """The pairing of this cohort (A) with its twin without curses."""
+    return _ablation_pair(data, result, "a", "curses")
 
 
 def curse_section(data: ReportData) -> Section:
@@ -293,10 +304,7 @@ def _landmark_strength(rows: list[dict[str, Any]]) -> tuple[list[dict[str, Any]]
 
 def _ablation_of(data: ReportData, result: CohortResult) -> PairResult | None:
     """The pairing in which this cohort is the run without curses or amulets (B)."""
-    for pair in data.pairs:
-        if pair.pairing.factor in ("curses", "amulets") and pair.pairing.b in result.cohort.runs:
-            return pair
-    return None
+    return _ablation_pair(data, result, "b")
 
 
 def fairness_section(data: ReportData) -> Section:
