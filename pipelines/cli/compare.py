@@ -109,9 +109,9 @@ def compare_cmd(
 ) -> None:
     """Compare A and B on common seeds (rules, an ablation, or strategies) with a one-sided or
     two-sided SPRT; the verdict in words, with the estimate and its 95% interval."""
-    from pipelines.experiments.compare import compare, max_blocks, plan
+    from pipelines.experiments.compare import compare, plan
     from pipelines.experiments.compare_setup import compare_spec
-    from pipelines.experiments.ticker import Ticker
+    from pipelines.experiments.progress import Progress
     from pipelines.report import verdicts
 
     spec = compare_spec(
@@ -135,10 +135,10 @@ def compare_cmd(
         plan_effect=plan_effect,
     )
     if plan_effect is not None:
-        result = plan(spec, pilot_blocks, plan_effect, ticker=Ticker(pilot_blocks))
+        result = plan(spec, pilot_blocks, plan_effect, progress=Progress("compare --plan"))
         text = verdicts.plan_lines(result)
     else:
-        result = compare(spec, Ticker(max_blocks(spec)))
+        result = compare(spec, Progress("compare"))
         text = verdicts.lines(result)
     if as_json:
         echo_json(result)
@@ -165,6 +165,7 @@ def regress_cmd(
     """Run a fixed suite against a baseline: each statistic reproduced exactly, changed within
     noise or changed significantly (paired over the replayed seeds). Exit 0 unless a
     significant change or changed golden games (1; --exact: any change), 2 on error."""
+    from pipelines.experiments.progress import Progress
     from pipelines.experiments.regress import (
         check_cases_in_baseline,
         compare_to_baseline,
@@ -174,14 +175,13 @@ def regress_cmd(
         write_baseline,
     )
     from pipelines.experiments.regress_checks import failing, junit_xml, summary_line, table_lines
-    from pipelines.experiments.ticker import Ticker
 
     cases = read_suite(suite)
     # The baseline is checked before any game is played: a damaged one fails in a second.
     stored = None if update_baseline else read_baseline(baseline)
     if stored is not None:
         check_cases_in_baseline(cases, stored)
-    current = run_cases(cases, workers, Ticker(sum(case.games for case in cases)))
+    current = run_cases(cases, workers, Progress("regress"))
     if stored is None:
         write_baseline(baseline, current)
         typer.echo(f"baseline written: {baseline} ({len(current)} cases)")
@@ -226,9 +226,9 @@ def sweep_cmd(
     as_json: Annotated[bool, typer.Option("--json", help="Print the rows as JSON.")] = False,
 ) -> None:
     """Sweep one or two rule parameters on common seeds: fairness, length, curses, spread."""
+    from pipelines.experiments.progress import Progress
     from pipelines.experiments.simulate import game_islands
     from pipelines.experiments.sweep import SweepSpec, base_point, parse_param, sweep, table_lines
-    from pipelines.experiments.ticker import Ticker
     from pipelines.report.headline import sweep_headline
     from reports import documents, figures
 
@@ -253,10 +253,7 @@ def sweep_cmd(
         islands=game_islands(kind, islands, "--islands", "--islands"),
         workers=workers,
     )
-    grid_size = 1
-    for _, values in params:
-        grid_size *= len(values)
-    rows = sweep(spec, Ticker(games * grid_size))
+    rows = sweep(spec, Progress("sweep"))
     out.mkdir(parents=True, exist_ok=True)
     (out / "sweep.json").write_text(json.dumps(rows, indent=1) + "\n")
     header = list(rows[0])

@@ -402,12 +402,13 @@ def _on_boards(config: Any) -> str:
 def _simulate_one(config: Any) -> None:
     """Play one run with progress, then print its win table and its warnings."""
     from pipelines.experiments.pools import describe
-    from pipelines.experiments.simulate import Progress, at_once, simulate
+    from pipelines.experiments.progress import Progress
+    from pipelines.experiments.simulate import at_once, simulate
     from pipelines.metrics.source import open_run
     from pipelines.report.win_table import format_win_table, warning_lines, win_table
     from sim.runner.run import GROWING
 
-    progress = Progress(0)
+    progress = Progress()
 
     def start(to_play: int, notes: list[str]) -> None:
         # Called once the run directory is held and checked: a growth and what a resume

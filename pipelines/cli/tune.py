@@ -75,7 +75,7 @@ def tune_cmd(
 ) -> None:
     """Search a strategy's parameters against a field on paired seeds (successive halving),
     confirm the best against the default on fresh seeds, and write it as a simulate spec."""
-    from pipelines.experiments.simulate import Progress
+    from pipelines.experiments.progress import Progress
     from pipelines.experiments.tune import (
         TuneSpec,
         field_labels,
@@ -133,7 +133,7 @@ def tune_cmd(
 
     started = backend == "ray" and ray_start(workers, address)
     try:
-        result = tune(spec, simulate_runner(spec, Progress(0, label="tune")), say)
+        result = tune(spec, simulate_runner(spec, Progress("tune")), say)
     finally:
         if started:
             import ray

@@ -32,7 +32,7 @@ from typing import Any
 
 from pipelines.experiments import play_issues
 from pipelines.experiments.play_issues import ISSUES
-from pipelines.experiments.ticker import Ticker
+from pipelines.experiments.progress import Progress
 from pipelines.report import verdicts
 from pipelines.stats.sequential_estimate import Design, look_schedule, plain, sequential_estimate
 from pipelines.stats.sprt import CONTINUE, MIN_BLOCKS, Sprt, TwoSidedSprt, fixed_size
@@ -220,17 +220,13 @@ def _llr_text(test: Sprt | TwoSidedSprt) -> str:
     return f"LLR {text} in [{low:+.2f}, {high:+.2f}]"
 
 
-def _look_line(spec: CompareSpec, test: Sprt | TwoSidedSprt, most: int, ticker: Ticker) -> str:
-    """Progress after a look: blocks and games, the LLR against its bounds, the estimate so far
-    (the rate last: a terminal too narrow cuts it first)."""
+def _look_line(spec: CompareSpec, test: Sprt | TwoSidedSprt, most: int) -> str:
+    """Where the test is after a look: blocks, the LLR against its bounds, the estimate so far."""
     metric = verdicts.metric_info(spec.metric)
-    games = test.n * 2 * len(spec.labels)
     low, high = test.interval()
     return (
-        f"compare: {numbers.count(test.n)}/{numbers.count(most)} blocks, "
-        f"{numbers.count(games)} games; {_llr_text(test)}; "
-        f"B - A {metric.difference(test.mean)} {metric.interval(low, high)}; "
-        f"{numbers.count(ticker.rate(games))} games/s"
+        f"{numbers.count(test.n)}/{numbers.count(most)} blocks; {_llr_text(test)}; "
+        f"B - A {metric.difference(test.mean)} {metric.interval(low, high)}"
     )
 
 
@@ -296,9 +292,9 @@ def estimate(spec: CompareSpec, test: Sprt | TwoSidedSprt) -> dict[str, Any]:
     }
 
 
-def compare(spec: CompareSpec, ticker: Ticker | None = None) -> dict[str, Any]:
+def compare(spec: CompareSpec, progress: Progress | None = None) -> dict[str, Any]:
     """Run the sequential test; return its verdict and figures (units of the metric).
-    ``ticker`` gets a progress line after every look."""
+    ``progress`` is told the games played and the test's state after every look."""
     metric = verdicts.metric_info(spec.metric)
     n = len(spec.labels)
     most = max_blocks(spec)
@@ -308,10 +304,12 @@ def compare(spec: CompareSpec, ticker: Ticker | None = None) -> dict[str, Any]:
     if spec.workers > 1:
         pool = multiprocessing.get_context("spawn").Pool(spec.workers)
     try:
+        if progress is not None:  # the test may stop before its most blocks
+            progress.begin(most * 2 * n, may_stop_early=True)
 
         def on_look(block: int) -> None:
-            if ticker is not None:
-                ticker(block, _look_line(spec, test, most, ticker))
+            if progress is not None:
+                progress.update(test.n * 2 * n, _look_line(spec, test, most))
 
         status = run_test(
             test,
@@ -323,8 +321,8 @@ def compare(spec: CompareSpec, ticker: Ticker | None = None) -> dict[str, Any]:
         if pool is not None:
             pool.terminate()
             pool.join()
-        if ticker is not None:
-            ticker.finish()
+        if progress is not None:
+            progress.finish()
     figures = estimate(spec, test)
     low, high = figures["interval"]
     decision = status if status != CONTINUE else "undecided"
@@ -391,7 +389,7 @@ def plan(
     pilot_blocks: int,
     effect: float,
     power: float = 0.95,
-    ticker: Ticker | None = None,
+    progress: Progress | None = None,
 ) -> dict[str, Any]:
     """Blocks and games a fixed-size two-sided test at ``spec.alpha`` needs to detect a
     difference of ``effect`` (units) with ``power``, from a pilot's per-block variance."""
@@ -401,18 +399,17 @@ def plan(
         raise InputError("--plan 0 is not allowed: the difference to detect must not be 0")
     test = Sprt(0.0, effect)
     step = 10
-    for start in range(0, pilot_blocks, step):
-        for x in _differences(spec, range(start, min(pilot_blocks, start + step)), None):
-            test.add(x)
-        if ticker is not None:
-            games = test.n * 2 * n
-            ticker(
-                test.n,
-                f"compare --plan: {test.n}/{pilot_blocks} pilot blocks, "
-                f"{numbers.count(games)} games ({numbers.count(ticker.rate(games))} games/s)",
-            )
-    if ticker is not None:
-        ticker.finish()
+    if progress is not None:
+        progress.begin(pilot_blocks * 2 * n)
+    try:
+        for start in range(0, pilot_blocks, step):
+            for x in _differences(spec, range(start, min(pilot_blocks, start + step)), None):
+                test.add(x)
+            if progress is not None:
+                progress.update(test.n * 2 * n, f"{test.n}/{pilot_blocks} pilot blocks")
+    finally:
+        if progress is not None:
+            progress.finish()
     sd = test.variance**0.5
     blocks = fixed_size(sd, effect, spec.alpha, power) if sd > 0 else 0
     return {

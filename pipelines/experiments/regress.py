@@ -25,9 +25,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pipelines.experiments.progress import Progress
 from pipelines.experiments.regress_checks import Cutoff, check_golden, check_statistic
 from pipelines.experiments.simulate import game_islands
-from pipelines.experiments.ticker import Ticker
 from sim.errors import InputError
 from sim.runner.games import GAMES, UNNAMED_GAME, Factory, Rules, play_planned
 from sim.runner.schedule import plan_game
@@ -233,24 +233,22 @@ def run_case(
     return {"spec": case.spec(), "rules_hash": case.rules.hash, "stats": stats, "golden": golden}
 
 
-def run_cases(cases: list[Case], workers: int, ticker: Ticker) -> dict[str, dict[str, Any]]:
-    """Play every case in order, ``ticker`` told the suite's games played so far."""
-    total = sum(case.games for case in cases)
+def run_cases(cases: list[Case], workers: int, progress: Progress) -> dict[str, dict[str, Any]]:
+    """Play every case in order, ``progress`` told the suite's games played so far."""
     current: dict[str, dict[str, Any]] = {}
     before = 0
-    for k, case in enumerate(cases):
+    progress.begin(sum(case.games for case in cases), workers)
+    try:
+        for k, case in enumerate(cases):
 
-        def progress(games: int, case: Case = case, k: int = k, before: int = before) -> None:
-            done = before + games
-            ticker(
-                done,
-                f"regress: {done:,}/{total:,} games, case {k + 1} of {len(cases)} ({case.name}), "
-                f"{ticker.rate(done):,.0f} games/s",
-            )
+            def played(games: int, case: Case = case, k: int = k, before: int = before) -> None:
+                where = f"case {k + 1} of {len(cases)} ({case.name})"
+                progress.update(before + games, where)
 
-        current[case.name] = run_case(case, workers, progress)
-        before += case.games
-    ticker.finish()
+            current[case.name] = run_case(case, workers, played)
+            before += case.games
+    finally:
+        progress.finish()
     return current
 
 

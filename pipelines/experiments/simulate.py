@@ -16,15 +16,13 @@ worker that cannot see the run's manifest would refuse its shard anyway, see
 
 from __future__ import annotations
 
-import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any
 
 from pipelines.experiments.game_choice import choose_game
 from pipelines.experiments.pools import Lineup, lineup
-from pipelines.experiments.ticker import Throughput, Ticker, duration
+from pipelines.experiments.progress import Progress
 from pipelines.play.ablation import ablated
 from sim.errors import InputError
 from sim.game import AnyKind, BoardHooks, RulesLike
@@ -33,7 +31,6 @@ from sim.runner.backends import BACKENDS, check_address_format
 from sim.runner.games import GAMES, NO_ISLAND, UNNAMED_GAME
 from sim.runner.locations import is_uri, open_store
 from sim.runner.run import RunConfig, RunReport, run
-from sim.runner.shard import ShardSummary
 from sim.runner.store import RunStore
 from sim.toml_files import read_toml
 from strategies.registry import parse_strategy
@@ -410,70 +407,6 @@ def _run_id(values: dict[str, Any], who: Lineup) -> str:
     return f"{values['game']}-{kind}seed{values['seed']}-{digest}"
 
 
-class Progress:
-    """Games done, games per second and time left, shown by a :class:`Ticker` (a bar on a
-    terminal, plain periodic lines otherwise). The speed is measured after the warm-up
-    (:class:`Throughput`), counting the games finished inside shards still playing."""
-
-    def __init__(
-        self,
-        total_games: int,
-        stream: TextIO | None = None,
-        every: float = 10.0,
-        clock: Callable[[], float] = time.perf_counter,
-        label: str = "",
-    ) -> None:
-        self.stream = stream or sys.stderr
-        self.label = f"{label}: " if label else ""
-        self.every = every
-        self.clock = clock
-        self.begin(total_games)
-
-    def begin(self, total_games: int, workers: int = 1) -> None:
-        """Start counting ``total_games`` from now (once the run knows what is left), played
-        by ``workers`` shards at a time."""
-        self.total = total_games
-        self.finished = 0
-        self.shards_done: set[int] = set()
-        self.playing: dict[int, int] = {}  # games finished inside shards still playing
-        self.speed = Throughput(workers)
-        self.ticker = Ticker(total_games, self.stream, self.every, self.clock)
-
-    @property
-    def done(self) -> int:
-        """Games finished, those of shards still playing included."""
-        return self.finished + sum(self.playing.values())
-
-    def __call__(self, summary: ShardSummary) -> None:
-        self.playing.pop(summary.shard, None)
-        self.shards_done.add(summary.shard)
-        self.finished += summary.games
-        self.speed.saw(summary.shard, self.clock(), summary.seconds)
-        self._show()
-
-    def in_shard(self, shard: int, games: int, seconds: float) -> None:
-        """``games`` of shard ``shard`` finished after ``seconds`` of play (a late report of
-        a shard already done is ignored)."""
-        if shard in self.shards_done:
-            return
-        self.playing[shard] = games
-        self.speed.saw(shard, self.clock(), seconds)
-        self._show()
-
-    def _show(self) -> None:
-        done = self.done
-        rate = self.speed.rate(done, self.clock())
-        text = f"{self.label}{done:,}/{self.total:,} games"
-        if rate is None:
-            text += ", measuring the speed"
-        else:
-            left = max(0, self.total - done) / rate if rate > 0 else 0.0
-            text += f", {rate:,.0f} games/s, {duration(left)} left"
-        self.ticker(done, text)
-        if done >= self.total:
-            self.ticker.finish()
-
-
 def at_once(config: RunConfig, to_play: int) -> int:
     """How many shards of ``config`` play at the same time (fewer than the workers in a
     short run)."""
@@ -486,5 +419,11 @@ def simulate(
     progress: Progress | None = None,
     on_start: Callable[[int, list[str]], None] | None = None,
 ) -> RunReport:
-    """Run the tournament (``on_start``: see :func:`sim.runner.run.run`)."""
-    return run(config, progress, on_start, progress.in_shard if progress else None)
+    """Run the tournament (``on_start``: see :func:`sim.runner.run.run`), ``progress`` told
+    each shard's games and those finished inside shards still playing."""
+    if progress is None:
+        return run(config, None, on_start)
+    try:
+        return run(config, progress, on_start, progress.in_shard)
+    finally:
+        progress.finish()  # a bar stopped by an error or an interrupt still ends its line

@@ -25,7 +25,7 @@ from typing import Any
 
 from pipelines.experiments import play_issues
 from pipelines.experiments.play_issues import ISSUES
-from pipelines.experiments.ticker import Ticker
+from pipelines.experiments.progress import Progress
 from pipelines.stats.core import Z95, block_mean_interval, clustered_share, ratio_se
 from reports import numbers
 from sim.errors import InputError
@@ -215,9 +215,9 @@ def warnings(rows: list[dict[str, Any]], keys: list[str]) -> list[str]:
     return out
 
 
-def sweep(spec: SweepSpec, ticker: Ticker | None = None) -> list[dict[str, Any]]:
-    """One row of figures per grid point (every point validated before any game); ``ticker``
-    gets a progress line after every chunk of games."""
+def sweep(spec: SweepSpec, progress: Progress | None = None) -> list[dict[str, Any]]:
+    """One row of figures per grid point (every point validated before any game); ``progress``
+    is told the games played and the point after every chunk of games."""
     grid = points(spec)
     for overrides in grid:
         _rules(spec, overrides)
@@ -232,7 +232,7 @@ def sweep(spec: SweepSpec, ticker: Ticker | None = None) -> list[dict[str, Any]]
     ]
     parts: list[list[dict[str, Any]]] = [[] for _ in grid]
     per_point = len(jobs) // len(grid)
-    total = spec.games * len(grid)
+    parallel = min(spec.workers, len(jobs)) if spec.workers > 1 else 1
     done = 0
 
     def collect(k: int, part: dict[str, Any]) -> None:
@@ -240,29 +240,24 @@ def sweep(spec: SweepSpec, ticker: Ticker | None = None) -> list[dict[str, Any]]
         point = k // per_point
         parts[point].append(part)
         done += part["games"]
-        if ticker is not None:
-            rate = ticker.rate(done)
-            left = (total - done) / rate if rate > 0 else 0.0
+        if progress is not None:
             where = ", ".join(f"{key}={_cell(value)}" for key, value in grid[point].items())
-            ticker(
-                done,
-                f"sweep: {numbers.count(done)}/{numbers.count(total)} games, point "
-                f"{point + 1} of {len(grid)} ({where}), {numbers.count(rate)} games/s, "
-                f"{numbers.count(left)} s left",
-            )
+            progress.update(done, f"point {point + 1} of {len(grid)} ({where})")
 
     try:
-        if spec.workers > 1 and len(jobs) > 1:
+        if progress is not None:
+            progress.begin(spec.games * len(grid), parallel)
+        if parallel > 1:
             context = multiprocessing.get_context("spawn")
-            with context.Pool(min(spec.workers, len(jobs))) as pool:
+            with context.Pool(parallel) as pool:
                 for k, part in enumerate(pool.imap(_play_chunk, jobs)):
                     collect(k, part)
         else:
             for k, job in enumerate(jobs):
                 collect(k, _play_chunk(job))
     finally:
-        if ticker is not None:
-            ticker.finish()
+        if progress is not None:
+            progress.finish()
     rows = [_row(spec, overrides, p) for overrides, p in zip(grid, parts, strict=True)]
     return against_base(spec, grid, parts, rows)
 

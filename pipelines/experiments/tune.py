@@ -45,7 +45,7 @@ from sim.errors import InputError
 from strategies.registry import Param, parse_strategy, split_specs
 
 if TYPE_CHECKING:
-    from pipelines.experiments.simulate import Progress
+    from pipelines.experiments.progress import Progress
 
 #: At most this many settings in a grid (each plays at least one round).
 MAX_SETTINGS = 256
@@ -587,7 +587,10 @@ def simulate_runner(spec: TuneSpec, progress: Progress | None = None) -> Runner:
             assert progress is not None
             progress.begin(to_play, at_once(config, to_play))
 
-        run(config, progress, start, progress.in_shard)
+        try:
+            run(config, progress, start, progress.in_shard)
+        finally:
+            progress.finish()
         return read_blocks(out)
 
     return play
