@@ -23,9 +23,10 @@ def main() -> int:
     for stale in set(metric_answers.ANSWERS.glob("*.parquet")) - wanted:
         stale.unlink()  # an answer whose query is gone
     with tempfile.TemporaryDirectory() as tmp:
-        runs = metric_answers.make_runs(Path(tmp))
+        runs = metric_answers.GoldenRuns(metric_answers.make_runs(Path(tmp)))
         for c in metric_answers.cases():
             metric_answers.write(c, runs)
+        runs.close()
     total = sum(p.stat().st_size for p in wanted)
     print(f"{len(wanted)} metric answers in {metric_answers.ANSWERS.relative_to(root)} "
           f"({total / 1000:.0f} kB)")  # fmt: skip

@@ -168,23 +168,35 @@ def cases() -> list[Case]:
     return out
 
 
-def answer(case: Case, runs: dict[str, Path]) -> pa.Table:
-    """The case's answer now, over the runs in ``runs``."""
-    folders = [runs[name] for name in case.runs]
-    if case.polars is not None:
-        return case.polars(folders)
-    assert case.query is not None
-    con = connect([open_run(f) for f in folders])
-    try:
+class GoldenRuns:
+    """The golden runs' folders, with one connection per set of runs, opened when first
+    asked for and shared by every query over that set (as a report shares one)."""
+
+    def __init__(self, folders: dict[str, Path]) -> None:
+        self.folders = folders
+        self._connections: dict[tuple[str, ...], duckdb.DuckDBPyConnection] = {}
+
+    def answer(self, case: Case) -> pa.Table:
+        """The case's answer now."""
+        if case.polars is not None:
+            return case.polars([self.folders[name] for name in case.runs])
+        assert case.query is not None
+        con = self._connections.get(case.runs)
+        if con is None:
+            con = connect([open_run(self.folders[name]) for name in case.runs])
+            self._connections[case.runs] = con
         return case.query(con)
-    finally:
-        con.close()
+
+    def close(self) -> None:
+        for con in self._connections.values():
+            con.close()
+        self._connections.clear()
 
 
-def write(case: Case, runs: dict[str, Path]) -> Path:
+def write(case: Case, runs: GoldenRuns) -> Path:
     """Store the case's answer as its golden (rows in the normalised order)."""
     ANSWERS.mkdir(exist_ok=True)
-    pq.write_table(normalised(answer(case, runs)), case.path, compression="zstd")
+    pq.write_table(normalised(runs.answer(case)), case.path, compression="zstd")
     return case.path
 
 

@@ -4,7 +4,7 @@ them on purpose), and the comparison itself finds what differs and only that."""
 from __future__ import annotations
 
 import inspect
-from pathlib import Path
+from collections.abc import Iterator
 
 import duckdb
 import pyarrow as pa
@@ -21,7 +21,7 @@ from tests.golden.metric_answers import (
     TOBAGO,
     TREASURE_ISLAND,
     Case,
-    answer,
+    GoldenRuns,
     cases,
     differences,
     make_runs,
@@ -40,14 +40,16 @@ INDIRECT: set[object] = {
 
 
 @pytest.fixture(scope="module")
-def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    return make_runs(tmp_path_factory.mktemp("golden-runs"))
+def runs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[GoldenRuns]:
+    played = GoldenRuns(make_runs(tmp_path_factory.mktemp("golden-runs")))
+    yield played
+    played.close()
 
 
 @pytest.mark.parametrize("case", cases(), ids=lambda c: c.name)
-def test_the_query_gives_its_stored_answer(case: Case, runs: dict[str, Path]) -> None:
+def test_the_query_gives_its_stored_answer(case: Case, runs: GoldenRuns) -> None:
     stored = pq.read_table(case.path)
-    diff = differences(stored, answer(case, runs))
+    diff = differences(stored, runs.answer(case))
     assert not diff, (
         f"{case.name} answers differently (regenerate on purpose with `make goldens`):\n"
         + "\n".join(diff)
