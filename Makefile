@@ -57,5 +57,11 @@ test: $(STAMP)
 test-quick: $(STAMP)
 	$(BIN)/python -m pytest -q -n auto --dist loadfile -m "not slow and not cluster and not replication"
 
+# Rewrite every golden file the tests compare with (each game's playthrough, each metric
+# query's answer): on purpose, after a change meant to alter them; read the diff.
+.PHONY: goldens
+goldens: $(STAMP)
+	$(BIN)/python -m scripts.goldens
+
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
 from typer.testing import CliRunner
 
 from pipelines.cli.main import app
@@ -79,44 +78,6 @@ def test_bust_rates_match_the_exact_chance_and_the_tables_agree(ti_run: Path) ->
         for r in getattr(push_luck, name)(con).to_pylist():
             for value, low, high in columns:
                 assert r[low] <= r[value] <= r[high], (name, value, r)
-
-
-@pytest.mark.slow
-def test_the_gap_to_optimal_is_paired_by_seed_block(tmp_path: Path) -> None:
-    # optimal takes about a minute a game here: one seed block (two games), one per worker.
-    out = tmp_path / "opt"
-    simulate = ["simulate", "--game", "treasure-island", "--games", "2"]
-    simulate += ["--backend", "process", "--workers", "2", "--shard-size", "1"]
-    players = ["--players", "optimal,stop-at(n=1)", "--seed", "4", "--out", str(out)]
-    assert CliRunner().invoke(app, [*simulate, *players]).exit_code == 0
-    con = connect([open_run(out)])
-    from pipelines.treasure_island.report import optimal_gap
-
-    (gap,) = optimal_gap(con).to_pylist()
-    # By hand: per block, stop-at's mean points per turn minus optimal's.
-    blocks = con.sql(
-        """SELECT g.block, s.strategy::VARCHAR, avg(t.points)
-           FROM turns t JOIN seats s USING (run, game_id, seat) JOIN games g USING (run, game_id)
-           GROUP BY 1, 2"""
-    ).fetchall()
-    per: dict[int, dict[str, float]] = {}
-    for block, strategy, ppt in blocks:
-        per.setdefault(block, {})[strategy] = ppt
-    diffs = [v["stop-at(n=1)"] - v["optimal"] for v in per.values()]
-    assert gap["strategy"] == "stop-at(n=1)" and gap["blocks"] == 1
-    assert abs(gap["gap"] - sum(diffs) / len(diffs)) < 1e-9
-    # One seed block is too few for an interval (Student's t needs 5): null bounds, and
-    # the page and the finding say so instead of an interval.
-    assert gap["low"] is None and gap["high"] is None
-    rep = tmp_path / "rep"
-    assert CliRunner().invoke(app, ["report", str(out), "--out", str(rep)]).exit_code == 0
-    page = (rep / "index.html").read_text()
-    assert "Gap to the single-turn optimum" in page
-    section = page.split("Gap to the single-turn optimum")[1]
-    assert "too few blocks for an interval" in section.split("</table>")[0]
-    report = json.loads((rep / "report.json").read_text())
-    (finding,) = [f for f in report["findings"] if f["metric"] == "optimal_gap"]
-    assert finding["low"] is None and "(too few blocks for an interval)" in finding["text"]
 
 
 def test_the_bust_check_counts_every_game_even_when_most_are_cut_off(tmp_path: Path) -> None:

@@ -92,12 +92,13 @@ def test_random_games_conserve_cards_and_end(
 
 @pytest.mark.parametrize(
     "name",
-    # The optimal player solves each turn exactly: a minute of CPU for one game.
-    [pytest.param(n, marks=pytest.mark.slow) if n == "optimal" else n for n in TREASURE_ISLAND],
+    # The optimal player solves each turn exactly, tens of seconds of CPU a game: its games
+    # are played once for its tests (test_optimal_games).
+    [n for n in TREASURE_ISLAND if n != "optimal"],
 )
 def test_every_registered_strategy_plays_legal_answers(name: str) -> None:
     factories = [parse_strategy(name, "treasure-island").factory()] * 2
-    for seed in range({"optimal": 1, "ismcts": 3}.get(name, 30)):
+    for seed in range({"ismcts": 3}.get(name, 30)):
         TreasureIslandGame(preset("characters"), factories, seed, strict=True).play()
 
 
