@@ -64,7 +64,7 @@ def _environment() -> jinja2.Environment:
 _TEMPLATES = _environment()
 
 
-def render(template: str, **values: Any) -> str:
+def _render(template: str, **values: Any) -> str:
     """``reports/templates/<template>`` filled with ``values`` (escaped in HTML templates)."""
     return _TEMPLATES.get_template(template).render(**values)
 
@@ -78,7 +78,7 @@ def html_page(
 ) -> str:
     """A whole page: the title, the headline, a subtitle line, a table of contents, the
     notes that hold for the whole page (folded into one) and the sections."""
-    return render(
+    return _render(
         "page.html",
         title=title,
         subtitle=subtitle,
@@ -99,7 +99,7 @@ def markdown_page(
     """A whole Markdown summary: the title, the headline in bold, a subtitle line, the
     sections (their open content; of what the page folds, only the brief parts; no
     figures), ``lines`` of Markdown as they are, and the notes on the figures."""
-    text = render(
+    text = _render(
         "summary.md",
         title=title,
         subtitle=subtitle,
