@@ -60,7 +60,6 @@ def game_report(game: str) -> GameReport:
             compute=lambda con, cohort: {},
             findings=lambda data: [],
             sections=lambda data: [],
-            markdown=lambda data: [],
             json_sections={},
         )
     point = points[0]

@@ -1,16 +1,17 @@
 """What every game's report shares: computing the common tables of each cohort and the paired
 differences of each pairing, the warnings, findings and headline, writing the tables and
-``report.json``, and writing ``summary.md`` and ``index.html``
-(:mod:`pipelines.report.markdown`, :mod:`pipelines.report.page`) from a game's own parts.
+``report.json``, and writing ``index.html`` and ``summary.md`` from the same sections
+(:mod:`pipelines.report.page`), a game's own among them.
 
-A game's report is a :class:`GameReport` (its words, its extra tables, findings, sections,
-Markdown and headline clauses); :func:`write_report` does the rest the same way for every
+A game's report is a :class:`GameReport` (its words, its extra tables, findings, sections
+and headline clauses); :func:`write_report` does the rest the same way for every
 game. The page opens with the headline, then what was played, the warnings (anything that
 could make a figure wrong), the findings, then one section per question.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 from collections.abc import Callable
@@ -44,7 +45,7 @@ from pipelines.report.run_groups import (
     short_label,
 )
 from pipelines.report.run_warnings import run_warnings
-from reports.documents import Column, Section
+from reports.blocks import Column, Section
 from sim.runner.shard import write_part
 
 
@@ -315,8 +316,7 @@ def write_report(
 ) -> ReportOutput:
     """Compute ``report`` over ``runs`` and write its tables and the chosen ``formats``."""
     from pipelines.report.games import games_to_see, write_pages
-    from pipelines.report.markdown import markdown
-    from pipelines.report.page import html
+    from pipelines.report.page import html, markdown, sections
 
     data = compute(report, runs, include_unfinished, allow_mixed_code)
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -324,11 +324,13 @@ def write_report(
     if "html" in formats:  # the pages the HTML report links to, next to it
         data.look_at = write_pages(data.look_at, out_dir)
     files = write_tables(all_tables(data), out_dir)
+    # Both documents render the same sections, made once (they hold the figures).
+    shown = functools.cache(lambda: sections(report, data))
     writers: list[tuple[str, str, Callable[[], str]]] = [
         ("json", "report.json", lambda: json.dumps(report_json(report, data), indent=1,
                                                    default=str) + "\n"),
-        ("md", "summary.md", lambda: markdown(report, data)),
-        ("html", "index.html", lambda: html(report, data)),
+        ("md", "summary.md", lambda: markdown(report, data, shown())),
+        ("html", "index.html", lambda: html(report, data, shown())),
     ]  # fmt: skip
     for fmt, name, text in writers:
         if fmt in formats:

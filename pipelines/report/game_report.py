@@ -1,5 +1,5 @@
 """What a game gives the report: its :class:`GameReport` (its words, its extra tables,
-findings, sections, Markdown and headline clauses), registered under the entry-point group
+findings, sections and headline clauses), registered under the entry-point group
 ``tourney.reports``; :mod:`pipelines.report.common` does the rest the same way for every
 game."""
 
@@ -14,7 +14,7 @@ import pyarrow as pa
 from pipelines.report.data import Finding, ReportData
 from pipelines.report.headline import GameClauses
 from pipelines.report.run_groups import Cohort, Pairing
-from reports.documents import Section
+from reports.blocks import Section
 
 
 @dataclass(frozen=True)
@@ -29,10 +29,9 @@ class GameReport:
     compute: Callable[[duckdb.DuckDBPyConnection, Cohort], dict[str, pa.Table]]
     #: The game's own findings.
     findings: Callable[[ReportData], list[Finding]]
-    #: The game's own sections of the page, after the win rates.
+    #: The game's own sections, after the win rates: on the page, and in ``summary.md``
+    #: their open content and brief parts.
     sections: Callable[[ReportData], list[Section]]
-    #: The game's own parts of ``summary.md``.
-    markdown: Callable[[ReportData], list[str]]
     #: ``report.json`` sections of a cohort: section -> table names (after ``win_rate``).
     json_sections: dict[str, list[str]]
     #: The game's clauses of the headline (:data:`pipelines.report.headline.GameClauses`), if any.

@@ -1,13 +1,13 @@
 """The gaps table of a report: each strategy against the next one down the ranking at one
-table size (:mod:`pipelines.metrics.gaps`), written for the HTML page and ``summary.md``."""
+table size (:mod:`pipelines.metrics.gaps`), as blocks of a section."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from pipelines.report.data import CohortResult
-from reports import documents, numbers
-from reports.documents import col
+from reports import numbers
+from reports.blocks import Block, Table, col
 
 GAP_COLUMNS = [
     col("pair (ranked by win share)", "text", "pair"),
@@ -44,16 +44,11 @@ def gap_rows(result: CohortResult, n: int) -> list[dict[str, Any]]:
     return out
 
 
-def gap_table(result: CohortResult, n: int, markdown: bool = False, note: bool = True) -> str:
-    """The gaps table at ``n`` players ("" with fewer than two strategies), after the note
-    that says what it holds unless ``note`` is false (a page that says it once)."""
+def gap_blocks(result: CohortResult, n: int) -> tuple[Block, ...]:
+    """The gaps table at ``n`` players, or nothing with fewer than two strategies (what it
+    holds, :data:`GAP_NOTE`, is said once among the page's notes)."""
     rows = gap_rows(result, n)
-    if not rows:
-        return ""
-    if markdown:
-        return documents.markdown_table(rows, GAP_COLUMNS)
-    table = documents.html_table(rows, GAP_COLUMNS)
-    return documents.paragraph(GAP_NOTE) + table if note else table
+    return (Table.of(rows, GAP_COLUMNS),) if rows else ()
 
 
 #: What the gaps table holds, said once above it.

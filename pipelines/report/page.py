@@ -1,24 +1,44 @@
-"""The report's HTML page: its common sections (summary with the findings, win rates, paired
-comparisons) as :class:`~reports.documents.Section` values, and the page assembled from them
-and a game's own sections with the headline on top.
+"""The report's sections as values: its common sections (summary with the findings, win
+rates, paired comparisons) as :class:`~reports.blocks.Section` values, after them a game's
+own; the HTML page (``index.html``) and the Markdown summary (``summary.md``) rendered from
+the same sections with the headline on top.
 
 Kept short: the first cohort's answers are open; what describes rather than answers (score
 distributions, head-to-head matrices, ratings, a twin's own tables) is folded, and the notes
-that hold for the whole page are said once, folded, at its top.
+that hold for the whole page are said once, folded, at its top. The summary shows the open
+content without figures and, of what is folded, only the brief parts (ratings, the games to
+look at, a twin's findings, a game's headline tables).
 """
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING, Any
 
 from pipelines.report.data import CohortResult, PairResult, ReportData, warning_link
-from pipelines.report.gaps import GAP_NOTE, gap_table
+from pipelines.report.gaps import GAP_NOTE, gap_blocks
 from pipelines.report.headline import primary
 from pipelines.report.labels import NO_FINDINGS, grouped_findings
 from pipelines.report.run_groups import lineup_shape, rules_name, run_label, short_label
 from reports import documents, figures, numbers
-from reports.documents import Section, col
+from reports.blocks import (
+    Alert,
+    Block,
+    Brief,
+    Bullets,
+    Figure,
+    Folded,
+    Game,
+    Games,
+    Paired,
+    Paragraph,
+    Section,
+    SideBySide,
+    Subheading,
+    Table,
+    Warnings,
+    col,
+    walk,
+)
 
 if TYPE_CHECKING:
     from pipelines.report.game_report import GameReport
@@ -42,14 +62,17 @@ NOTES = [
 ]
 
 
-def cohort_heading(result: CohortResult, data: ReportData, n: int | None = None) -> str:
-    """A sub-heading naming the cohort (when there are several) and the player count."""
+def cohort_heading(
+    result: CohortResult, data: ReportData, n: int | None = None, what: str = ""
+) -> tuple[Block, ...]:
+    """A sub-heading naming the cohort (when there are several) and the player count, after
+    what the part shows (``what``, if given); nothing when there is nothing to name."""
     parts = []
     if len(data.cohorts) > 1:
         parts.append(result.cohort.label)
     if n is not None:
-        parts.append(f"{n} players")
-    return documents.subheading(" — ".join(parts)) if parts else ""
+        parts.append(f"{what}, {n} players" if what else f"{n} players")
+    return (Subheading(" — ".join(parts)),) if parts else ()
 
 
 def player_counts(result: CohortResult) -> list[int]:
@@ -116,106 +139,118 @@ def seat_rows(result: CohortResult, n: int) -> list[dict[str, Any]]:
     return rows
 
 
-def _win_block(result: CohortResult, n: int) -> str:
+def _win_block(result: CohortResult, n: int) -> SideBySide:
     """At ``n`` players: the win shares (figure beside the table and the gaps) and the seats
     (table; the figure per strategy folded)."""
-    doc = documents
     rows = [r for r in result.rows("win_rate_by_strategy") if r["n_players"] == n]
     fair = 1 / n
     games = sum(int(r["seats"]) for r in rows) // max(1, n)
-    bars = doc.figure(
+    bars = Figure(
         figures.win_share_bars(rows, fair, f"Win share by strategy, {n} players"),
         f"Bar chart of each strategy's win share in {n}-player games with 95% intervals and "
         "the fair share line",
         f"Share of games each strategy won, best first, over {numbers.count(games)} {n}-player "
         f"games, with 95% intervals; the dashed line is the fair share {numbers.pct(fair, 0)}.",
     )
-    table = doc.html_table(sorted(rows, key=lambda r: -r["win_share"]), WIN_COLUMNS)
-    gaps = gap_table(result, n, note=False)
     by_seat = [r for r in result.rows("win_rate_by_strategy_seat") if r["n_players"] == n]
-    seats = doc.folded(
+    seats = Folded(
         f"Win share by seat and strategy, {n} players (figure)",
-        doc.figure(
-            figures.seat_shares(by_seat, fair, f"Win share by seat, {n} players"),
-            f"Line chart of each strategy's win share from each seat, {n} players",
-            "Each strategy's win share from each seat (1 = first to play) with 95% intervals; "
-            "lines above the dashed fair share mean the seat helps.",
+        (
+            Figure(
+                figures.seat_shares(by_seat, fair, f"Win share by seat, {n} players"),
+                f"Line chart of each strategy's win share from each seat, {n} players",
+                "Each strategy's win share from each seat (1 = first to play) with 95% "
+                "intervals; lines above the dashed fair share mean the seat helps.",
+            ),
         ),
     )
-    return doc.side_by_side(
-        bars, table + gaps + doc.html_table(seat_rows(result, n), SEAT_COLUMNS) + seats
+    return SideBySide(
+        (bars,),
+        (
+            Table.of(sorted(rows, key=lambda r: -r["win_share"]), WIN_COLUMNS),
+            *gap_blocks(result, n),
+            Table.of(seat_rows(result, n), SEAT_COLUMNS),
+            seats,
+        ),
     )
 
 
-def _described(report: GameReport, result: CohortResult) -> str:
-    """What describes rather than answers, folded: ratings, final scores, head to head, the
-    win shares by opponent mix."""
-    doc = documents
-    parts = [doc.subheading("Ratings") + doc.html_table(result.rows("ratings"), RATING_COLUMNS)]
+def _head_to_head(report: GameReport, result: CohortResult, n: int) -> SideBySide:
+    """At ``n`` players: the final scores beside the head-to-head matrix (when at least two
+    strategies met)."""
+    rows = [r for r in result.rows("score_distribution") if r["n_players"] == n]
+    score = Figure(
+        figures.score_distribution(rows, report.score_unit, f"Final scores, {n} players"),
+        f"Step histograms of final scores per strategy, {n} players",
+        f"Distribution of each strategy's final score in {report.score_unit} "
+        f"({n}-player games), each strategy normalised to its own games.",
+    )
+    pairs = [r for r in result.rows("head_to_head") if r["n_players"] == n]
+    if len({r["strategy"] for r in pairs}) < 2:
+        return SideBySide((score,), ())
+    matrix = Figure(
+        figures.matrix(
+            pairs,
+            "strategy",
+            "opponent",
+            "ahead",
+            f"Head to head, {n} players",
+            "finishes ahead of the opponent",
+        ),
+        f"Matrix of how often each strategy finished ahead of each other one in {n}-player games",
+        f"Row strategy against column opponent: the share of the {n}-player games they "
+        "played together in which the row finished ahead (a tie counts a half); above "
+        "50% (blue) the row does better. Intervals are in the table below.",
+    )
+    return SideBySide((score,), (matrix,))
+
+
+def _described(report: GameReport, result: CohortResult) -> Folded:
+    """What describes rather than answers, folded: ratings (in the summary too), final
+    scores, head to head, the win shares by opponent mix."""
+    ratings = sorted(result.rows("ratings"), key=lambda r: -r["rating"])
     h2h = result.rows("head_to_head")
-    for n in player_counts(result):
-        rows = [r for r in result.rows("score_distribution") if r["n_players"] == n]
-        score = doc.figure(
-            figures.score_distribution(rows, report.score_unit, f"Final scores, {n} players"),
-            f"Step histograms of final scores per strategy, {n} players",
-            f"Distribution of each strategy's final score in {report.score_unit} "
-            f"({n}-player games), each strategy normalised to its own games.",
-        )
-        pairs = [r for r in h2h if r["n_players"] == n]
-        matrix = ""
-        if len({r["strategy"] for r in pairs}) >= 2:
-            matrix = doc.figure(
-                figures.matrix(
-                    pairs,
-                    "strategy",
-                    "opponent",
-                    "ahead",
-                    f"Head to head, {n} players",
-                    "finishes ahead of the opponent",
-                ),
-                f"Matrix of how often each strategy finished ahead of each other one in "
-                f"{n}-player games",
-                f"Row strategy against column opponent: the share of the {n}-player games they "
-                "played together in which the row finished ahead (a tie counts a half); above "
-                "50% (blue) the row does better. Intervals are in the table below.",
-            )
-        parts.append(doc.side_by_side(score, matrix))
     opp = result.rows("win_rate_by_opponents")
-    parts.append(
-        doc.subheading("Head to head")
-        + doc.html_table(h2h, [col("players", "text", "n_players"), *H2H_COLUMNS])
-        + doc.subheading("Win share by opponent mix")
-        + doc.html_table(opp, [col("players", "text", "n_players"), *OPPONENT_COLUMNS])
-    )
-    return doc.folded(
+    return Folded(
         f"Ratings, final scores, head to head and opponent mixes ({len(h2h)} pairs, "
         f"{len(opp)} mixes)",
-        "".join(parts),
+        (
+            Brief(
+                (
+                    Subheading("Ratings, every table size at once (Plackett-Luce, Elo scale)"),
+                    Table.of(ratings, RATING_COLUMNS),
+                )
+            ),
+            *(_head_to_head(report, result, n) for n in player_counts(result)),
+            Subheading("Head to head"),
+            Table.of(h2h, [col("players", "text", "n_players"), *H2H_COLUMNS]),
+            Subheading("Win share by opponent mix"),
+            Table.of(opp, [col("players", "text", "n_players"), *OPPONENT_COLUMNS]),
+        ),
     )
 
 
 def win_rate_section(report: GameReport, data: ReportData) -> Section:
     """Win shares per cohort and player count, seats, length; ratings, scores and head to
     head folded; a pairing's B cohort folded whole."""
-    doc = documents
-    body = []
+    blocks: list[Block] = []
     for result in data.cohorts:
-        inner = [
-            cohort_heading(result, data, n) + _win_block(result, n) for n in player_counts(result)
+        inner: list[Block] = []
+        for n in player_counts(result):
+            inner += [*cohort_heading(result, data, n, "Win rate"), _win_block(result, n)]
+        inner += [
+            _described(report, result),
+            Subheading("Game length"),
+            Table.of(result.rows("game_length"), LENGTH_COLUMNS),
         ]
-        inner.append(_described(report, result))
-        inner.append(
-            doc.subheading("Game length")
-            + doc.html_table(result.rows("game_length"), LENGTH_COLUMNS)
-        )
         if is_primary(result, data):
-            body += inner
+            blocks += inner
         else:
-            body.append(
-                doc.folded(
+            blocks.append(
+                Folded(
                     f"{result.cohort.label}: win shares, seats, ratings and game length (its "
                     "difference from the run it is paired with is in the paired comparison)",
-                    "".join(inner),
+                    tuple(inner),
                 )
             )
     return Section(
@@ -223,7 +258,7 @@ def win_rate_section(report: GameReport, data: ReportData) -> Section:
         "Win rate",
         "Who wins, per player count: each strategy's share of the games it played, the gaps "
         "in the ranking, the seats, and how long games last.",
-        "".join(body),
+        tuple(blocks),
     )
 
 
@@ -232,26 +267,26 @@ PAIR_COLUMNS = [
     col("games paired", "count", "pairs"),
     col("win share B - A, points [95% interval]", "points_ci_blocks", "estimate", "low", "high"),
 ]
-PAIR_SCORE_COLUMNS = [
-    col("strategy", "text", "group"),
-    col("games paired", "count", "pairs"),
-    col("mean score B - A [95% interval]", "signed_ci_blocks", "estimate", "low", "high"),
-]
 
 
-def pair_body(pair: PairResult, unit: str) -> str:
+def pair_body(pair: PairResult, unit: str) -> tuple[Block, ...]:
     """One pairing: its label, the paired differences figure and tables."""
-    doc = documents
     p = pair.pairing
     wins = pair.rows("win_share")
-    table_rows = pair.rows("first_seat") + pair.rows("turns")
     changes = "; ".join(p.changes) if p.changes else "nothing recorded"
+    blocks: list[Block] = [Paragraph(f"{p.sign}. What differs: {changes}.")]
+    score = col(
+        f"mean score B - A, {unit} [95% interval]", "signed_ci_blocks", "estimate", "low", "high"
+    )
+    tables = (
+        Table.of(wins, PAIR_COLUMNS),
+        Table.of(pair.rows("score"), [*PAIR_COLUMNS[:2], score]),
+        _whole_table(pair.rows("first_seat") + pair.rows("turns")),
+    )
     # A difference over too few seed blocks has no interval to draw (the table says so).
     bounded = [{**r, "label": r["group"]} for r in wins if r["low"] is not None]
-    parts = [doc.paragraph(f"{p.sign}. What differs: {changes}.")]
-    figure = ""
     if bounded:
-        figure = doc.figure(
+        figure = Figure(
             figures.forest(
                 bounded,
                 "label",
@@ -265,34 +300,24 @@ def pair_body(pair: PairResult, unit: str) -> str:
             "Each strategy's change in win share, in percentage points, with its 95% interval "
             "over seed blocks and the games paired, largest first.",
         )
-    tables = (
-        doc.html_table(wins, PAIR_COLUMNS)
-        + doc.html_table(
-            pair.rows("score"),
-            [
-                *PAIR_SCORE_COLUMNS[:2],
-                col(f"mean score B - A, {unit} [95% interval]", "signed_ci_blocks", "estimate",
-                    "low", "high"),
-            ],
-        )
-        + _whole_table(table_rows)
-    )  # fmt: skip
-    parts.append(doc.side_by_side(figure, tables) if figure else tables)
+        blocks.append(SideBySide((figure,), tables))
+    else:
+        blocks += tables
     a_only, b_only = pair.unpaired
     if pair.left_out():
-        parts.append(doc.paragraph(pair.left_out(), "warning"))
+        blocks.append(Paragraph(pair.left_out(), "warning"))
     if a_only or b_only:
-        parts.append(
-            doc.paragraph(
+        blocks.append(
+            Paragraph(
                 f"{numbers.count(a_only)} games of A and {numbers.count(b_only)} of B had no "
                 "finished partner on the same seed and are left out of the pairing.",
                 "note",
             )
         )
-    return "".join(parts)
+    return tuple(blocks)
 
 
-def _whole_table(rows: list[dict[str, Any]]) -> str:
+def _whole_table(rows: list[dict[str, Any]]) -> Table:
     shown = []
     for r in rows:
         scale = 100.0 if r["metric"] == "first_seat" else 1.0
@@ -307,7 +332,7 @@ def _whole_table(rows: list[dict[str, Any]]) -> str:
                 "hi": None if r["high"] is None else scale * r["high"],
             }
         )
-    return documents.html_table(
+    return Table.of(
         shown,
         [
             col("whole table", "text", "what"),
@@ -322,16 +347,15 @@ def comparisons_section(report: GameReport, data: ReportData, skip: set[int]) ->
     shown = [p for p in data.pairs if p.pairing.index not in skip]
     if not shown:
         return None
-    body = "".join(
-        documents.subheading(p.pairing.title.capitalize()) + pair_body(p, report.score_unit)
-        for p in shown
-    )
+    blocks: list[Block] = []
+    for p in shown:
+        blocks += [Subheading(p.pairing.title.capitalize()), *pair_body(p, report.score_unit)]
     return Section(
         "comparisons",
         "Paired comparisons",
         "Runs on the same seeds that differ in one factor (rules or one strategy), compared "
         "game by game: B - A with its direction and units, 95% intervals over seed blocks.",
-        body,
+        tuple(blocks),
     )
 
 
@@ -354,42 +378,43 @@ def _runs_list(data: ReportData) -> list[str]:
     return runs
 
 
-def summary_section(report: GameReport, data: ReportData) -> Section:
+def _findings(data: ReportData) -> list[Block]:
+    """The findings under their scopes' labels; a pairing's B cohort's folded."""
+    grouped = grouped_findings(data)
+    if not grouped:
+        return [Paragraph(NO_FINDINGS, "note")]
+    secondary = {f"cohort:{r.cohort.index}" for r in data.cohorts if not is_primary(r, data)}
+    blocks: list[Block] = []
+    for label, found in grouped:
+        items = Bullets(tuple(f.text for f in found), "findings")
+        if found[0].scope in secondary:
+            blocks.append(Folded(f"{label}: {len(found)} findings", (Brief((items,), label),)))
+        else:
+            blocks += [Paragraph(label, "scope"), items]
+    return blocks
+
+
+def summary_section(data: ReportData) -> Section:
     """What was played, the warnings, the findings (a pairing's B cohort's folded), the
     games to look at (folded)."""
-    doc = documents
-    parts = [doc.subheading("Runs"), doc.bullet_list(_runs_list(data), "runs")]
+    blocks: list[Block] = [Subheading("Runs"), Bullets(tuple(_runs_list(data)), "runs")]
     if data.warnings:
-        parts += [
-            doc.subheading(f"Warnings ({len(data.warnings)})"),
-            doc.warning_list(
-                [(w.text, w.command) for w in data.warnings],
-                links=[warning_link(w, data.look_at) for w in data.warnings],
-            ),
-        ]
+        alerts = (Alert(w.text, w.command, warning_link(w, data.look_at)) for w in data.warnings)
+        blocks += [Subheading(f"Warnings ({len(data.warnings)})"), Warnings(tuple(alerts))]
     else:
-        parts.append(
-            doc.paragraph(
+        blocks.append(
+            Paragraph(
                 "No warnings: every game reached its natural end and no strategy failed.",
                 "note",
             )
         )
-    parts.append(doc.subheading("Findings"))
-    grouped = grouped_findings(data)
-    if not grouped:
-        parts.append(doc.paragraph(NO_FINDINGS, "note"))
-    secondary = {f"cohort:{r.cohort.index}" for r in data.cohorts if not is_primary(r, data)}
-    for label, found in grouped:
-        items = doc.bullet_list([f.text for f in found], "findings")
-        if found[0].scope in secondary:
-            parts.append(doc.folded(f"{label}: {len(found)} findings", items))
-        else:
-            parts += [doc.paragraph(label, "scope"), items]
+    blocks += [Subheading("Findings"), *_findings(data)]
     if data.look_at:
-        parts.append(
-            doc.folded(
+        games = Games(tuple(Game(g.text, g.link, g.note, g.command) for g in data.look_at))
+        blocks.append(
+            Folded(
                 f"Games to look at ({len(data.look_at)}), with their replay pages",
-                doc.game_list([(g.text, g.link, g.note, g.command) for g in data.look_at]),
+                (Brief((games,), "Games to look at"),),
             )
         )
     return Section(
@@ -400,18 +425,21 @@ def summary_section(report: GameReport, data: ReportData) -> Section:
         f"{numbers.counted(len(data.cohorts), 'set')} of tables and "
         f"{numbers.counted(len(data.pairs), 'paired comparison')}: "
         "the warnings, then the findings, each with its 95% interval and the games behind it.",
-        "".join(parts),
+        tuple(blocks),
     )
 
 
-def html(report: GameReport, data: ReportData) -> str:
-    """The whole page: the headline on top, then the sections."""
-    sections = [summary_section(report, data), win_rate_section(report, data)]
-    sections += report.sections(data)
-    shown = {int(s) for s in _shown_pairs(sections)}
+def sections(report: GameReport, data: ReportData) -> list[Section]:
+    """Every section, in page order: the summary, the win rates, the game's own sections,
+    then the paired comparisons no game section showed."""
+    out = [summary_section(data), win_rate_section(report, data), *report.sections(data)]
+    shown = {b.index for s in out for b in walk(s.blocks) if isinstance(b, Paired)}
     extra = comparisons_section(report, data, shown)
-    if extra is not None:
-        sections.append(extra)
+    return out if extra is None else [*out, extra]
+
+
+def html(report: GameReport, data: ReportData, shown: list[Section]) -> str:
+    """The whole page: the headline on top, then the sections."""
     subtitle = (
         f"{report.title}: {numbers.counted(data.games, 'game')} in "
         f"{numbers.counted(len(data.groups.runs), 'run')}; every figure with its 95% interval "
@@ -420,12 +448,23 @@ def html(report: GameReport, data: ReportData) -> str:
     return documents.html_page(
         f"tourney report: {report.title}",
         subtitle,
-        sections,
+        shown,
         headline=data.headline,
         notes=[*NOTES, *report.notes],
     )
 
 
-def _shown_pairs(sections: list[Section]) -> list[str]:
-    """Pairings a game section already shows (marked ``data-pairing="K"``)."""
-    return re.findall(r'data-pairing="(\d+)"', "".join(s.body for s in sections))
+def markdown(report: GameReport, data: ReportData, shown: list[Section]) -> str:
+    """``summary.md``: the headline, then the same sections as the page, in Markdown."""
+    subtitle = (
+        f"{report.title}: {numbers.counted(data.games, 'game')} in "
+        f"{numbers.counted(len(data.groups.runs), 'run')}; every figure with its 95% interval "
+        "(notes at the end)."
+    )
+    return documents.markdown_page(
+        f"tourney report: {report.title}",
+        subtitle,
+        data.headline,
+        sections=shown,
+        notes=[*NOTES, *report.notes],
+    )

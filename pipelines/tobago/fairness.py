@@ -86,6 +86,71 @@ def island_summary(con: duckdb.DuckDBPyConnection) -> pa.Table:
     return island_tables(con)[0]
 
 
+#: The columns of ``island_fairness``.
+_SUMMARY_TYPES = {
+    "island": pa.string(),
+    "n_players": pa.int8(),
+    "games": pa.int64(),
+    "blocks": pa.int64(),
+    "mean_turns": pa.float64(),
+    "first_seat_share": pa.float64(),
+    "first_seat_advantage": pa.float64(),
+    "low": pa.float64(),
+    "high": pa.float64(),
+    "se": pa.float64(),
+    "chi_square": pa.float64(),
+    "seat_p_value": pa.float64(),
+    "tested": pa.bool_(),
+    "deviation_p": pa.float64(),
+    "holm_p": pa.float64(),
+}
+
+
+def _island_row(
+    r: dict[str, Any], h: dict[str, Any], wins: list[float], turns: float | None
+) -> dict[str, Any]:
+    """One island at one table size: its first seat's share ``r`` against the test of all
+    islands ``h``, its seats' wins and mean turns."""
+    n = int(r["n_players"])
+    fair = 1 / n
+    chi, p_seats = chi_square_uniform(wins)
+    tested = _tested(r, h["all_share"])
+    # The island's share against the pooled one, which it is part of: under equal shares
+    # the difference has variance p (1 - p) deff (1/n_i - 1/N), or more where the
+    # island's own blocks vary more (its clustered variance less the pooled one): the
+    # common design effect must not make one island's luck look like a difference.
+    var = (
+        max(
+            h["unit_variance"] * (1 / r["n"] - 1 / h["tested_games"]),
+            r["se"] ** 2 - h["pooled_se"] ** 2,
+        )
+        if tested
+        else 0.0
+    )
+    z = (r["mean"] - fair - h["pooled"]) / math.sqrt(var) if var > 0 else 0.0
+    return {
+        "island": r["island"],
+        "n_players": n,
+        "games": r["n"],
+        "blocks": r["clusters"],
+        "mean_turns": turns,
+        "first_seat_share": r["mean"],
+        "first_seat_advantage": r["mean"] - fair,
+        "low": r["low"] - fair,
+        "high": r["high"] - fair,
+        "se": r["se"],
+        "chi_square": chi,
+        "seat_p_value": p_seats,
+        "tested": tested and h["dof"] > 0,
+        # Closed testing: an island is tested against the pool only once the test of all
+        # islands has found that they differ; otherwise there is no p-value, so that no
+        # island is pointed at when the islands as a whole are alike.
+        "deviation_p": (normal_p(z) if var > 0 else 1.0)
+        if tested and h["islands_differ"]
+        else None,
+    }
+
+
 def _island_summary(
     con: duckdb.DuckDBPyConnection,
     first: list[dict[str, Any]],
@@ -102,49 +167,15 @@ def _island_summary(
         ).fetchall()
     }
     tests = {int(h["n_players"]): h for h in heterogeneity}
-    rows: list[dict[str, Any]] = []
-    for r in first:
-        n = int(r["n_players"])
-        fair = 1 / n
-        chi, p_seats = chi_square_uniform(wins[(r["island"], n)])
-        h = tests[n]
-        tested = _tested(r, h["all_share"])
-        # The island's share against the pooled one, which it is part of: under equal shares
-        # the difference has variance p (1 - p) deff (1/n_i - 1/N), or more where the
-        # island's own blocks vary more (its clustered variance less the pooled one): the
-        # common design effect must not make one island's luck look like a difference.
-        var = (
-            max(
-                h["unit_variance"] * (1 / r["n"] - 1 / h["tested_games"]),
-                r["se"] ** 2 - h["pooled_se"] ** 2,
-            )
-            if tested
-            else 0.0
+    rows = [
+        _island_row(
+            r,
+            tests[int(r["n_players"])],
+            wins[(r["island"], int(r["n_players"]))],
+            turns.get((r["island"], int(r["n_players"]))),
         )
-        z = (r["mean"] - fair - h["pooled"]) / math.sqrt(var) if var > 0 else 0.0
-        rows.append(
-            {
-                "island": r["island"],
-                "n_players": n,
-                "games": r["n"],
-                "blocks": r["clusters"],
-                "mean_turns": turns.get((r["island"], n)),
-                "first_seat_share": r["mean"],
-                "first_seat_advantage": r["mean"] - fair,
-                "low": r["low"] - fair,
-                "high": r["high"] - fair,
-                "se": r["se"],
-                "chi_square": chi,
-                "seat_p_value": p_seats,
-                "tested": tested and h["dof"] > 0,
-                # Closed testing: an island is tested against the pool only once the test of
-                # all islands has found that they differ; otherwise there is no p-value, so
-                # that no island is pointed at when the islands as a whole are alike.
-                "deviation_p": (normal_p(z) if var > 0 else 1.0)
-                if tested and h["islands_differ"]
-                else None,
-            }
-        )
+        for r in first
+    ]
     for n in {int(r["n_players"]) for r in rows}:
         group = [r for r in rows if r["n_players"] == n]
         tested_rows = [r for r in group if r["deviation_p"] is not None]
@@ -154,24 +185,7 @@ def _island_summary(
             r["holm_p"] = adjusted
         for r in group:
             r.setdefault("holm_p", None)  # not tested: no p-value rather than a made-up 1
-    types = {
-        "island": pa.string(),
-        "n_players": pa.int8(),
-        "games": pa.int64(),
-        "blocks": pa.int64(),
-        "mean_turns": pa.float64(),
-        "first_seat_share": pa.float64(),
-        "first_seat_advantage": pa.float64(),
-        "low": pa.float64(),
-        "high": pa.float64(),
-        "se": pa.float64(),
-        "chi_square": pa.float64(),
-        "seat_p_value": pa.float64(),
-        "tested": pa.bool_(),
-        "deviation_p": pa.float64(),
-        "holm_p": pa.float64(),
-    }
-    return rows_table(rows, types)
+    return rows_table(rows, _SUMMARY_TYPES)
 
 
 def _design_effects(con: duckdb.DuckDBPyConnection) -> dict[int, float]:

@@ -26,17 +26,9 @@ from pipelines.metrics.source import recorded_board
 from pipelines.report.common import GameReport
 from pipelines.report.data import CohortResult, Finding, ReportData
 from pipelines.report.findings import cohort_scope
-from pipelines.report.markdown import markdown_sections
 from pipelines.report.run_groups import Cohort, Pairing
 from pipelines.tobago import cells, curses, fairness
-from pipelines.tobago.report_page import (
-    FREQUENCY_COLUMNS,
-    ISLAND_COLUMNS,
-    LANDMARK_SAMPLE,
-    could_see,
-    left_out,
-    sections,
-)
+from pipelines.tobago.report_page import LANDMARK_SAMPLE, could_see, left_out, sections
 from reports import numbers
 from sim.tobago.board import Board
 
@@ -121,91 +113,91 @@ def compute(con: duckdb.DuckDBPyConnection, cohort: Cohort) -> dict[str, pa.Tabl
 # -- findings -------------------------------------------------------------------------------
 
 
+def _island_finding(result: CohortResult, h: dict[str, Any], scope: str) -> Finding | None:
+    """Whether islands differ in the first-seat advantage at one table size (the row ``h`` of
+    ``island_heterogeneity``); None when one island alone was played."""
+    n = int(h["n_players"])
+    if h["dof"] < 1:
+        if int(h["islands"]) <= 1:
+            return None
+        # Islands played, but too few games to compare them.
+        text = (
+            f"Islands are not compared in {n}-player games: fewer than two islands had games "
+            f"enough for the test.{left_out(h)}"
+        )
+        nan = float("nan")
+        return Finding(
+            "island_heterogeneity", f"{n} players", nan, nan, nan, int(h["games"]), text, scope
+        )
+    test = f"Q = {h['q']:.1f} on {h['dof']} df, {numbers.p_value(h['p_value'])}"
+    tested = int(h["islands_tested"])
+    seen: dict[str, Any] = {}
+    if h["islands_differ"]:
+        rows = [r for r in result.rows("island_fairness") if r["n_players"] == n]
+        odd = [r for r in rows if r["tested"] and r["holm_p"] < fairness.ALPHA]
+        names = ", ".join(
+            f"{r['island']} ({numbers.points(r['first_seat_advantage'])})" for r in odd
+        )
+        text = (
+            f"Islands differ in the first-seat advantage in {n}-player games ({test}); "
+            f"{len(odd)} of the {tested} islands tested differ from the pooled value after "
+            f"Holm's adjustment{': ' + names if names else ''}."
+        )
+    else:
+        note = could_see(h)
+        text = (
+            f"No clear difference between islands in the first-seat advantage in {n}-player "
+            f"games ({test}; {tested} islands tested): their order is noise, so they are not "
+            f"ranked{'; ' + note if note else ''}."
+        )
+        if h.get("detectable_spread") is not None:
+            seen = {
+                "detectable_effect": h["detectable_spread"],
+                "games_for_effect": h["games_for_half_spread"],
+                "effect_for_games": h["detectable_spread"] / 2,
+            }
+    return Finding(
+        "island_heterogeneity",
+        f"{n} players",
+        h["q"],
+        float("nan"),
+        float("nan"),
+        int(h["games"]),
+        text + left_out(h),
+        scope,
+        **seen,
+    )
+
+
+def _curse_finding(r: dict[str, Any], scope: str) -> Finding:
+    """How often curses strike and what they cost at one table size."""
+    return Finding(
+        "coins_lost_per_game",
+        f"{r['n_players']} players",
+        r["coins_lost_per_game"],
+        r["lost_low"],
+        r["lost_high"],
+        int(r["games"]),
+        f"A curse turns up in {numbers.pct(r['rate'])} of treasure distributions "
+        f"{numbers.interval(r['low'], r['high'])}; players lose "
+        f"{r['coins_lost_per_game']:.2f} coins per {r['n_players']}-player game to curses "
+        f"{numbers.interval(r['lost_low'], r['lost_high'], 1.0, 2)} "
+        f"({numbers.count(r['games'])} games).",
+        scope,
+    )
+
+
 def findings(data: ReportData) -> list[Finding]:
     """Board-fairness and curse findings of every cohort."""
     out = []
     for result in data.cohorts:
         scope = cohort_scope(result)
         for h in result.rows("island_heterogeneity"):
-            n = int(h["n_players"])
-            if h["dof"] < 1:
-                if int(h["islands"]) > 1:  # islands played, but too few games to compare
-                    out.append(
-                        Finding(
-                            "island_heterogeneity",
-                            f"{n} players",
-                            float("nan"),
-                            float("nan"),
-                            float("nan"),
-                            int(h["games"]),
-                            f"Islands are not compared in {n}-player games: fewer than two "
-                            f"islands had games enough for the test.{left_out(h)}",
-                            scope,
-                        )
-                    )
-                continue
-            test = f"Q = {h['q']:.1f} on {h['dof']} df, {numbers.p_value(h['p_value'])}"
-            tested = int(h["islands_tested"])
-            untested = left_out(h)
-            seen: dict[str, Any] = {}
-            if h["islands_differ"]:
-                rows = [r for r in result.rows("island_fairness") if r["n_players"] == n]
-                odd = [r for r in rows if r["tested"] and r["holm_p"] < fairness.ALPHA]
-                names = ", ".join(
-                    f"{r['island']} ({numbers.points(r['first_seat_advantage'])})" for r in odd
-                )
-                text = (
-                    f"Islands differ in the first-seat advantage in {n}-player games "
-                    f"({test}); {len(odd)} of the {tested} islands tested differ from the "
-                    f"pooled value after Holm's adjustment{': ' + names if names else ''}."
-                    f"{untested}"
-                )
-            else:
-                note = could_see(h)
-                text = (
-                    f"No clear difference between islands in the first-seat "
-                    f"advantage in {n}-player games ({test}; {tested} islands tested): their "
-                    f"order is noise, so they are not ranked{'; ' + note if note else ''}."
-                    f"{untested}"
-                )
-                if h.get("detectable_spread") is not None:
-                    seen = {
-                        "detectable_effect": h["detectable_spread"],
-                        "games_for_effect": h["games_for_half_spread"],
-                        "effect_for_games": h["detectable_spread"] / 2,
-                    }
-            out.append(
-                Finding(
-                    "island_heterogeneity",
-                    f"{n} players",
-                    h["q"],
-                    float("nan"),
-                    float("nan"),
-                    int(h["games"]),
-                    text,
-                    scope,
-                    **seen,
-                )
-            )
-        for r in result.rows("curse_frequency"):
-            if not r["curses"]:
-                continue  # a run without curses: nothing to say about them
-            out.append(
-                Finding(
-                    "coins_lost_per_game",
-                    f"{r['n_players']} players",
-                    r["coins_lost_per_game"],
-                    r["lost_low"],
-                    r["lost_high"],
-                    int(r["games"]),
-                    f"A curse turns up in {numbers.pct(r['rate'])} of treasure "
-                    f"distributions {numbers.interval(r['low'], r['high'])}; players lose "
-                    f"{r['coins_lost_per_game']:.2f} coins per {r['n_players']}-player game to "
-                    f"curses {numbers.interval(r['lost_low'], r['lost_high'], 1.0, 2)} "
-                    f"({numbers.count(r['games'])} games).",
-                    scope,
-                )
-            )
+            found = _island_finding(result, h, scope)
+            if found is not None:
+                out.append(found)
+        # A run without curses: nothing to say about them.
+        out += [_curse_finding(r, scope) for r in result.rows("curse_frequency") if r["curses"]]
     return out
 
 
@@ -231,16 +223,6 @@ def headline(data: ReportData, result: CohortResult) -> list[tuple[str, str]]:
     return [("seat", f"no clear difference between the {islands} islands in it{could}")]
 
 
-def markdown(data: ReportData) -> list[str]:
-    return markdown_sections(
-        data,
-        [
-            ("Curses", "curse_frequency", FREQUENCY_COLUMNS),
-            ("Board fairness", "island_fairness", ISLAND_COLUMNS),
-        ],
-    )
-
-
 def pair_notable(con: duckdb.DuckDBPyConnection, pairing: Pairing) -> pa.Table | None:
     """A run and its twin without curses: a game where a curse changed the winner."""
     return curses.winner_changed(con) if pairing.factor == "curses" else None
@@ -253,7 +235,6 @@ REPORT = GameReport(
     compute=compute,
     findings=findings,
     sections=sections,
-    markdown=markdown,
     json_sections={
         "curse_impact": [
             "curse_frequency",

@@ -21,8 +21,20 @@ from pipelines.report.data import CohortResult, PairResult, ReportData
 from pipelines.report.page import cohort_heading, pair_body, player_counts
 from pipelines.stats import power
 from pipelines.tobago import fairness
-from reports import documents, figures, numbers
-from reports.documents import Section, col
+from reports import figures, numbers
+from reports.blocks import (
+    Block,
+    Brief,
+    Figure,
+    Folded,
+    Paired,
+    Paragraph,
+    Section,
+    SideBySide,
+    Subheading,
+    Table,
+    col,
+)
 
 #: Games whose seeds are replayed to show where landmarks stood on a mapped island (about
 #: 40 µs each).
@@ -117,107 +129,106 @@ def _curse_twin(data: ReportData, result: CohortResult) -> PairResult | None:
     return _ablation_pair(data, result, "a", "curses")
 
 
-def curse_section(data: ReportData) -> Section:
-    doc = documents
-    body = []
-    for result in data.cohorts:
-        twin = _curse_twin(data, result)
-        ablated = _ablation_of(data, result)
-        if ablated is not None and ablated.pairing.factor == "curses":
-            continue  # the twin without curses: shown with the run it ablates
-        if len(data.cohorts) > 1:
-            body.append(cohort_heading(result, data))
-        if twin is not None:
-            body.append(
-                f'<div data-pairing="{twin.pairing.index}">'
-                + doc.subheading("What curses do: the same games with and without curses")
-                + doc.paragraph(
-                    "The causal answer: every game was played twice on the same seed, once "
-                    "with curses (A) and once without (B): a strategy that curses hurt shows "
-                    "a positive value (it wins more often without them)."
-                )
-                + pair_body(twin, "coins")
-                + "</div>"
-            )
-        else:
-            body.append(
-                doc.paragraph(
-                    "No run of the same seeds without curses was given, so what curses do is "
-                    "not estimated here (the tables below describe, they do not compare). "
-                    "Make the twin with `tourney simulate SPEC --twin curses` and report "
-                    "both runs together.",
-                    "note",
-                )
-            )
-        # The tables below describe what happened; the paired comparison above answers
-        # what curses do, so they are folded under one line.
-        described: list[str] = []
-        described.append(
-            doc.subheading("How often curses strike")
-            + doc.paragraph(
-                "Per player count: the share of treasure distributions in which a curse "
-                "turned up, and per game the curse hits and the coins players lost to them."
-            )
-            + doc.html_table(result.rows("curse_frequency"), FREQUENCY_COLUMNS)
+def _curse_effect(twin: PairResult | None) -> Block:
+    """What curses do: the paired comparison with the twin without curses, or a note on how
+    to make that twin."""
+    if twin is None:
+        return Paragraph(
+            "No run of the same seeds without curses was given, so what curses do is not "
+            "estimated here (the tables below describe, they do not compare). Make the twin "
+            "with `tourney simulate SPEC --twin curses` and report both runs together.",
+            "note",
         )
-        positions = result.rows("curse_positions")
-        described.append(
-            doc.subheading("Where in the offer")
-            + doc.paragraph(
+    return Paired(
+        twin.pairing.index,
+        (
+            Subheading("What curses do: the same games with and without curses"),
+            Paragraph(
+                "The causal answer: every game was played twice on the same seed, once with "
+                "curses (A) and once without (B): a strategy that curses hurt shows a "
+                "positive value (it wins more often without them)."
+            ),
+            *pair_body(twin, "coins"),
+        ),
+    )
+
+
+def _curses_described(result: CohortResult) -> Folded:
+    """What happened, folded under one line (the paired comparison answers what curses do):
+    how often curses strike (in the summary too), where in the offer, whom they hit and
+    what they cost, per island."""
+    positions = [
+        {"card": int(r["position"]) + 1, "curses": r["curses"]}
+        for r in result.rows("curse_positions")
+    ]
+    paid = [
+        col("paid with", "text", "paid_with"),
+        col("hits", "count"),
+        col("mean coins lost [95%]", "mean_ci", "mean_coins_lost", "low", "high"),
+    ]
+    per_island = result.rows("curse_by_island")
+    how_often = (
+        Subheading("How often curses strike"),
+        Paragraph(
+            "Per player count: the share of treasure distributions in which a curse turned "
+            "up, and per game the curse hits and the coins players lost to them."
+        ),
+        Table.of(result.rows("curse_frequency"), FREQUENCY_COLUMNS),
+    )
+    return Folded(
+        "How often curses strike, where in the offer, whom they hit and what they cost "
+        "(descriptive tables)",
+        (
+            Brief(how_often),
+            Subheading("Where in the offer"),
+            Paragraph(
                 "Which card of a distribution (1 = the first revealed) the curse was: a curse "
                 "late in the offer ends a distribution that had already paid out."
-            )
-            + doc.html_table(
-                [{"card": int(r["position"]) + 1, "curses": r["curses"]} for r in positions],
+            ),
+            Table.of(
+                positions,
                 [col("card of the distribution", "count", "card"), col("curses", "count")],
-            )
-        )
-        described.append(
-            doc.subheading("Who is hit, and how they paid")
-            + doc.paragraph(
+            ),
+            Subheading("Who is hit, and how they paid"),
+            Paragraph(
                 "Per strategy, curse hits and the coins they cost; then every hit by how it was "
                 "paid: an amulet (nothing lost), the most valuable treasure card, or nothing "
                 "to lose. The mean coins lost when paying with a card is what an amulet saved."
-            )
-            + doc.html_table(result.rows("curse_victims"), VICTIM_COLUMNS)
-            + doc.html_table(
-                result.rows("amulet_value"),
-                [
-                    col("paid with", "text", "paid_with"),
-                    col("hits", "count"),
-                    col("mean coins lost [95%]", "mean_ci", "mean_coins_lost", "low", "high"),
-                ],
-            )
-        )
-        described.append(
-            doc.subheading("Players hit against players not hit (descriptive)")
-            + doc.paragraph(
+            ),
+            Table.of(result.rows("curse_victims"), VICTIM_COLUMNS),
+            Table.of(result.rows("amulet_value"), paid),
+            Subheading("Players hit against players not hit (descriptive)"),
+            Paragraph(
                 "Win share of the seats a curse hit and of those it did not. This is not the "
                 "effect of a curse: players who raise more treasures are hit more often and "
                 "win more often for that reason. The paired comparison above is the effect."
-            )
-            + doc.html_table(result.rows("curse_hit_vs_not_hit"), HIT_COLUMNS)
-        )
-        per_island = result.rows("curse_by_island")
-        described.append(
-            doc.folded(
+            ),
+            Table.of(result.rows("curse_hit_vs_not_hit"), HIT_COLUMNS),
+            Folded(
                 f"Curses per island ({len(per_island)} rows)",
-                doc.html_table(per_island, CURSE_ISLAND_COLUMNS),
-            )
-        )
-        body.append(
-            doc.folded(
-                "How often curses strike, where in the offer, whom they hit and what they "
-                "cost (descriptive tables)",
-                "".join(described),
-            )
-        )
+                (Table.of(per_island, CURSE_ISLAND_COLUMNS),),
+            ),
+        ),
+    )
+
+
+def curse_section(data: ReportData) -> Section:
+    """Per cohort (a twin without curses is shown with the run it ablates): what curses do,
+    then what happened, folded."""
+    blocks: list[Block] = []
+    for result in data.cohorts:
+        ablated = _ablation_of(data, result)
+        if ablated is not None and ablated.pairing.factor == "curses":
+            continue
+        if len(data.cohorts) > 1:
+            blocks += cohort_heading(result, data)
+        blocks += [_curse_effect(_curse_twin(data, result)), _curses_described(result)]
     return Section(
         "curse-impact",
         "Curse impact",
         "What curses change (a run and its twin without curses on the same seeds), then how "
         "often they strike, whom they hit and what they cost.",
-        "".join(body),
+        tuple(blocks),
     )
 
 
@@ -246,23 +257,24 @@ def _forest_rows(rows: list[dict[str, Any]], ranked: bool) -> list[dict[str, Any
     return sorted(items, key=lambda r: r["island"])
 
 
-def _heat_maps(result: CohortResult, n: int) -> str:
-    doc = documents
+def _heat_maps(result: CohortResult, n: int) -> tuple[Block, ...]:
+    """One island's maps at ``n`` players: where treasures were raised and where amulets
+    appeared, side by side (nothing without a mapped island)."""
     pick = next((r for r in result.rows("mapped_islands") if r["n_players"] == n), None)
     if pick is None:
-        return ""
+        return ()
     name = pick["island"]
     geometry = [c for c in result.rows("map_cells") if c["island"] == name]
     landmarks = [r for r in result.rows("map_landmarks") if r["island"] == name]
     games = max(1, int(pick["games"]))
     heat = [h for h in result.rows("cell_heat") if h["island"] == name]
     landmarks, fixed = _landmark_strength(landmarks)
-    out = []
+    out: list[Block] = []
     for key, what in (("raises", "treasures raised"), ("amulets", "amulets appeared")):
         values = {int(h["cell"]): 1000 * float(h[key]) / games for h in heat}
         unit = f"{what} per 1,000 games"
         out.append(
-            doc.figure(
+            Figure(
                 figures.hex_heat(geometry, values, landmarks, f"{name}: {what}", unit),
                 f"Hex map of island {name}: terrain colours, landmark letters and the number "
                 f"of {what} per cell",
@@ -280,7 +292,7 @@ def _heat_maps(result: CohortResult, n: int) -> str:
                 ),
             )
         )
-    return doc.side_by_side(*out) if len(out) == 2 else "".join(out)
+    return (SideBySide((out[0],), (out[1],)),)
 
 
 def _landmark_strength(rows: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], bool]:
@@ -307,140 +319,147 @@ def _ablation_of(data: ReportData, result: CohortResult) -> PairResult | None:
     return _ablation_pair(data, result, "b")
 
 
+def _twin_note(twin: PairResult) -> Paragraph:
+    """An ablation twin's fairness is its base's with one part removed: where to find what
+    changed (the first seat's win share, B - A, in the paired comparison)."""
+    return Paragraph(
+        f"This run is the twin of {twin.pairing.a.where} without {twin.pairing.factor}; the "
+        "change in the first seat's win share is in the paired comparison, and its own "
+        "per-island tables are in the tables folder (island_fairness, island_heterogeneity).",
+        "note",
+    )
+
+
+def _first_seat(result: CohortResult, n: int) -> Paragraph:
+    seat0 = next(
+        r for r in result.rows("win_rate_by_seat") if r["n_players"] == n and r["seat"] == 0
+    )
+    return Paragraph(
+        f"The first seat wins {numbers.pct(seat0['win_share'])} of {n}-player games against a "
+        f"fair {numbers.pct(1 / n, 0)}: an advantage of {numbers.points(seat0['advantage'])} "
+        f"{numbers.interval(seat0['advantage_low'], seat0['advantage_high'])} over "
+        f"{numbers.count(seat0['games'])} games."
+    )
+
+
+def _island_test(
+    het: dict[str, Any] | None, rows: list[dict[str, Any]], n: int
+) -> tuple[Block, ...]:
+    """Whether islands differ at ``n`` players: the test in words, then the islands' forest
+    plot (ordered by advantage and open only when they differ)."""
+    if het is None or het["dof"] < 1:
+        return (
+            Paragraph(
+                "Only one island was played: no comparison of islands."
+                if het is None or int(het["islands"]) < 2
+                else "Islands are not compared: fewer than two islands had games enough for "
+                f"the test.{left_out(het)}",
+                "note",
+            ),
+        )
+    ranked = bool(het["islands_differ"])
+    verdict = (
+        "The islands differ (the test rejects equal advantages), so they are ordered by their "
+        "advantage; the table's Holm-adjusted p-values say which differ from the pooled value."
+        if ranked
+        else "The islands show no clear difference, so they are listed by name, not ranked: "
+        "any order of them would be noise" + (f"; {could_see(het)}." if could_see(het) else ".")
+    )
+    test = Paragraph(
+        f"Do islands differ? The chi-square test of equal first-seat shares, corrected for the "
+        f"seed blocks (design effect {het['design_effect']:.2f}), gives Q = {het['q']:.1f} on "
+        f"{het['dof']} degrees of freedom, {numbers.p_value(het['p_value'])}. "
+        f"{verdict}{left_out(het)}"
+    )
+    forest = Figure(
+        figures.forest(
+            _forest_rows(rows, ranked),
+            "label",
+            (het["pooled"], het["pooled_low"], het["pooled_high"]),
+            f"First-seat advantage per island, {n} players",
+            "first seat's win share minus the fair share, percentage points",
+            size="games",
+            by_effect=ranked,
+        ),
+        f"Forest plot of the first-seat advantage on each island with 95% intervals and the "
+        f"pooled estimate, {n} players",
+        "Each island's first-seat advantage with its 95% interval and the games on it "
+        "(largest first when the islands differ, else by name); the orange band is the pooled "
+        f"estimate over all islands ({numbers.points(het['pooled'])} "
+        f"{numbers.interval(het['pooled_low'], het['pooled_high'])}); the black line is a "
+        "perfectly fair first seat.",
+    )
+    if ranked:
+        return (test, forest)
+    # Islands that do not differ answer nothing more in a plot: folded.
+    return (test, Folded(f"First-seat advantage per island, {n} players (figure)", (forest,)))
+
+
+def _per_island(result: CohortResult, rows: list[dict[str, Any]], n: int) -> tuple[Block, ...]:
+    """What describes the islands at ``n`` players, folded: the maps of one, the fairness
+    tests of each (in the summary too) and each one's win shares by seat."""
+    maps = _heat_maps(result, n)
+    seats = [
+        {**r, "seat_label": int(r["seat"]) + 1}
+        for r in result.rows("seat_win_shares")
+        if r["n_players"] == n
+    ]
+    seat_columns = [
+        col("island", "text"),
+        col("seat", "text", "seat_label"),
+        col("games", "count"),
+        col("win share [95% interval]", "share_ci", "win_share", "low", "high"),
+    ]
+    tests = Table.of(sorted(rows, key=lambda r: r["island"]), ISLAND_COLUMNS)
+    out: list[Block] = []
+    if maps:  # they show where things happen, they answer no question
+        out.append(
+            Folded(
+                f"Maps of one island, {n} players: where treasures were raised and amulets "
+                "appeared",
+                maps,
+            )
+        )
+    return (
+        *out,
+        Folded(
+            f"Per island: fairness tests ({len(rows)} islands)",
+            (Brief((tests,), "Per island: fairness tests"),),
+        ),
+        Folded(
+            f"Per island and seat: win shares ({len(seats)} rows)",
+            (Table.of(seats, seat_columns),),
+        ),
+    )
+
+
 def fairness_section(data: ReportData) -> Section:
-    doc = documents
-    body = []
+    """Per cohort and player count: the first seat's advantage, whether islands differ in
+    it, then the islands described (folded); an ablation twin only points to its pairing."""
+    blocks: list[Block] = []
     for result in data.cohorts:
         twin = _ablation_of(data, result)
         if twin is not None:
-            # An ablation twin's fairness is its base's with one part removed: the paired
-            # comparison shows what changed (the first seat's win share, B - A).
-            body.append(cohort_heading(result, data))
-            body.append(
-                doc.paragraph(
-                    f"This run is the twin of {twin.pairing.a.where} without "
-                    f"{twin.pairing.factor}; the change in the first seat's win share is in the "
-                    "paired comparison, and its own per-island tables are in the tables folder "
-                    "(island_fairness, island_heterogeneity).",
-                    "note",
-                )
-            )
+            blocks += [*cohort_heading(result, data), _twin_note(twin)]
             continue
         for n in player_counts(result):
             het = next(
                 (h for h in result.rows("island_heterogeneity") if h["n_players"] == n), None
             )
             rows = [r for r in result.rows("island_fairness") if r["n_players"] == n]
-            body.append(cohort_heading(result, data, n))
-            seat0 = next(
-                r for r in result.rows("win_rate_by_seat") if r["n_players"] == n and r["seat"] == 0
-            )
-            body.append(
-                doc.paragraph(
-                    f"The first seat wins {numbers.pct(seat0['win_share'])} of {n}-player games "
-                    f"against a fair {numbers.pct(1 / n, 0)}: an advantage of "
-                    f"{numbers.points(seat0['advantage'])} "
-                    f"{numbers.interval(seat0['advantage_low'], seat0['advantage_high'])} over "
-                    f"{numbers.count(seat0['games'])} games."
-                )
-            )
-            if het is None or het["dof"] < 1:
-                body.append(
-                    doc.paragraph(
-                        "Only one island was played: no comparison of islands."
-                        if het is None or int(het["islands"]) < 2
-                        else "Islands are not compared: fewer than two islands had games "
-                        f"enough for the test.{left_out(het)}",
-                        "note",
-                    )
-                )
-            else:
-                ranked = bool(het["islands_differ"])
-                verdict = (
-                    "The islands differ (the test rejects equal advantages), so they are "
-                    "ordered by their advantage; the table's Holm-adjusted p-values say which "
-                    "differ from the pooled value."
-                    if ranked
-                    else "The islands show no clear difference, so they are listed by "
-                    "name, not ranked: any order of them would be noise"
-                    + (f"; {could_see(het)}." if could_see(het) else ".")
-                )
-                body.append(
-                    doc.paragraph(
-                        f"Do islands differ? The chi-square test of equal first-seat shares, "
-                        f"corrected for the seed blocks (design effect "
-                        f"{het['design_effect']:.2f}), gives Q = {het['q']:.1f} on "
-                        f"{het['dof']} degrees of freedom, {numbers.p_value(het['p_value'])}. "
-                        f"{verdict}{left_out(het)}"
-                    )
-                )
-                forest = doc.figure(
-                    figures.forest(
-                        _forest_rows(rows, ranked),
-                        "label",
-                        (het["pooled"], het["pooled_low"], het["pooled_high"]),
-                        f"First-seat advantage per island, {n} players",
-                        "first seat's win share minus the fair share, percentage points",
-                        size="games",
-                        by_effect=ranked,
-                    ),
-                    f"Forest plot of the first-seat advantage on each island with 95% "
-                    f"intervals and the pooled estimate, {n} players",
-                    "Each island's first-seat advantage with its 95% interval and the games on "
-                    "it (largest first when the islands differ, else by name); the orange band "
-                    "is the pooled estimate over all islands "
-                    f"({numbers.points(het['pooled'])} "
-                    f"{numbers.interval(het['pooled_low'], het['pooled_high'])}); the black "
-                    "line is a perfectly fair first seat.",
-                )
-                # Islands that do not differ answer nothing more in a plot: folded.
-                body.append(
-                    forest
-                    if ranked
-                    else doc.folded(
-                        f"First-seat advantage per island, {n} players (figure)", forest
-                    )
-                )
-            maps = _heat_maps(result, n)
-            if maps:  # they show where things happen, they answer no question: folded
-                body.append(
-                    doc.folded(
-                        f"Maps of one island, {n} players: where treasures were raised and "
-                        "amulets appeared",
-                        maps,
-                    )
-                )
-            body.append(
-                doc.folded(
-                    f"Per island: fairness tests ({len(rows)} islands)",
-                    doc.html_table(
-                        sorted(rows, key=lambda r: r["island"]),
-                        ISLAND_COLUMNS,
-                    ),
-                )
-            )
-            seats = [r for r in result.rows("seat_win_shares") if r["n_players"] == n]
-            body.append(
-                doc.folded(
-                    f"Per island and seat: win shares ({len(seats)} rows)",
-                    doc.html_table(
-                        [{**r, "seat_label": int(r["seat"]) + 1} for r in seats],
-                        [
-                            col("island", "text"),
-                            col("seat", "text", "seat_label"),
-                            col("games", "count"),
-                            col("win share [95% interval]", "share_ci", "win_share", "low", "high"),
-                        ],
-                    ),
-                )
-            )
+            blocks += [
+                *cohort_heading(result, data, n),
+                _first_seat(result, n),
+                *_island_test(het, rows, n),
+                *_per_island(result, rows, n),
+            ]
     return Section(
         "board-fairness",
         "Board fairness",
         "Is the first seat favoured, and is it favoured more on some islands than on others? "
         "Islands are ranked only when a test says they differ; maps show where treasures and "
         "amulets turned up.",
-        "".join(body),
+        tuple(blocks),
     )
 
 

@@ -13,6 +13,7 @@ import pyarrow as pa
 from pipelines.report import headline as hl
 from pipelines.report.data import CohortResult, Finding, PairResult
 from reports import documents
+from reports.blocks import Paragraph, Section
 
 
 def _result(
@@ -157,8 +158,8 @@ def test_the_page_template_escapes_text_and_folds_a_section_that_found_nothing()
         "tourney report: <b>",
         "subtitle",
         [
-            documents.Section("a", "Open", "what it answers", "<p>kept</p>"),
-            documents.Section("b", "Nothing found", "what it asked", "<p>inside</p>", folded=True),
+            Section("a", "Open", "what it answers", (Paragraph("kept"),)),
+            Section("b", "Nothing found", "what it asked", (Paragraph("inside"),), folded=True),
         ],
         headline=["x < y by 1.0 points [0.2, 1.8]."],
         notes=["a note"],

@@ -45,8 +45,9 @@ def test_a_known_paired_effect_has_one_sign_everywhere(tmp_path: Path) -> None:
     assert said["text"].startswith("Removing curses shortens games")
 
     summary = (out / "summary.md").read_text()
-    section = summary.split("## Paired: ")[1]
-    assert section.count("Differences are B - A: ") == 1
+    # The comparison in the curse section, as on the page; said once in summary.md.
+    section = summary.split("### What curses do")[1]
+    assert summary.count("Differences are B - A: ") == 1
     # The runs by their short names (their long labels are said once, in the list of runs).
     assert "Differences are B - A: base-without-curses (B) minus base (A), " in section
     row = re.search(r"^\| cautious \| 80 \| (\S+) \[", section, re.MULTILINE)

@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 from pipelines.cli.main import app
 from pipelines.report.assemble import JSON_KEYS
 from reports import documents, figures
-from reports.documents import Section, col
+from reports.blocks import Section, Table, col
 from tests.metrics.fixture import seal
 
 runner = CliRunner()
@@ -219,9 +219,9 @@ def test_shares_of_zero_and_one_render() -> None:
 
 def test_user_text_is_escaped() -> None:
     rows = [{"strategy": "<script>alert(1)</script>", "win_share": 0.5}]
-    table = documents.html_table(rows, [col("strategy", "text"), col("win_share", "pct")])
-    assert "<script>" not in table and "&lt;script&gt;" in table and "50.0%" in table
-    page = documents.html_page("a & b", "sub", [Section("x", "<h>", "cap <b>", table)])
+    table = Table.of(rows, [col("strategy", "text"), col("win_share", "pct")])
+    page = documents.html_page("a & b", "sub", [Section("x", "<h>", "cap <b>", (table,))])
+    assert "<script>" not in page and "&lt;script&gt;" in page and "50.0%" in page
     assert "a &amp; b" in page and "&lt;h&gt;" in page and "cap &lt;b&gt;" in page
 
 

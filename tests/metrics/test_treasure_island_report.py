@@ -85,7 +85,7 @@ def _check_grid(table: str, use: list[dict[str, Any]]) -> None:
                 if value == "0.00":  # too rare for a rate: the count
                     value = f"{r['uses']} use" + ("s" if r["uses"] != 1 else "")
                 want = (
-                    f"{value}<br><span class='note'>"
+                    f'{value}<br><span class="note">'
                     f"[{max(r['low'], 0.0):.2f}, {r['high']:.2f}]</span>"
                 )
             assert cell == want, (name, power)
