@@ -9,6 +9,11 @@ in its own package::
     [project.entry-points."tourney.games"]
     tobago = "sim.tobago.kind:KIND"
 
+That entry point is a game's only one: its kind also names what the game brings to the
+layers above this one (its players' catalog, its part of the report, its own commands) by
+import path, as strings, which the layer that uses each part imports when it needs it
+(:func:`sim.runner.games.game_part`), so that nothing here imports them.
+
 Everything the runner needs of a game goes through its kind: its rules (loading, overrides,
 keys), building and playing a scheduled game (:class:`GamePlan`), its tables and their
 builder, what a replay page reads of a game, and the facts generic code states about it
@@ -22,7 +27,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Generic, Literal, Protocol, TypeVar
 
 from sim.errors import InputError
 from sim.guard import NO_GUARD, Guard
@@ -42,6 +47,10 @@ Board = object
 Factory = Callable[[random.Random], object]
 #: What a game without boards puts in the ``island`` column.
 NO_ISLAND = "-"
+#: The parts a kind names by import path, each imported by the layer that uses it: the
+#: strategies, the report (pipelines.report) and the command line (pipelines.cli).
+GamePart = Literal["strategies", "report", "commands"]
+GAME_PARTS: tuple[GamePart, ...] = ("strategies", "report", "commands")
 
 
 @dataclass(frozen=True, slots=True)
@@ -245,6 +254,25 @@ class GameKind(Generic[RulesT, GameT]):
     #: every shard's tables are checked against before they are written; None checks only
     #: the columns every game's tables share (:mod:`sim.runner.shard_check`).
     schemas: Callable[[], Mapping[str, pa.Schema]] | None = None
+    #: The game's players: ``module:attribute`` of its
+    #: :class:`strategies.catalog.StrategyCatalog` (``strategies.tobago.catalog:CATALOG``);
+    #: None for a game without named players.
+    strategies: str | None = None
+    #: Its part of the report: ``module:attribute`` of its
+    #: :class:`pipelines.report.game_report.GameReport`; None for the common report alone.
+    report: str | None = None
+    #: The module whose import registers its own commands on the command line
+    #: (``pipelines.tobago.cli_board``); None for none.
+    commands: str | None = None
+
+    def named_parts(self) -> dict[GamePart, str]:
+        """What the kind names of the layers above (see :data:`GAME_PARTS`), by part."""
+        named: dict[GamePart, str | None] = {
+            "strategies": self.strategies,
+            "report": self.report,
+            "commands": self.commands,
+        }
+        return {part: target for part, target in named.items() if target is not None}
 
     def play(
         self,

@@ -1,14 +1,14 @@
-"""What a game's strategies are to the registry: a :class:`StrategyCatalog` per game, found by
-game name through the ``tourney.strategies`` entry-point group (as games are through
-``tourney.games``), so a game in its own package brings its own players."""
+"""What a game's strategies are to the registry: a :class:`StrategyCatalog` per game, named
+by the game's kind (``GameKind.strategies``, an import path such as
+``strategies.tobago.catalog:CATALOG``) and imported here, by the layer that uses it, so that
+a game in its own package brings its own players through its one entry point."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from importlib.metadata import entry_points
 
-#: The entry-point group games register their strategies under, by game name.
-GROUP = "tourney.strategies"
+from sim.errors import InputError
+from sim.runner.games import GAMES, game_part
 
 
 @dataclass(frozen=True)
@@ -19,15 +19,24 @@ class StrategyCatalog:
     defaults: tuple[str, ...]
 
 
-def discover() -> dict[str, StrategyCatalog]:
-    """Every registered game's catalog, by game name (one that fails to load is left out:
-    its game then has no named strategies, and naming one says so)."""
-    out: dict[str, StrategyCatalog] = {}
-    for point in sorted(entry_points(group=GROUP), key=lambda p: p.name):
+def load_catalog(game: str) -> StrategyCatalog | None:
+    """``game``'s catalog (None when its kind names none); ``InputError`` naming the game
+    and its strategies when the catalog cannot be loaded."""
+    return game_part(game, "strategies", StrategyCatalog)
+
+
+def discover() -> tuple[dict[str, StrategyCatalog], dict[str, str]]:
+    """Every registered game's catalog, by game name, and why any that a kind names failed
+    to load (by game name: its game then has no named strategies, and naming one, or asking
+    for its default lineup, says why in one line)."""
+    found: dict[str, StrategyCatalog] = {}
+    broken: dict[str, str] = {}
+    for game in sorted(GAMES):
         try:
-            catalog = point.load()
-        except Exception:  # a broken plug-in's players are refused by name, not everything
+            catalog = load_catalog(game)
+        except InputError as exc:  # a broken plug-in's players are refused by name
+            broken[game] = str(exc)
             continue
-        if isinstance(catalog, StrategyCatalog) and point.name not in out:
-            out[point.name] = catalog
-    return out
+        if catalog is not None:
+            found[game] = catalog
+    return found, broken

@@ -25,12 +25,25 @@ from sim.sealed import trust
 from strategies.catalog import discover
 from strategies.membership import games_of
 
-#: Every registered game's catalog (``tourney.strategies`` entry points), by game name.
-CATALOGS = discover()
+
+class _Lineups(dict[str, tuple[str, ...]]):
+    """The default lineups by game; the lineup of a game without one is ``InputError`` in
+    one line (why its catalog failed to load, or that its kind names none), not a
+    ``KeyError``."""
+
+    def __missing__(self, game: str) -> tuple[str, ...]:
+        if game in BROKEN_CATALOGS:
+            raise InputError(BROKEN_CATALOGS[game])
+        raise InputError(f"game {game!r}: its kind names no strategies, so it has no players")
+
+
+#: Every registered game's catalog (named by its kind), by game name; and why any that a
+#: kind names failed to load.
+CATALOGS, BROKEN_CATALOGS = discover()
 #: Strategy names by game.
 REGISTRIES: dict[str, dict[str, type]] = {g: c.strategies for g, c in CATALOGS.items()}
 #: The players of a game when none are named.
-DEFAULT_PLAYERS: dict[str, tuple[str, ...]] = {g: c.defaults for g, c in CATALOGS.items()}
+DEFAULT_PLAYERS: dict[str, tuple[str, ...]] = _Lineups({g: c.defaults for g, c in CATALOGS.items()})
 # The built-in players read games through the direct view; every other class (a plug-in, or a
 # subclass of a built-in) gets a sealed one (sim.sealed).
 trust(*(cls for registry in REGISTRIES.values() for cls in registry.values()))
@@ -180,6 +193,8 @@ def _check_game(name: str, cls: type, game: str) -> None:
 
 def parse_strategy(text: str, game: str) -> StrategySpec:
     """The strategy of ``game`` named by ``text``; ``InputError`` says what is allowed."""
+    if game in BROKEN_CATALOGS:
+        raise InputError(BROKEN_CATALOGS[game])
     registry = REGISTRIES.get(game, {})
     label = text.strip()
     name, params_text = label, ""

@@ -2,37 +2,32 @@
 
 Commands live in small modules by theme (:mod:`pipelines.cli.games`, ``compare``, ``tune``,
 ``check``); importing them registers them on :data:`pipelines.cli.app.app`. A game's own commands
-(Tobago's ``tourney board``) are modules registered under the ``tourney.commands`` entry
-points, imported here the same way, so that the command line names no game.
+(Tobago's ``tourney board``) are modules its kind names (``GameKind.commands``), imported
+here the same way, so that the command line names no game.
 """
 
 from __future__ import annotations
 
 import sys
-from importlib.metadata import entry_points
+from types import ModuleType
 
 from pipelines.cli import check as cli_check
 from pipelines.cli import compare as cli_compare
 from pipelines.cli import games as cli_games
 from pipelines.cli import tune as cli_tune
 from pipelines.cli.app import app
-
-#: The entry-point group of modules that register a game's own commands when imported.
-GROUP = "tourney.commands"
+from sim.errors import InputError
+from sim.runner.games import GAMES, game_part
 
 __all__ = ["app", "cli_check", "cli_compare", "cli_games", "cli_tune", "main"]
 
 
 def _load_game_commands() -> None:
-    for point in sorted(entry_points(group=GROUP), key=lambda p: p.name):
+    for game in sorted(GAMES):
         try:
-            point.load()
-        except Exception as exc:  # a broken plug-in loses its commands, not the others
-            print(
-                f"warning: {GROUP} {point.name}: {point.value} cannot be loaded "
-                f"({type(exc).__name__}: {exc}); its commands are missing",
-                file=sys.stderr,
-            )
+            game_part(game, "commands", ModuleType)
+        except InputError as exc:  # a broken plug-in loses its commands, not the others
+            print(f"warning: {exc}; its commands are missing", file=sys.stderr)
 
 
 _load_game_commands()

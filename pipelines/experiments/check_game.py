@@ -39,7 +39,7 @@ from sim.outcome import END_REASONS
 from sim.runner.games import game_kind
 from sim.runner.schedule import Schedule
 from sim.runner.shard_check import ShardCheck, ShardCheckError
-from strategies.catalog import discover as catalogs
+from strategies.catalog import load_catalog
 from strategies.registry import parse_strategy
 
 #: The checks, in the order they run.
@@ -128,9 +128,9 @@ def check_game(name: str, games: int = 24) -> Passed:
     passed, or :class:`ContractError` for the first it does not (``InputError`` for an unknown
     game)."""
     kind = game_kind(name)
-    catalog = catalogs().get(name)
+    catalog = load_catalog(name)
     if catalog is None or not catalog.defaults:
-        raise ContractError("determinism", "the game registers no strategies (tourney.strategies)")
+        raise ContractError("determinism", "the game's kind names no strategies (strategies)")
     players = tuple(catalog.defaults)
     factories = [parse_strategy(p, name).factory() for p in players]
     rules = kind.load_rules(kind.default_rules)

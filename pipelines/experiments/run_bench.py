@@ -11,9 +11,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from sim.runner.parts import records_from_manifest
 from sim.runner.run import RunConfig, read_manifest, run
-from sim.runner.store import LocalStore, RunStore
+from sim.storage.parts import records_from_manifest
+from sim.storage.store import LocalStore, RunStore
 
 
 def _moves_bytes_per_million(run_dir: RunStore) -> float:

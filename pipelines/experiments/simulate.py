@@ -6,7 +6,7 @@ The spec file (TOML, example in ``data/specs/``) holds the keys ``game``, ``play
 ``shared_out``; a flag given on the command line wins over the file.
 
 ``out`` is a path or a URI (``s3://BUCKET/PREFIX``, ``file:///PATH``; see
-:mod:`sim.runner.store`). A run that joins a cluster (``address``) is written by workers on
+:mod:`sim.storage.store`). A run that joins a cluster (``address``) is written by workers on
 other machines, so its ``out`` must be a place every node reaches: an object store, or an
 absolute path that ``shared_out = true`` (``--shared-out``) declares to be on a filesystem
 every node mounts at that same path. Anything else is refused before the run starts (a
@@ -29,9 +29,9 @@ from sim.game import AnyKind, BoardHooks, RulesLike
 from sim.guard import MAX_DECISION_TIMEOUT, MIN_DECISION_TIMEOUT, Guard
 from sim.runner.backends import BACKENDS, check_address_format
 from sim.runner.games import GAMES, NO_ISLAND, UNNAMED_GAME
-from sim.runner.locations import is_uri, open_store
 from sim.runner.run import RunConfig, RunReport, run
-from sim.runner.store import RunStore
+from sim.storage.locations import is_uri, open_store
+from sim.storage.store import RunStore
 from sim.toml_files import read_toml
 from strategies.registry import parse_strategy
 

@@ -5,7 +5,7 @@ the Parquet parts of every run given (Tobago: ``games``, ``seats``, ``moves``, `
 Treasure Island: ``games``, ``seats``, ``moves``, ``turns``, ``draws``), each row tagged with
 its ``run`` index, so metrics are plain SQL over views. A run is opened only when its parts
 are exactly the ones its manifest records, with their sizes, row counts and hashes
-(:func:`sim.runner.parts.check_parts`); the views then read that explicit list of files,
+(:func:`sim.storage.parts.check_parts`); the views then read that explicit list of files,
 never a pattern, so a directory called ``exp[1]`` is read as itself. Bad input (not a run,
 a missing, extra or corrupt part, runs of different games) is one :class:`InputError` line
 naming the file. :func:`recorded_board` gives the board a run played on an island.
@@ -33,10 +33,10 @@ import duckdb
 from sim.errors import InputError
 from sim.outcome import UNFINISHED
 from sim.runner.games import GAMES, UNNAMED_GAME
-from sim.runner.locations import open_store
-from sim.runner.parts import PartRecord, PartsSummary, check_parts, records_from_manifest
 from sim.runner.run import MANIFEST, check_schema, read_manifest, run_code
-from sim.runner.store import LocalStore, RunStore
+from sim.storage.locations import open_store
+from sim.storage.parts import PartRecord, PartsSummary, check_parts, records_from_manifest
+from sim.storage.store import LocalStore, RunStore
 
 
 def manifest_game(manifest: dict[str, Any]) -> str:

@@ -12,14 +12,13 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
-from importlib.metadata import entry_points
 from pathlib import Path
 
 from pipelines.metrics.source import RunInfo, open_run
 from pipelines.report.common import GameReport, ReportOutput, write_report
 from pipelines.report.files import check_out_dir
 from sim.errors import InputError
-from sim.runner.games import game_kind
+from sim.runner.games import game_kind, game_part
 
 FORMATS = ("html", "md", "json")
 #: The top-level keys of ``report.json``, in order.
@@ -38,21 +37,16 @@ JSON_KEYS = (
     "cohorts",
     "comparisons",
 )
-#: The entry-point group a game's part of the report registers its :class:`GameReport`
-#: under, by game name (as ``tourney.games`` registers the game itself).
-GROUP = "tourney.reports"
 
 
 @functools.cache
 def game_report(game: str) -> GameReport:
-    """The report part registered for ``game``. A game that registers none gets the common
-    report alone (win rates, seats, ratings, scores in points, game length); one whose
-    entry point is broken is refused with one line naming it."""
+    """The report part ``game``'s kind names (``GameKind.report``). A game that names none
+    gets the common report alone (win rates, seats, ratings, scores in points, game length);
+    one whose part is broken is refused with one line naming the game and the part."""
     kind = game_kind(game)
-    points = [p for p in entry_points(group=GROUP) if p.name == game]
-    if len(points) > 1:
-        raise InputError(f"two packages register a report for {game!r} ({GROUP})")
-    if not points:
+    report = game_part(game, "report", GameReport)
+    if report is None:
         return GameReport(
             game=game,
             title=kind.title,
@@ -62,15 +56,10 @@ def game_report(game: str) -> GameReport:
             sections=lambda data: [],
             json_sections={},
         )
-    point = points[0]
-    try:
-        report = point.load()
-    except Exception as exc:  # a broken plug-in is named, not a traceback
+    if report.game != game:
         raise InputError(
-            f"{GROUP} {game}: {point.value} cannot be loaded ({type(exc).__name__}: {exc})"
-        ) from None
-    if not isinstance(report, GameReport) or report.game != game:
-        raise InputError(f"{GROUP} {game}: {point.value} is not the GameReport of {game!r}")
+            f"game {game!r}: its report ({kind.report}) is the report of {report.game!r}"
+        )
     return report
 
 

@@ -18,7 +18,7 @@ from pathlib import Path, PurePosixPath
 
 from sim.errors import InputError
 from sim.runner.games import GAMES
-from sim.runner.store import MANIFEST
+from sim.storage.store import MANIFEST
 
 #: The file in a report directory listing what the last report wrote there.
 WRITTEN = ".tourney-report.json"

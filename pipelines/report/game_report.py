@@ -1,6 +1,6 @@
 """What a game gives the report: its :class:`GameReport` (its words, its extra tables,
-findings, sections and headline clauses), registered under the entry-point group
-``tourney.reports``; :mod:`pipelines.report.common` does the rest the same way for every
+findings, sections and headline clauses), named by the game's kind
+(``GameKind.report``); :mod:`pipelines.report.common` does the rest the same way for every
 game."""
 
 from __future__ import annotations

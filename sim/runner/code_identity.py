@@ -6,9 +6,13 @@ installed package, and the nodes of a cluster have their own installs. The ident
 set of named parts, each a digest or a version, as the importing process finds them:
 
 - ``file sim/...``, ``file strategies/...``: every source file of the packages that play
-  games, and ``file PKG/...`` of the package of every entry point the run uses (its game's
-  ``tourney.games`` and ``tourney.strategies``, installed or not), with ``entry point
-  GROUP:NAME`` (what it names) and ``dist NAME`` (its distribution's version);
+  games, and ``file PKG/...`` of the package of the run's game's entry point
+  (``tourney.games``, installed or not) and of every part its kind names (its strategies'
+  catalog, report part, commands and replay page's script: ``game NAME:PART``, what it
+  names), with ``entry point GROUP:NAME`` (what it names) and ``dist NAME`` (its
+  distribution's version). The product's own analysis layers (``pipelines``, ``reports``)
+  are left out: they play no game, and a built-in game's report part or commands are the
+  product's at its version, so that editing a report's code does not split its cohorts;
 - ``module NAME``: the plug-in strategy modules the run names, with their base classes'
   modules and the user's own modules they import;
 - ``data ...``: the data files every installed game declares it reads
@@ -56,18 +60,21 @@ from typing import Any
 
 from sim.errors import RunError
 from sim.paths import data_dir
-from sim.runner.games import GAMES
+from sim.runner.games import GAMES, GROUP
 from sim.runner.loaded_code import declared_data, sha256_file
 
 #: The packages whose sources play games (found, not imported: ``sim`` never imports
 #: ``strategies``).
 PACKAGES = ("sim", "strategies")
-#: The entry-point groups a run of a game uses, each by the game's name.
-ENTRY_GROUPS = ("tourney.games", "tourney.strategies")
+#: The product's packages: a part a kind names in one of them is not hashed on its own (the
+#: first two are hashed whole; the others play no game).
+PRODUCT = (*PACKAGES, "pipelines", "reports", "tourney")
+#: The entry-point groups a run of a game uses, each by the game's name: its kind's.
+ENTRY_GROUPS = (GROUP,)
 #: Libraries that can change games (besides the interpreter and the package itself).
 LIBRARIES = ("numpy",)
 #: Parts whose values are versions or names (shown in messages; others are digests).
-_SHOWN = ("version ", "dist ", "entry point ")
+_SHOWN = ("version ", "dist ", "entry point ", "game ")
 
 
 @dataclass(frozen=True, slots=True)
@@ -249,16 +256,38 @@ def _hash_entry_point(parts: dict[str, str], ident: str) -> None:
         dist = getattr(point, "dist", None)
         if dist is not None:
             parts[f"dist {dist.name}"] = str(dist.version)
-        # The outermost regular package of its module (below a namespace package), or the
-        # module itself.
-        pieces = point.value.partition(":")[0].strip().split(".")
-        if pieces[0] in PACKAGES:
-            continue
-        for i in range(1, len(pieces) + 1):
-            name = ".".join(pieces[:i])
-            if i == len(pieces) or _regular_package(name) is not None:
-                _hash_package(parts, name)
-                break
+        _hash_code_of(parts, point.value.partition(":")[0])
+    kind = GAMES.get(name) if group == GROUP else None
+    if kind is None:
+        return
+    for part, target in kind.named_parts().items():
+        parts[f"game {name}:{part}"] = target
+        _hash_code_of(parts, target.partition(":")[0])
+    if kind.replay is not None:
+        package, script = kind.replay.renderer
+        parts[f"game {name}:replay"] = f"{package}/{script}"
+        root = _hash_code_of(parts, package)
+        if root is None:
+            return
+        root_dir, folder = _regular_package(root), _regular_package(package)
+        if root_dir is not None and folder is not None:
+            rel = (folder / script).relative_to(root_dir).as_posix()
+            parts[f"file {root}/{rel}"] = sha256_file(folder / script)
+
+
+def _hash_code_of(parts: dict[str, str], module: str) -> str | None:
+    """Hash the outermost regular package of ``module`` (below a namespace package), or the
+    module itself, unless it is the product's (hashed whole, or playing no game); the name
+    hashed, if any."""
+    pieces = module.strip().split(".")
+    if pieces[0] in PRODUCT:
+        return None
+    for i in range(1, len(pieces) + 1):
+        name = ".".join(pieces[:i])
+        if i == len(pieces) or _regular_package(name) is not None:
+            _hash_package(parts, name)
+            return name
+    return None
 
 
 def _versions() -> dict[str, str]:

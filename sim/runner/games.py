@@ -1,13 +1,16 @@
 """The games the runner plays, found through the ``tourney.games`` entry points (the
 contract is :mod:`sim.game`): looked up by name (``tobago``, ``treasure-island``...) or from
-a rules object (each rules class names its game). This module imports no game.
+a rules object (each rules class names its game), and the parts a game's kind names for the
+layers above (:func:`game_part`: its strategies' catalog, report part and commands), imported
+by the layer that asks. This module imports no game.
 """
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Mapping, Sequence
 from importlib.metadata import entry_points
-from typing import cast
+from typing import TypeVar, cast
 
 from sim.errors import InputError
 from sim.game import (
@@ -16,6 +19,7 @@ from sim.game import (
     Board,
     Factory,
     GameKind,
+    GamePart,
     GamePlan,
     PlayableGame,
     PlayedGame,
@@ -35,6 +39,7 @@ __all__ = [
     "Rules",
     "discover",
     "game_kind",
+    "game_part",
     "kind_of",
     "play_planned",
 ]
@@ -90,6 +95,34 @@ def game_kind(name: str) -> AnyKind:
             raise InputError(f"game {name!r}: {BROKEN[name]}")
         raise InputError(f"unknown game {name!r} (allowed: {', '.join(GAMES)})")
     return kind
+
+
+T = TypeVar("T")
+
+
+def game_part(game: str, part: GamePart, expected: type[T]) -> T | None:
+    """The ``part`` game ``game``'s kind names, imported now (a ``module:attribute``, or a
+    module for ``commands``) and checked to be an ``expected``; None when the kind names
+    none. ``InputError`` in one line naming the game and the part when it cannot be."""
+    kind = game_kind(game)
+    target = kind.named_parts().get(part)
+    if target is None:
+        return None
+    where = f"game {game!r}: its {part} ({target})"
+    module_name, colon, attribute = (t.strip() for t in target.partition(":"))
+    if not module_name or bool(colon) != (part != "commands") or (colon and not attribute):
+        form = "a module" if part == "commands" else "module:attribute"
+        raise InputError(f"{where} is not {form}")
+    try:
+        module = importlib.import_module(module_name)
+    except Exception as exc:  # a broken plug-in's part is refused by name, not a traceback
+        raise InputError(f"{where} cannot be loaded ({type(exc).__name__}: {exc})") from None
+    value = getattr(module, attribute, None) if colon else module
+    if value is None:
+        raise InputError(f"{where} cannot be loaded ({module_name} has no {attribute!r})")
+    if not isinstance(value, expected):
+        raise InputError(f"{where} is not a {expected.__name__}")
+    return value
 
 
 def kind_of(rules: RulesLike) -> AnyKind:

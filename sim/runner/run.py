@@ -1,16 +1,16 @@
 """A tournament run: its directory, manifest, the shards still to play, and the backend.
 
-A run lives in a :class:`sim.runner.store.RunStore`: a local directory, one on a filesystem
+A run lives in a :class:`sim.storage.store.RunStore`: a local directory, one on a filesystem
 every node mounts, or a prefix in an S3-compatible object store. It holds ``manifest.json`` and
 one folder of Parquet parts per table. The manifest records the data-defining spec (game,
 players or pool and table sizes, games, seed, seating, islands, rules and their hash, shard
 size), the run's identity (``run_id``, a column of every table), its growth steps
 (``extents``), every part file kept (``parts``: rows, bytes, sha256) and the boards of island
 files (``boards``). Re-running the same spec into the same directory plays only the shards
-that are missing (:func:`sim.runner.parts.plan_resume`); the same spec with more games grows
+that are missing (:func:`sim.storage.parts.plan_resume`); the same spec with more games grows
 the run without touching the parts it has; fewer games, a different spec, or a changed island
-file, is refused. One command at a time holds the directory (:class:`sim.runner.lock.RunLock`,
-or a lease object in an object store: :mod:`sim.runner.object_lock`). How the run executes
+file, is refused. One command at a time holds the directory (:class:`sim.storage.lock.RunLock`,
+or a lease object in an object store: :mod:`sim.storage.object_lock`). How the run executes
 (backend, workers, address) is recorded but does not define the data: every backend and
 worker count writes the same tables. The code does: the manifest records the identity of the
 code that plays the run's games (``code``, :mod:`sim.runner.code_identity`) before the first
@@ -48,19 +48,19 @@ from sim.runner.code_identity import (
     plugin_modules,
     run_entry_points,
 )
-from sim.runner.compaction import compact
 from sim.runner.games import Factory, Rules, game_kind
 from sim.runner.loaded_code import changed_since
-from sim.runner.locations import open_store
-from sim.runner.parts import (
+from sim.runner.schedule import Schedule
+from sim.runner.shard import GameReport, ShardSummary, ShardTask
+from sim.storage.compaction import compact
+from sim.storage.locations import open_store
+from sim.storage.parts import (
     PartRecord,
     plan_resume,
     records_from_manifest,
     records_to_manifest,
 )
-from sim.runner.schedule import Schedule
-from sim.runner.shard import GameReport, ShardSummary, ShardTask
-from sim.runner.store import MANIFEST, LocalStore, RunStore
+from sim.storage.store import MANIFEST, LocalStore, RunStore
 
 __all__ = ["MANIFEST", "RunConfig", "RunReport", "check_schema", "read_manifest", "run"]
 #: While shards finish, the manifest is rewritten at most this often (and never taking more

@@ -8,9 +8,9 @@ first checks that it sees the run's manifest (a node that does not reach the run
 fails at once, saying so, instead of writing parts where nobody looks); its tables are checked
 (:mod:`sim.runner.shard_check`: one row set per game, declared schemas, a replayed sample), and
 each table's part file is then written atomically to the run's store
-(:mod:`sim.runner.store`), the ``games`` part last, and reported back with its record (rows,
+(:mod:`sim.storage.store`), the ``games`` part last, and reported back with its record (rows,
 bytes, sha256): the driver records it in the manifest, and a part nobody recorded is never
-trusted (see :mod:`sim.runner.parts`).
+trusted (see :mod:`sim.storage.parts`).
 """
 
 from __future__ import annotations
@@ -35,11 +35,11 @@ from sim.isolate import isolated_shard
 from sim.runner.code_identity import CodeIdentity, check_code
 from sim.runner.games import UNNAMED_GAME, Factory, Rules, game_kind, play_planned
 from sim.runner.loaded_code import loaded_code, modules_now
-from sim.runner.locations import open_store
-from sim.runner.parts import PartRecord, part_name, write_recorded
 from sim.runner.schedule import Schedule
 from sim.runner.shard_check import ShardCheck
-from sim.runner.store import MANIFEST, RunStore
+from sim.storage.locations import open_store
+from sim.storage.parts import PartRecord, part_name, write_recorded
+from sim.storage.store import MANIFEST, RunStore
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,5 +1,7 @@
 """Tobago as the runner and the pipelines see it: its :class:`~sim.game.GameKind`, registered
-under the ``tourney.games`` entry point ``tobago``."""
+under the ``tourney.games`` entry point ``tobago``, the game's one entry point: the kind also
+names its players (``strategies.tobago``), its part of the report and its ``tourney board``
+command (``pipelines.tobago``) and its replay page's script, by import path."""
 
 from __future__ import annotations
 
@@ -136,4 +138,7 @@ KIND: GameKind[TobagoRules, TobagoGame] = GameKind(
     ablations={"curses": {"curse_count": 0}, "amulets": {"amulet_count": 0}},
     sweep_totals=_sweep_totals,
     schemas=_schemas,
+    strategies="strategies.tobago.catalog:CATALOG",
+    report="pipelines.tobago.report:REPORT",
+    commands="pipelines.tobago.cli_board",
 )

@@ -1,5 +1,7 @@
 """Treasure Island as the runner and the pipelines see it: its :class:`~sim.game.GameKind`,
-registered under the ``tourney.games`` entry point ``treasure-island``."""
+registered under the ``tourney.games`` entry point ``treasure-island``, the game's one entry
+point: the kind also names its players (``strategies.treasure_island``), its part of the
+report (``pipelines.treasure_island``) and its replay page's script, by import path."""
 
 from __future__ import annotations
 
@@ -74,4 +76,6 @@ KIND: GameKind[TreasureIslandRules, TreasureIslandGame] = GameKind(
     ),
     schemas=_schemas,
     facts=GameFacts(players=(2, 4), end_reasons=("deck_exhausted", "turn_cap", "timeout")),
+    strategies="strategies.treasure_island.catalog:CATALOG",
+    report="pipelines.treasure_island.report:REPORT",
 )

@@ -1,5 +1,4 @@
-"""Tobago's built-in strategies, registered under the ``tourney.strategies`` entry point
-``tobago``."""
+"""Tobago's built-in strategies, named by its kind (:mod:`sim.tobago.kind`)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""Treasure Island's built-in strategies, registered under the ``tourney.strategies`` entry
-point ``treasure-island``. The default lineup is the three stopping rules and the random
-floor (``optimal`` and ``ismcts`` are slow references, named on demand)."""
+"""Treasure Island's built-in strategies, named by its kind (:mod:`sim.treasure_island.kind`).
+The default lineup is the three stopping rules and the random floor (``optimal`` and
+``ismcts`` are slow references, named on demand)."""
 
 from __future__ import annotations
 

@@ -16,7 +16,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from sim.game_tables import FAILURES_SCHEMA, SCHEMA_VERSION
-from sim.runner.parts import record_file, records_to_manifest
+from sim.storage.parts import record_file, records_to_manifest
 
 SEATS = [
     # game, seat, strategy, score, rank, win_share, curse_hits, coins_lost

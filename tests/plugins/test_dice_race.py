@@ -1,5 +1,5 @@
-"""A third game in its own package (``tests/plugins/dice_race``, registered through its
-dist-info's entry points) runs through every command that takes a game, with no change
+"""A third game in its own package (``tests/plugins/dice_race``, registered through the one
+entry point of its dist-info) runs through every command that takes a game, with no change
 outside its own files: ``play``, ``simulate`` on every backend (identical data), ``verify``,
 ``report``, ``compare`` and ``regress``. Each command runs as a user runs it: the console
 script, with the plug-in on ``PYTHONPATH`` (the test process itself never sees the game)."""
@@ -171,19 +171,42 @@ def test_its_bad_input_is_one_line_exit_2(tmp_path: Path) -> None:
     assert not (tmp_path / "x").exists() and not (tmp_path / "y").exists()
 
 
+#: A Dice Race under another name whose kind names a report part and commands that fail to
+#: import (its rules name its game: a scheduled game is played by the game its rules name).
+BROKEN_PARTS = """
+import dataclasses
+from typing import ClassVar
+
+from tourney_dice_race.game import DiceRaceRules
+from tourney_dice_race.kind import KIND as DICE
+
+
+@dataclasses.dataclass(frozen=True)
+class PartsRules(DiceRaceRules):
+    game: ClassVar[str] = "dice-parts"
+
+
+def load_rules(spec):
+    return PartsRules(**dataclasses.asdict(DICE.load_rules(spec)))
+
+
+KIND = dataclasses.replace(DICE, name="dice-parts", title="Dice Parts", load_rules=load_rules,
+                           report="tourney_broken:REPORT", commands="tourney_broken")
+"""
+
+
 def test_a_broken_plugin_is_named_and_the_other_games_work(tmp_path: Path) -> None:
-    """A package whose game, report and commands fail to import: each is refused in one line
-    naming the entry point and the error, and the built-in games and the plug-in that loads
-    go on working."""
+    """A package whose game fails to import, and one whose kind names a report part and
+    commands that fail to import: each is refused in one line naming the game, the part and
+    the error, and the built-in games and the plug-in that loads go on working."""
     info = tmp_path / "tourney_broken-1.0.dist-info"
     info.mkdir()
     (info / "METADATA").write_text("Metadata-Version: 2.1\nName: tourney-broken\nVersion: 1.0\n")
     (info / "entry_points.txt").write_text(
-        "[tourney.games]\nbroken = tourney_broken:KIND\n\n"
-        "[tourney.reports]\ndice-race = tourney_broken:REPORT\n\n"
-        "[tourney.commands]\nbroken = tourney_broken\n"
+        "[tourney.games]\nbroken = tourney_broken:KIND\ndice-parts = tourney_broken_parts:KIND\n"
     )
     (tmp_path / "tourney_broken.py").write_text("raise RuntimeError('half-installed')\n")
+    (tmp_path / "tourney_broken_parts.py").write_text(BROKEN_PARTS)
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(PLUGIN), str(tmp_path)])}
 
     def run(*args: str) -> subprocess.CompletedProcess[str]:
@@ -191,7 +214,7 @@ def test_a_broken_plugin_is_named_and_the_other_games_work(tmp_path: Path) -> No
                               check=False, env=env, cwd=tmp_path)  # fmt: skip
 
     warning = (
-        "warning: tourney.commands broken: tourney_broken cannot be loaded "
+        "warning: game 'dice-parts': its commands (tourney_broken) cannot be loaded "
         "(RuntimeError: half-installed); its commands are missing"
     )
     bad = run("play", "--game", "broken", "--seed", "1")
@@ -200,17 +223,17 @@ def test_a_broken_plugin_is_named_and_the_other_games_work(tmp_path: Path) -> No
     assert lines[0] == warning and len(lines) == 2
     assert "broken" in lines[1] and "tourney_broken:KIND cannot be loaded" in lines[1]
     assert "RuntimeError: half-installed" in lines[1]
-    for game in ("tobago", "treasure-island", "dice-race"):
+    for game in ("tobago", "treasure-island", "dice-race", "dice-parts"):
         good = run("play", "--game", game, "--seed", "1")
         assert good.returncode == 0, good.stderr
         assert good.stderr.strip() == warning
     # A report part that cannot be loaded: refused by name, nothing written.
-    assert run("simulate", "--game", "dice-race", "--games", "20", "--backend", "serial",
+    assert run("simulate", "--game", "dice-parts", "--games", "20", "--backend", "serial",
                "--out", "dice").returncode == 0  # fmt: skip
     report = run("report", "dice")
     assert report.returncode == 2
     assert report.stderr.strip().splitlines()[1:] == [
-        "tourney: error: tourney.reports dice-race: tourney_broken:REPORT cannot be loaded "
-        "(RuntimeError: half-installed)"
+        "tourney: error: game 'dice-parts': its report (tourney_broken:REPORT) cannot be "
+        "loaded (RuntimeError: half-installed)"
     ]
     assert not (tmp_path / "dice" / "report").exists()

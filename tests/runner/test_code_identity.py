@@ -74,7 +74,7 @@ def test_an_installed_plug_in_s_edited_engine_never_grows_its_run(tmp_path: Path
     assert tourney(env, *simulate(out, 40)).returncode == 0
     manifest = json.loads((out / "manifest.json").read_text())
     parts = manifest["code"]["parts"]
-    assert parts["entry point tourney.games:dice-race"] == "tourney_dice_race.game:KIND"
+    assert parts["entry point tourney.games:dice-race"] == "tourney_dice_race.kind:KIND"
     assert parts["dist tourney-dice-race"] == "1.0"
     engine = site / "tourney_dice_race" / "game.py"
     digest = hashlib.sha256(engine.read_bytes()).hexdigest()
@@ -87,6 +87,49 @@ def test_an_installed_plug_in_s_edited_engine_never_grows_its_run(tmp_path: Path
     assert "only that code resumes or grows it" in line
     assert (out / "manifest.json").read_bytes() == before  # nothing touched
     assert "sound (complete): 40 games" in tourney(env, "verify", str(out)).stdout
+
+
+def test_every_part_a_kind_names_is_in_the_identity(tmp_path: Path) -> None:
+    """A plug-in whose kind names its players and its report part in modules of their own
+    (outside its package): editing either changes the run's identity, and a growth by the
+    edited code is refused, naming the file."""
+    env, site = installed(tmp_path)
+    kind = site / "tourney_dice_race" / "kind.py"
+    named = 'strategies="tourney_dice_race.players:CATALOG"'
+    assert named in kind.read_text()
+    kind.write_text(kind.read_text().replace(
+        named, 'strategies="dice_players:CATALOG",\n    report="dice_report:REPORT"'))  # fmt: skip
+    shutil.copy(site / "tourney_dice_race" / "players.py", site / "dice_players.py")
+    report = site / "dice_report.py"
+    report.write_text("REPORT = None  # the report part, never loaded by a simulation\n")
+    out = tmp_path / "run"
+    assert tourney(env, *simulate(out, 40)).returncode == 0
+    parts = json.loads((out / "manifest.json").read_text())["code"]["parts"]
+    assert parts["game dice-race:strategies"] == "dice_players:CATALOG"
+    assert parts["game dice-race:report"] == "dice_report:REPORT"
+    assert parts["file dice_report.py"] == hashlib.sha256(report.read_bytes()).hexdigest()
+    assert "file dice_players.py" in parts
+    for edited in (report, site / "dice_players.py"):
+        before = edited.read_text()
+        edited.write_text(before + "\n# edited\n")
+        line = one_line(tourney(env, *simulate(out, 80)), 2)
+        assert f"which differ in file {edited.name}" in line
+        edited.write_text(before)
+    assert tourney(env, *simulate(out, 80)).returncode == 0
+
+
+def test_a_built_in_game_s_parts_are_named_and_its_analysis_is_not_hashed() -> None:
+    """Tobago's kind names its players, report part, commands and replay script; the
+    players are hashed with the packages that play, the analysis (``pipelines``) is not: it
+    plays no game, and a report's edit must not split its cohorts."""
+    parts = code_identity((), run_entry_points("tobago")).parts
+    assert run_entry_points("tobago") == ("tourney.games:tobago",)
+    assert parts["game tobago:strategies"] == "strategies.tobago.catalog:CATALOG"
+    assert parts["game tobago:report"] == "pipelines.tobago.report:REPORT"
+    assert parts["game tobago:commands"] == "pipelines.tobago.cli_board"
+    assert parts["game tobago:replay"] == "pipelines.tobago/replay.js"
+    assert "file strategies/tobago/catalog.py" in parts
+    assert not any(k.startswith("file pipelines/") for k in parts)
 
 
 def test_a_helper_imported_by_name_during_play_is_pinned(tmp_path: Path) -> None:

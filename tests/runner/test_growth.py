@@ -15,9 +15,9 @@ from typer.testing import CliRunner
 from pipelines.cli.main import app
 from pipelines.experiments.simulate import resolve
 from sim.runner.code_identity import CodeIdentity, code_identity, run_entry_points
-from sim.runner.parts import file_sha256
 from sim.runner.run import read_manifest, run
 from sim.runner.shard import ShardSummary
+from sim.storage.parts import file_sha256
 from tests.runner.test_pools import pool_values
 from tests.runner.test_runs import fingerprint, small
 

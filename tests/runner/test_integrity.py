@@ -21,12 +21,12 @@ from pipelines.experiments.simulate import resolve
 from sim.errors import InputError, RunError
 from sim.runner.backends import run_process
 from sim.runner.code_identity import CodeIdentity, check_code, code_identity, plugin_modules
-from sim.runner.compaction import compact
-from sim.runner.lock import LOCK, RunLock
-from sim.runner.parts import PartRecord, records_from_manifest, records_to_manifest
 from sim.runner.run import MANIFEST, read_manifest, run
 from sim.runner.shard import ShardTask
-from sim.runner.store import LocalStore
+from sim.storage.compaction import compact
+from sim.storage.lock import LOCK, RunLock
+from sim.storage.parts import PartRecord, records_from_manifest, records_to_manifest
+from sim.storage.store import LocalStore
 from tests.runner.test_runs import TABLES, fingerprint, small
 
 runner = CliRunner()
@@ -200,7 +200,7 @@ def test_a_second_simulate_on_the_same_directory_is_refused_at_once(tmp_path: Pa
             "--islands", "abc-1", "--out", str(out)]  # fmt: skip
     holder = subprocess.Popen(
         [sys.executable, "-c", "import sys, time; from pathlib import Path; "
-         "from sim.runner.lock import RunLock\n"
+         "from sim.storage.lock import RunLock\n"
          "with RunLock(Path(sys.argv[1])):\n    print('held', flush=True); time.sleep(60)",
          str(out)],
         stdout=subprocess.PIPE, text=True,

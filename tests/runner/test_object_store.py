@@ -22,13 +22,13 @@ from pipelines.experiments.simulate import resolve
 from pipelines.metrics.source import open_run
 from pipelines.report.assemble import default_out
 from sim.errors import InputError, RunError
-from sim.runner import object_lock
-from sim.runner.locations import open_store
-from sim.runner.object_lock import LOCK, ObjectLock
 from sim.runner.run import read_manifest, run
-from sim.runner.s3 import S3Store
 from sim.runner.shard import ShardTask, run_shard
-from sim.runner.store import LocalStore
+from sim.storage import object_lock
+from sim.storage.locations import open_store
+from sim.storage.object_lock import LOCK, ObjectLock
+from sim.storage.s3 import S3Store
+from sim.storage.store import LocalStore
 from tests.runner.s3server import BUCKET, S3Server, s3_server
 from tests.runner.test_runs import TABLES, fingerprint, small
 from tourney import api

@@ -16,9 +16,9 @@ from typer.testing import CliRunner
 from pipelines.cli.main import app
 from pipelines.experiments.simulate import resolve
 from sim.runner.games import GAMES
-from sim.runner.parts import records_from_manifest
 from sim.runner.run import read_manifest, run
 from sim.runner.shard import ShardSummary, part_path
+from sim.storage.parts import records_from_manifest
 
 TABLES = GAMES["tobago"].tables
 

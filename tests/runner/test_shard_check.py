@@ -21,9 +21,9 @@ from sim.errors import RunError
 from sim.game import GamePlan
 from sim.game_tables import BASIC_SCHEMAS, BASIC_TABLES
 from sim.runner.games import NO_ISLAND, game_kind, play_planned
-from sim.runner.parts import part_name
 from sim.runner.schedule import Schedule
 from sim.runner.shard_check import SAMPLE, ShardCheck, sample_ids
+from sim.storage.parts import part_name
 from strategies.registry import DEFAULT_PLAYERS, parse_strategy
 
 PLUGINS = Path(__file__).parents[1] / "plugins"

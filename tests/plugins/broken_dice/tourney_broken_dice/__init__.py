@@ -1,7 +1,7 @@
 """Dice Race gone wrong, for the tests of the runner's shard check: each game here is Dice
 Race with one fault in its tables (in the shard that holds game :data:`FAULTY_GAME` only, so
 the shards before it are sound) or in its engine. Registered through this folder's dist-info,
-beside ``tests/plugins/dice_race`` (whose players they play)."""
+beside ``tests/plugins/dice_race``, whose players they play (each kind names Dice Race's)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,8 @@ from typing import Any, ClassVar
 
 import pyarrow as pa
 import pyarrow.compute as pc
-from tourney_dice_race.game import KIND, DiceRaceGame, DiceRaceRules
+from tourney_dice_race.game import DiceRaceGame, DiceRaceRules
+from tourney_dice_race.kind import KIND
 
 from sim.game import Builder, Factory, GameKind, GamePlan
 from sim.guard import NO_GUARD, Guard

@@ -1,4 +1,4 @@
-"""The rules, the engine and the :class:`~sim.game.GameKind` of Dice Race.
+"""The rules and the engine of Dice Race (its :class:`~sim.game.GameKind` is in :mod:`.kind`).
 
 Pig, as a race: on a turn the player rolls a die; a 1 loses the turn's total and ends the
 turn, any other face adds to it, and the player then rolls again or banks the total. The
@@ -14,8 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from sim.game import Board, Factory, GameFacts, GameKind, GamePlan
-from sim.game_tables import BASIC_SCHEMAS, BASIC_TABLES, BasicTableBuilder
+from sim.game import Board, Factory, GamePlan
 from sim.guard import NO_GUARD, DecisionTimeout, Guard
 from sim.outcome import GameResult, Violation, ranks_and_shares
 from sim.referee import Referee, seat_game
@@ -219,23 +218,3 @@ def render(game: DiceRaceGame) -> list[str]:
         + words[log[i + 2]].format(a=log[i + 3], b=log[i + 4])
         for i in range(0, len(log), 6)
     ]
-
-
-KIND: GameKind[DiceRaceRules, DiceRaceGame] = GameKind(
-    name="dice-race",
-    title="Dice Race",
-    tables=BASIC_TABLES,
-    boards=None,
-    load_rules=load_rules,
-    with_overrides=with_overrides,
-    rules_keys=KEYS,
-    builder=lambda game, labels: BasicTableBuilder(game, labels, list(EVENTS)),
-    build=build,
-    default_rules="standard",
-    render=render,
-    event_names=EVENTS,
-    log=lambda game: game.log,
-    schemas=lambda: BASIC_SCHEMAS,
-    facts=GameFacts(players=(2, 4), end_reasons=("deck_exhausted", "turn_cap", "timeout")),
-    ablations={"busts": {"busts": False}},
-)

@@ -1,6 +1,6 @@
 """Run locations: a path, ``file:///ABS`` or ``s3://BUCKET/PREFIX``, to its :class:`RunStore`.
 
-Kept apart from :mod:`sim.runner.store` so that the store base classes import no backend:
+Kept apart from :mod:`sim.storage.store` so that the store base classes import no backend:
 this module is the one place that knows every kind of store.
 """
 
@@ -10,8 +10,8 @@ import re
 from pathlib import Path
 
 from sim.errors import InputError
-from sim.runner.s3 import S3Store
-from sim.runner.store import LocalStore, RunStore
+from sim.storage.s3 import S3Store
+from sim.storage.store import LocalStore, RunStore
 
 #: ``scheme://`` at the start of a location.
 _SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*)://")
@@ -20,7 +20,7 @@ SCHEMES = ("s3", "file")
 
 def open_store(location: str | Path | RunStore) -> RunStore:
     """The store of a run location: a :class:`RunStore` as it is, a path, ``file:///ABS``,
-    or ``s3://BUCKET/PREFIX`` (configured from the environment, see :mod:`sim.runner.s3`).
+    or ``s3://BUCKET/PREFIX`` (configured from the environment, see :mod:`sim.storage.s3`).
     ``InputError`` for another scheme or a malformed URI."""
     if isinstance(location, RunStore):
         return location

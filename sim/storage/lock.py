@@ -1,7 +1,7 @@
 """The lock that keeps two ``simulate`` commands out of one run directory.
 
 A local run directory (or one on a shared filesystem) is locked here; a run in an object store
-has a lease object instead (:mod:`sim.runner.object_lock`). The lock is an exclusive ``flock``
+has a lease object instead (:mod:`sim.storage.object_lock`). The lock is an exclusive ``flock``
 on ``<run>/.lock``, taken without waiting: a second command on the same directory is refused at
 once, naming the holder (pid, host, since when) that the file records. The kernel drops the
 lock when its holder exits, however it exits, so the lock of a dead process never blocks. On a

@@ -9,7 +9,7 @@ A table is compacted in three steps, so that a crash at any point leaves each sh
 recorded exactly once: the merged files are written (atomically, unrecorded: a crash here
 leaves extra files that a resume deletes); ``commit`` records them in the manifest in place
 of the parts they hold; only then are those parts deleted (a crash here leaves unrecorded
-parts, deleted on resume). See :func:`sim.runner.parts.plan_resume`.
+parts, deleted on resume). See :func:`sim.storage.parts.plan_resume`.
 
 In an object store the same steps hold: a merged file is written to a local temporary file
 first and uploaded whole once complete (an object appears whole or not at all), so merging
@@ -25,9 +25,9 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 
-from sim.runner.locations import open_store
-from sim.runner.parts import PartRecord, part_name
-from sim.runner.store import HashingWriter, RunStore
+from sim.storage.locations import open_store
+from sim.storage.parts import PartRecord, part_name
+from sim.storage.store import HashingWriter, RunStore
 
 #: Called with the records after a table's merged files are written, before any part is
 #: deleted; it must make them durable (write the manifest).

@@ -41,11 +41,11 @@ from types import TracebackType
 from typing import Any, Protocol
 
 from sim.errors import InputError, RunError
-from sim.runner.lock import describe_holder, pid_alive
+from sim.storage.lock import describe_holder, pid_alive
 
 
 class StoreAddress(Protocol):
-    """What the lock needs of a run in an object store (:class:`sim.runner.s3.S3Store`); a
+    """What the lock needs of a run in an object store (:class:`sim.storage.s3.S3Store`); a
     protocol, so that the store module, which takes its lock from here, is not imported back."""
 
     @property

@@ -29,8 +29,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from sim.errors import InputError
-from sim.runner.locations import open_store
-from sim.runner.store import LocalStore, RunStore
+from sim.storage.locations import open_store
+from sim.storage.store import LocalStore, RunStore
 
 _PART = re.compile(r"^part-(\d{6})(?:-(\d{6}))?\.parquet$")
 
@@ -94,7 +94,7 @@ def write_recorded(
     table: pa.Table, run: Path | RunStore, name: str, first: int, last: int
 ) -> PartRecord:
     """Write ``table`` as the part of ``name`` holding shards ``first``-``last``, atomically
-    (see :meth:`sim.runner.store.RunStore.write_bytes`), and return its record. The file is
+    (see :meth:`sim.storage.store.RunStore.write_bytes`), and return its record. The file is
     serialised in memory and hashed before it is written, so recording costs no second read."""
     store = open_store(run)
     sink = pa.BufferOutputStream()

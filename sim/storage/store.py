@@ -2,7 +2,7 @@
 
 A run's location is what ``--out`` names: a path (a directory on this machine, or on a
 filesystem every node of a cluster mounts at the same path), a ``file://`` URI, or
-``s3://BUCKET/PREFIX``. :func:`sim.runner.locations.open_store` turns it into a
+``s3://BUCKET/PREFIX``. :func:`sim.storage.locations.open_store` turns it into a
 :class:`RunStore`, the one thing the runner and the readers use to touch a run's files, named
 relative to the run (``manifest.json``, ``games/part-000000.parquet``).
 
@@ -12,7 +12,7 @@ PUT, or a multipart upload that becomes visible only when it completes), so a re
 old object, the new one or none, never a part of one. Stores are small frozen values that
 pickle: shard tasks carry theirs to the workers, which open the same store (an object store's
 endpoint and region travel with it; its credentials never do: each process takes them from
-its own environment, see :mod:`sim.runner.s3`).
+its own environment, see :mod:`sim.storage.s3`).
 """
 
 from __future__ import annotations
@@ -147,7 +147,7 @@ class RunStore(ABC):
 
     @abstractmethod
     def lock(self) -> contextlib.AbstractContextManager[Any]:
-        """The exclusive hold of one ``simulate`` on the run (see :mod:`sim.runner.lock`)."""
+        """The exclusive hold of one ``simulate`` on the run (see :mod:`sim.storage.lock`)."""
 
     @abstractmethod
     def writer(self) -> str | None:
@@ -160,7 +160,7 @@ class RunStore(ABC):
     def replica(self) -> Path | None:
         """The local directory a reader should read the parts from: the run itself when it is
         local, else None (the caller copies the parts out, checked, see
-        :func:`sim.runner.parts.check_parts`)."""
+        :func:`sim.storage.parts.check_parts`)."""
         return None
 
 
@@ -252,12 +252,12 @@ class LocalStore(RunStore):
             (self.root / folder).mkdir(parents=True, exist_ok=True)
 
     def lock(self) -> contextlib.AbstractContextManager[Any]:
-        from sim.runner.lock import RunLock
+        from sim.storage.lock import RunLock
 
         return RunLock(self.root)
 
     def writer(self) -> str | None:
-        from sim.runner.lock import writer_of
+        from sim.storage.lock import writer_of
 
         return writer_of(self.root)
 

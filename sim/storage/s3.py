@@ -34,8 +34,8 @@ import pyarrow as pa
 import pyarrow.fs as pafs
 
 from sim.errors import InputError
-from sim.runner.object_lock import CREDENTIALS_HINT, ObjectLock, holder_of
-from sim.runner.store import HashingWriter, RunStore, copy_stream
+from sim.storage.object_lock import CREDENTIALS_HINT, ObjectLock, holder_of
+from sim.storage.store import HashingWriter, RunStore, copy_stream
 
 #: Seconds to wait for the endpoint to accept a connection (pyarrow's own default retries a
 #: dead endpoint for minutes).
