@@ -86,7 +86,7 @@ def test_first_time_left_is_measured_after_a_slow_start() -> None:
 
 @pytest.mark.cluster
 def test_games_inside_a_shard_show_before_it_ends(tmp_path: Path, monkeypatch: Any) -> None:
-    # Slow players (optimal, ismcts) can keep a shard busy for many minutes: the games it
+    # Slow players (optimal, pimc) can keep a shard busy for many minutes: the games it
     # has finished are reported while it plays, on every backend.
     monkeypatch.setattr(shard_module, "REPORT_EVERY", 0.0)  # after every game
     for backend in ("serial", "process", "ray"):

@@ -1,6 +1,6 @@
 """Tobago positions rebuilt from a view: a determinization agrees with the real game on every
 public fact and deals the hidden ones consistently; a game played on from a copy of the true
-state ends as the real one did; and ``ismcts`` answers the same whatever the hidden facts."""
+state ends as the real one did; and ``pimc`` answers the same whatever the hidden facts."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from sim.tobago.position import copy_state, determinize, game_at
 from sim.tobago.rules import preset
 from sim.tobago.state import CURSE, GameState
 from sim.tobago.view import PlayerView
-from strategies.tobago.ismcts import Ismcts
+from strategies.tobago.pimc import Pimc
 from strategies.tobago.random_player import RandomPlayer
 from strategies.tobago.styles import Cautious, Collector, Hunter
 
@@ -160,7 +160,7 @@ def test_a_copy_of_the_true_state_plays_on_as_the_real_game(seed: int) -> None:
 
 
 @pytest.mark.parametrize("seed", range(4))
-def test_ismcts_answers_the_same_whatever_it_cannot_see(seed: int) -> None:
+def test_pimc_answers_the_same_whatever_it_cannot_see(seed: int) -> None:
     answers: list[tuple[Any, dict[Any, float]]] = []
 
     def check(game: TobagoGame, view: PlayerView, decision: d.Decision) -> None:
@@ -176,7 +176,7 @@ def test_ismcts_answers_the_same_whatever_it_cannot_see(seed: int) -> None:
                 other.clue_draw, other.clue_discard = hidden.clue_draw, hidden.clue_discard
                 other.t_deck, other.t_discard = hidden.t_deck, hidden.t_discard
                 assert other.hands != real.hands or real.n == 2 or not real.clue_draw
-            player = Ismcts(random.Random(7), iterations=12)
+            player = Pimc(random.Random(7), iterations=12)
             answer = player.decide(PlayerView(other, view.seat), decision)
             answers.append((answer, dict(player.last_means)))
 

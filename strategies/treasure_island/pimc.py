@@ -1,4 +1,6 @@
-"""``ismcts``: information-set Monte Carlo tree search, a strong reference player.
+"""``pimc``: perfect-information Monte Carlo search (determinized, flat at the root by default),
+a strong reference player (``ismcts`` is kept as an alias of it, so older specs and stored runs
+name the same player).
 
 At each decision the player reads the position from its view alone
 (:func:`sim.treasure_island.position.position_of`): in Treasure Island that is everything but
@@ -31,7 +33,7 @@ draw-or-plunder decision gets ``iterations / 2`` deals). Decisions that cannot b
 a view (the draft, the Plunderer's bonus picks) are answered by the rollout policy. The search
 draws only from the seat's own generator, so the player is deterministic per seed like every
 strategy, and a change in what the seat cannot see cannot change its answer
-(``tests/treasure_island/test_ismcts.py``).
+(``tests/treasure_island/test_pimc.py``).
 """
 
 from __future__ import annotations
@@ -129,10 +131,10 @@ class _TreeSeat:
         return answer
 
 
-class Ismcts:
-    """Information-set MCTS over the real engine (see the module docs)."""
+class Pimc:
+    """Determinized Monte Carlo search over the real engine (see the module docs)."""
 
-    name = "ismcts"
+    name = "pimc"
 
     def __init__(
         self,

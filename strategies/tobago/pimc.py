@@ -1,4 +1,6 @@
-"""``ismcts`` for Tobago: determinized Monte Carlo search at the start of each turn.
+"""``pimc`` for Tobago: perfect-information Monte Carlo (determinized flat Monte Carlo) at the
+start of each turn: no tree and no information sets, hence the name (``ismcts`` is kept as an
+alias of it, so older specs and stored runs name the same player).
 
 At the first decision of each of its turns the player samples *deals* of what it cannot see
 (:func:`sim.tobago.position.determinize`: the other hands, the clue piles, the treasure
@@ -83,10 +85,10 @@ def candidates(
     return list(dict.fromkeys(out))
 
 
-class Ismcts:
+class Pimc:
     """Determinized search over the real engine at the start of each turn (module docs)."""
 
-    name = "ismcts"
+    name = "pimc"
 
     def __init__(
         self,
