@@ -27,6 +27,7 @@ from sim.tobago import decisions as d
 from sim.tobago.board import Board
 from sim.tobago.clues import clue_masks
 from sim.tobago.deadlock import deadlocked
+from sim.tobago.decisions import ActionKind
 from sim.tobago.distribution import raise_treasure
 from sim.tobago.landmarks import Landmarks
 from sim.tobago.movelog import CODE
@@ -50,13 +51,27 @@ StrategyFactory = Callable[[random.Random], Strategy]
 _EV = CODE
 # Codes of the most frequent events, looked up once.
 _LEG = CODE["leg"]
+_EV_CLUE = CODE["clue"]
 _END_TURN = CODE["end_turn"]
-_MARKER_ACTIONS: tuple[d.Action, ...] = tuple(("amulet_marker", m) for m in range(N_MAPS))
-_MAP_ACTIONS: tuple[d.Action, ...] = tuple(("map", m) for m in range(N_MAPS))
-_RAISE_ACTIONS: tuple[d.Action, ...] = tuple(("raise", m) for m in range(N_MAPS))
+# The action tags, each bound once as a module global (one load where the hot loops compare
+# them; ``ActionKind.X`` would add an attribute lookup).
+_MAP = ActionKind.MAP
+_CLUE = ActionKind.CLUE
+_MOVE = ActionKind.MOVE
+_EXCHANGE = ActionKind.EXCHANGE
+_RAISE = ActionKind.RAISE
+_AMULET_MARKER = ActionKind.AMULET_MARKER
+_AMULET_CLUE = ActionKind.AMULET_CLUE
+_AMULET_MOVE = ActionKind.AMULET_MOVE
+_AMULET_EXCHANGE = ActionKind.AMULET_EXCHANGE
+_END = ActionKind.END
+_STOP = ActionKind.STOP
+_MARKER_ACTIONS: tuple[d.Action, ...] = tuple((_AMULET_MARKER, m) for m in range(N_MAPS))
+_MAP_ACTIONS: tuple[d.Action, ...] = tuple((_MAP, m) for m in range(N_MAPS))
+_RAISE_ACTIONS: tuple[d.Action, ...] = tuple((_RAISE, m) for m in range(N_MAPS))
 _END_ONLY: tuple[d.Action, ...] = (d.END,)
 _MOVE_ONLY: tuple[d.Action, ...] = (d.MOVE,)
-_MOVE = d.MOVE
+_MOVE_ACTION = d.MOVE
 _EXCHANGE_ONLY: tuple[d.Action, ...] = (d.EXCHANGE,)
 _STOP_ONLY: tuple[d.Action, ...] = (d.STOP,)
 #: The amulet powers listed last, by (move open) + 2 * (exchange open).
@@ -66,7 +81,6 @@ _AMULET_TAILS: tuple[tuple[d.Action, ...], ...] = (
     (d.AMULET_EXCHANGE,),
     (d.AMULET_MOVE, d.AMULET_EXCHANGE),
 )
-_KIND_CODE = {k: i for i, k in enumerate(d.KINDS)}
 # Decisions of the hottest kinds are built as their tuples directly (the named tuple's
 # ``__new__`` is a Python call).
 _new = tuple.__new__
@@ -89,10 +103,10 @@ _STATIC = ("rules", "island", "landmarks", "clue_masks")
 
 #: Per tag, the plays ``(tag, card, map)`` of every card id, built once: listing the legal
 #: plays then picks tuples instead of building them (a game lists hundreds).
-_PLAYS: dict[str, list[tuple[d.Action, ...]]] = {}
+_PLAYS: dict[ActionKind, list[tuple[d.Action, ...]]] = {}
 
 
-def plays_table(tag: str, cards: int) -> list[tuple[d.Action, ...]]:
+def plays_table(tag: ActionKind, cards: int) -> list[tuple[d.Action, ...]]:
     """``(tag, card, m)`` by card id and map, for ``cards`` card ids or more."""
     table = _PLAYS.get(tag)
     if table is None or len(table) < cards:
@@ -189,7 +203,7 @@ class TobagoGame:
         landmarks, masks, treasure_deck, first_player = deal(
             board, seed, rules, n, keep=built_in(strategies)
         )
-        self._clue_table = plays_table("clue", len(masks))
+        self._clue_table = plays_table(_CLUE, len(masks))
         self.state = s = GameState(
             rules,
             island,
@@ -266,11 +280,11 @@ class TobagoGame:
             after_decision=after_decision,
         )
 
-    def _record(self, seat: int, kind: str) -> int:
+    def _record(self, seat: int, kind: d.DecisionKind) -> int:
         """Log a violation of ``seat`` on a decision of ``kind`` (the referee's callback);
         the turn it happened in."""
         s = self.state
-        s.log.add(s.turn, seat, _EV["violation"], _KIND_CODE[kind], 1)
+        s.log.add(s.turn, seat, _EV["violation"], int(kind), 1)
         return s.turn
 
     # -- setup --------------------------------------------------------------------------------
@@ -416,11 +430,11 @@ class TobagoGame:
             if main_done:
                 actions = _END_ONLY
             else:
-                clue_plays = self._clue_plays(seat, "clue")
+                clue_plays = self._clue_plays(seat, _CLUE)
                 if clue_plays:
                     self._stuck = False
                 if not move_locked:
-                    actions = (*clue_plays, _MOVE) if clue_plays else _MOVE_ONLY
+                    actions = (*clue_plays, _MOVE_ACTION) if clue_plays else _MOVE_ONLY
                 else:
                     actions = tuple(clue_plays) if clue_plays else _END_ONLY
                 if exchange_main and s.hands[seat] and (s.clue_draw or s.clue_discard):
@@ -441,23 +455,23 @@ class TobagoGame:
             # Checked by the referee: an action tuple.
             act: tuple[Any, ...] = ask(decision, actions, 0)
             kind = act[0]
-            if kind == "end":
+            if kind == _END:
                 return
-            if kind != "move":
+            if kind != _MOVE:
                 self._stuck = False  # a raise, an exchange or an amulet power
-            if kind == "clue":
-                self._play_clue(seat, act[1], act[2], "clue")
+            if kind == _CLUE:
+                self._play_clue(seat, act[1], act[2], _EV_CLUE)
                 main_done = True
-            elif kind == "move":
+            elif kind == _MOVE:
                 main_done = True
                 if self._move(seat, amulet_move=False):
                     move_locked = True
                     if s.rules.raise_ends_turn:
                         return
-            elif kind == "exchange":
+            elif kind == _EXCHANGE:
                 s.log.add(s.turn, seat, _EV["exchange"], self._exchange_hand(seat))
                 main_done = True
-            elif kind == "raise":
+            elif kind == _RAISE:
                 raise_treasure(self, seat, act[1])
                 move_locked = True
                 if s.rules.raise_ends_turn:
@@ -469,7 +483,7 @@ class TobagoGame:
 
     # -- clues --------------------------------------------------------------------------------
 
-    def _clue_plays(self, seat: int, tag: str, only_map: int = -1) -> list[d.Action]:
+    def _clue_plays(self, seat: int, tag: ActionKind, only_map: int = -1) -> list[d.Action]:
         """Legal ``(tag, card, map)`` plays from ``seat``'s hand (none without a rose), on
         every map or on ``only_map``. The list may be shared: callers must not change it."""
         s = self.state
@@ -500,7 +514,7 @@ class TobagoGame:
                 return lists[3]  # type: ignore[no-any-return]
         plays: list[d.Action] = []
         append = plays.append
-        table = self._clue_table if tag == "clue" else plays_table(tag, len(masks))
+        table = self._clue_table if tag == _CLUE else plays_table(tag, len(masks))
         if only_map >= 0:
             cand = cands[only_map]
             for card in hand:
@@ -537,23 +551,24 @@ class TobagoGame:
         s.map_cand[m] &= s.clue_masks[card]
         s.clues_played[seat] += 1
 
-    def _play_clue(self, seat: int, card: int, m: int, event: str) -> None:
-        """Play ``card`` from ``seat``'s hand onto map ``m`` and draw a replacement."""
+    def _play_clue(self, seat: int, card: int, m: int, event: int) -> None:
+        """Play ``card`` from ``seat``'s hand onto map ``m`` and draw a replacement; the move
+        log's row is an ``event`` (a code)."""
         s = self.state
         s.hands[seat].remove(card)
         self._place_clue(seat, card, m)
-        row = (s.turn, seat, _EV[event], card, m, s.map_cand[m].bit_count())
+        row = (s.turn, seat, event, card, m, s.map_cand[m].bit_count())
         s.log.flat.extend(row)  # MoveLog.add without a Python call (six ints a row)
         s.refill_hand(seat)
 
     def restart_map(self, seat: int, m: int) -> None:
         """Rules §7.5: ``seat`` restarts the emptied map ``m`` with a legal clue, if any."""
-        plays = self._clue_plays(seat, "clue", m)
+        plays = self._clue_plays(seat, _CLUE, m)
         if not plays:
             return
         choice = self.ask(_new(_DECISION, (d.RESTART, seat, tuple(plays), 0, -1, -1)))
         assert isinstance(choice, tuple)
-        self._play_clue(seat, choice[1], m, "restart")
+        self._play_clue(seat, choice[1], m, _EV["restart"])
 
     # -- raising ------------------------------------------------------------------------------
 
@@ -629,9 +644,9 @@ class TobagoGame:
                 row((s.turn, seat, _LEG, here, choice, collected))
                 continue
             act: tuple[Any, ...] = choice  # validated: an action
-            if act[0] == "stop":
+            if act[0] == _STOP:
                 break
-            if act[0] == "raise":
+            if act[0] == _RAISE:
                 self._stuck = False
                 raise_treasure(self, seat, act[1])
                 return True
@@ -659,7 +674,7 @@ class TobagoGame:
         if 1 < c3.bit_count() <= threshold and cards[3]:
             markers += (_MARKER_ACTIONS[3],)
         # Right after the main clue plays were listed, this reuses them (see _clue_plays).
-        clues = self._clue_plays(seat, "amulet_clue")
+        clues = self._clue_plays(seat, _AMULET_CLUE)
         tail = _AMULET_TAILS[
             (not move_locked) + 2 * bool(s.hands[seat] and (s.clue_draw or s.clue_discard))
         ]
@@ -673,20 +688,20 @@ class TobagoGame:
         s.amulets_used[seat] += 1
         s.amulets_spent += 1
         kind = choice[0]
-        if kind == "amulet_marker":
+        if kind == _AMULET_MARKER:
             m = choice[1]
             cell = self.ask(_new(_DECISION, (d.MARKER, seat, (), s.map_cand[m], m, -1)))
             assert isinstance(cell, int)
             s.map_removed[m] |= 1 << cell
             s.map_cand[m] &= ~(1 << cell)
             s.log.add(s.turn, seat, _EV["amulet_marker"], m, cell, s.map_cand[m].bit_count())
-        elif kind == "amulet_clue":
+        elif kind == _AMULET_CLUE:
             assert isinstance(choice[1], int) and isinstance(choice[2], int)
-            self._play_clue(seat, choice[1], choice[2], "amulet_clue")
-        elif kind == "amulet_move":
+            self._play_clue(seat, choice[1], choice[2], _EV["amulet_clue"])
+        elif kind == _AMULET_MOVE:
             s.log.add(s.turn, seat, _EV["amulet_move"])
             return self._move(seat, amulet_move=True)
-        elif kind == "amulet_exchange":
+        elif kind == _AMULET_EXCHANGE:
             s.log.add(s.turn, seat, _EV["amulet_exchange"], self._exchange_hand(seat))
         return False
 

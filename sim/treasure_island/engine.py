@@ -211,7 +211,7 @@ _EV_REVEAL = CODE["reveal"]
 _EV_SCORE = CODE["score"]
 
 
-def _question(kind: str, seat: int, options: tuple[Any, ...], value: int) -> d.Decision:
+def _question(kind: d.DecisionKind, seat: int, options: tuple[Any, ...], value: int) -> d.Decision:
     """The power question ``_choose`` asks (the Spyglass's are built once, by seat and card)."""
     if options is d.SPYGLASS_OPTIONS:
         return _SPYGLASS_DECISIONS[seat][value]
@@ -368,10 +368,10 @@ class TreasureIslandGame:
 
         return Audited(self, fields, identity, copied=copied)
 
-    def _record(self, seat: int, kind: str) -> int:
+    def _record(self, seat: int, kind: d.DecisionKind) -> int:
         """Log a violation of ``seat`` on a decision of ``kind`` (the referee's callback);
         the turn it happened in."""
-        self._log(seat, CODE["violation"], d.KIND_CODE[kind], 1)
+        self._log(seat, CODE["violation"], int(kind), 1)
         return self.turn
 
     def _log(self, seat: int, kind: int, a: int = -1, b: int = -1, c: int = -1) -> None:

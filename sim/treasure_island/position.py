@@ -229,7 +229,7 @@ def play_on(game: TreasureIslandGame, decision: d.Decision, answer: Any) -> Game
     """Apply ``answer`` to ``decision`` (the position's pending one) in ``game``, finish the
     turn and play the game to its end; the result."""
     if decision.kind not in RESUMABLE:
-        raise ValueError(f"a {decision.kind!r} decision cannot be resumed from a position")
+        raise ValueError(f"a {str(decision.kind)!r} decision cannot be resumed from a position")
     if answer not in decision.options:
         raise ValueError(f"{answer!r} is not an answer to {decision!r}")
     seat = decision.seat

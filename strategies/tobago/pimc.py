@@ -41,6 +41,10 @@ ROLLOUTS: dict[str, type] = {
 }
 
 
+#: The tags of clue plays (the main action's and the amulet's).
+_CLUE_KINDS = (d.ActionKind.CLUE, d.ActionKind.AMULET_CLUE)
+
+
 class _Forced:
     """The searching seat in a playout: ``answer`` to its first turn decision, then the
     policy (which also sees that first decision, so its memory of the turn is kept)."""
@@ -68,19 +72,19 @@ def candidates(
     masks = view.clue_masks
     cands = view.candidate_masks()
     out: list[d.Action] = [default]
-    by_kind: dict[str, list[tuple[float, int, d.Action]]] = {}
+    by_kind: dict[d.ActionKind, list[tuple[float, int, d.Action]]] = {}
     for k, a in enumerate(actions):
-        if a[0] in ("clue", "amulet_clue"):
+        if a[0] in _CLUE_KINDS:
             before = cands[a[2]]
             share = (before.bit_count() - (before & masks[a[1]]).bit_count()) / before.bit_count()
             by_kind.setdefault(a[0], []).append((-share, k, a))
-        elif a[0] == "raise":
+        elif a[0] == d.ActionKind.RAISE:
             out.append(a)
         else:
             by_kind.setdefault(a[0], []).append((0.0, k, a))
     for kind, options in by_kind.items():
         options.sort()
-        keep = width if kind in ("clue", "amulet_clue") else 1
+        keep = width if kind in _CLUE_KINDS else 1
         out.extend(a for _, _, a in options[:keep])
     return list(dict.fromkeys(out))
 

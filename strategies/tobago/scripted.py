@@ -39,6 +39,7 @@ from strategies.tobago.style import Style
 # The most frequent decision kinds and answers, looked up once.
 _TURN, _OFFER, _LEG, _MOVE = d.TURN, d.OFFER, d.LEG, d.MOVE
 _TAKE, _PASS = d.TAKE, d.PASS
+_CLUE, _RAISE = d.ActionKind.CLUE, d.ActionKind.RAISE
 #: What ``located_cells`` answers when no treasure is located: comparing with it is several
 #: times cheaper than ``max(located) >= 0`` (the builtin ``min`` and ``max`` are slow on a few
 #: numbers, hence the conditional expressions instead in the hot paths).
@@ -242,7 +243,7 @@ class ScriptedPlayer:
         cands = view.candidate_masks()
         best = 0.0
         for action in actions:
-            if action[0] == "clue":
+            if action[0] == _CLUE:
                 cand = cands[action[2]]
                 n = cand.bit_count()
                 share = (n - (cand & masks[action[1]]).bit_count()) / n
@@ -305,7 +306,7 @@ class ScriptedPlayer:
         before = (c0.bit_count(), c1.bit_count(), c2.bit_count(), c3.bit_count())
         weight = style.clue_weight
         for action in actions:
-            if action[0] != "clue":
+            if action[0] != _CLUE:
                 break  # the clue plays come first
             _, card, m = action
             n_before = before[m]
@@ -342,7 +343,7 @@ class ScriptedPlayer:
             chase = any_located and (view.roses(seat) > 0 or not self._raise_needs_rose)
             if chase and here in located:
                 for action in decision.actions:
-                    if action[0] == "raise":
+                    if action[0] == _RAISE:
                         return action
             target = self._target(view, located, here, chase)
         if target >= 0:
@@ -376,13 +377,13 @@ class ScriptedPlayer:
                 # Raise whenever it can (the engine lists a raise only for a treasure
                 # located under the ATV).
                 for action in actions:
-                    if action[0] == "raise":
+                    if action[0] == _RAISE:
                         return action
         main_open = first != d.END  # ``end`` comes first once no main action is left
         dead = False
         if main_open:
             # The clue plays are listed first: none first means the hand holds none.
-            if first[0] != "clue":
+            if first[0] != _CLUE:
                 dead = self._note_stuck(view, True)
             elif self._stuck_turn >= 0:
                 self._stuck_turn = -1

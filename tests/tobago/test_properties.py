@@ -19,7 +19,7 @@ from sim.referee import Referee
 from sim.tobago.board import Board
 from sim.tobago.catalog import resolve_board
 from sim.tobago.deadlock import deadlocked
-from sim.tobago.decisions import Decision
+from sim.tobago.decisions import ActionKind, Decision
 from sim.tobago.engine import TobagoGame
 from sim.tobago.generated import generated_island
 from sim.tobago.modular import island_names
@@ -76,7 +76,7 @@ class Checked:
         s = self.holder["game"].state
         check_invariants(s)
         for action in decision.actions:
-            if action[0] == "raise":
+            if action[0] == ActionKind.RAISE:
                 assert s.located(action[1]) == s.atv[decision.seat]
         return self.inner.decide(view, decision)
 

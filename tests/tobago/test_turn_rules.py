@@ -11,6 +11,7 @@ import pytest
 from sim.outcome import StrategyError
 from sim.tobago import decisions as d
 from sim.tobago.board import Board
+from sim.tobago.decisions import ActionKind
 from sim.tobago.distribution import gaze_cell, raise_treasure
 from sim.tobago.engine import TobagoGame
 from sim.tobago.movelog import CODE
@@ -70,7 +71,7 @@ def test_playing_a_clue_places_a_rose_and_refills_the_hand() -> None:
     s.clue_masks = (3, 1, 6, *s.clue_masks[3:])
     s.hands[0] = [0, 1, 2, 3]
     s.clue_draw = [7, 8]
-    seats[0].queue.extend([(d.TURN, ("clue", 0, 2)), (d.TURN, d.END)])
+    seats[0].queue.extend([(d.TURN, (ActionKind.CLUE, 0, 2)), (d.TURN, d.END)])
     game.play_turn(0)
     assert s.map_cards[2] == [0] and s.map_roses[2] == [0]
     assert s.roses[0] == 14
@@ -165,7 +166,9 @@ def test_raising_ends_movement_but_not_the_turn() -> None:
     s.map_cand[1] = 1 << 2  # located at q=2
     s.t_deck = [2, 2, 2, 2, 2, 2]
     s.hands[0] = [0]
-    seats[0].queue.extend([(d.TURN, d.MOVE), (d.LEG, 1), (d.LEG, 2), (d.LEG, ("raise", 1))])
+    seats[0].queue.extend(
+        [(d.TURN, d.MOVE), (d.LEG, 1), (d.LEG, 2), (d.LEG, (ActionKind.RAISE, 1))]
+    )
     # R: seat 0 (raiser), seat 1; each takes one card, seat 1 last, with no clue to restart.
     seats[0].queue.extend([(d.OFFER, d.TAKE), (d.TURN, d.END)])
     seats[1].queue.extend([(d.OFFER, d.TAKE)])
@@ -184,7 +187,7 @@ def test_raise_ends_turn_under_bga() -> None:
     s.map_cand[1] = 1 << 0  # located under seat 0's ATV
     s.t_deck = [2, 2, 2, 2]
     s.hands[0] = []
-    seats[0].queue.extend([(d.TURN, ("raise", 1)), (d.OFFER, d.TAKE)])
+    seats[0].queue.extend([(d.TURN, (ActionKind.RAISE, 1)), (d.OFFER, d.TAKE)])
     seats[1].queue.extend([(d.OFFER, d.TAKE)])
     game.play_turn(0)
     assert not seats[0].queue and s.treasures == [[2], [2]]
@@ -203,11 +206,13 @@ def test_marker_removal_never_takes_the_last_marker_and_needs_markers_out() -> N
     s.map_cards[2] = [3]
     s.map_cand[2] = 0b1  # located: its last marker cannot go
     s.hands[0] = []
-    seats[0].queue.extend([(d.TURN, ("amulet_marker", 0)), (d.MARKER, 4), (d.TURN, d.MOVE)])
+    seats[0].queue.extend(
+        [(d.TURN, (ActionKind.AMULET_MARKER, 0)), (d.MARKER, 4), (d.TURN, d.MOVE)]
+    )
     seats[0].queue.extend([(d.LEG, 1), (d.LEG, d.STOP), (d.TURN, d.END)])
     game.play_turn(0)
-    offered = {a for a in seats[0].asked[0].actions if a[0] == "amulet_marker"}
-    assert offered == {("amulet_marker", 0)}  # map 1 shows no markers; map 2 has its last
+    offered = {a for a in seats[0].asked[0].actions if a[0] == ActionKind.AMULET_MARKER}
+    assert offered == {(ActionKind.AMULET_MARKER, 0)}  # map 1 shows no markers; map 2 has its last
     marker = seats[0].asked[1]
     assert marker.kind == d.MARKER and marker.value == 0 and marker.cells == 0b11000
     assert s.map_cand[0] == 0b1000 and s.located(0) == 3
@@ -315,8 +320,8 @@ def test_violations_are_recorded_and_fallback_applied() -> None:
     game = TobagoGame(rules, Board(hex3()), [Broken, Broken], seed=5, strict=False)
     result = game.play()
     assert not result.truncated or result.turns == rules.max_turns
-    kinds = {v.kind for v in game.violations}
-    assert d.START_CELL in kinds and d.TURN in kinds
+    kinds = {v.kind for v in game.violations}  # recorded by name, as the tables store them
+    assert kinds >= {"start_cell", "turn"}
     assert game.violations[0].error.startswith("RuntimeError")
     strict = TobagoGame(rules, Board(hex3()), [Broken, Broken], seed=5, strict=True)
     with pytest.raises(StrategyError):
@@ -343,7 +348,9 @@ def test_amulet_clue_is_an_extra_clue_play() -> None:
     s.amulets[0] = 1
     s.hands[0] = [0, 1]
     s.clue_draw = [20, 21, 22, 23, 24, 25]
-    seats[0].queue.extend([(d.TURN, ("amulet_clue", 0, 0)), (d.TURN, ("clue", 1, 0))])
+    seats[0].queue.extend(
+        [(d.TURN, (ActionKind.AMULET_CLUE, 0, 0)), (d.TURN, (ActionKind.CLUE, 1, 0))]
+    )
     seats[0].queue.append((d.TURN, d.END))
     game.play_turn(0)
     assert s.map_cards[0] == [0, 1] and s.map_roses[0] == [0, 0]
@@ -402,16 +409,16 @@ def test_a_raiser_needs_a_rose_unless_the_flag_is_off() -> None:
     game, s, seats = position(True)
     seats[0].queue.extend([(d.TURN, d.MOVE), (d.LEG, 1), (d.LEG, d.STOP), (d.TURN, d.END)])
     game.play_turn(0)
-    assert not any(a[0] == "raise" for a in seats[0].asked[0].actions)
+    assert not any(a[0] == ActionKind.RAISE for a in seats[0].asked[0].actions)
     assert s.treasures_raised == [0, 0]
     # Without the flag seat 0 raises with no rose of its own: R holds seat 1's rose only, so
     # seat 1 draws one card (3), the blind card is 4; they turn up 4 (seat 1 takes it) and R
     # is empty: 3 is left over. Seat 0 draws nothing and gets nothing.
     game, s, seats = position(False)
-    seats[0].queue.extend([(d.TURN, ("raise", 1)), (d.TURN, d.END)])
+    seats[0].queue.extend([(d.TURN, (ActionKind.RAISE, 1)), (d.TURN, d.END)])
     seats[1].queue.extend([(d.OFFER, d.TAKE)])
     game.play_turn(0)
-    assert ("raise", 1) in seats[0].asked[0].actions
+    assert (ActionKind.RAISE, 1) in seats[0].asked[0].actions
     assert s.treasures == [[], [4]] and s.roses == [0, 15]
     assert s.t_discard == [3] and s.t_deck == [5]
     assert s.treasures_raised == [1, 0]
@@ -457,7 +464,7 @@ def test_exchange_main_action_after_a_raise_with_no_clue_to_play() -> None:
     s.hands[0] = [5]
     s.clue_masks = (*s.clue_masks[:5], 0, *s.clue_masks[6:])  # card 5 fits nowhere
     s.clue_draw = [20]
-    seats[0].queue.extend([(d.TURN, ("raise", 1)), (d.OFFER, d.TAKE)])
+    seats[0].queue.extend([(d.TURN, (ActionKind.RAISE, 1)), (d.OFFER, d.TAKE)])
     seats[0].queue.extend([(d.TURN, d.EXCHANGE), (d.TURN, d.END)])
     seats[1].queue.extend([(d.OFFER, d.TAKE)])
     game.play_turn(0)

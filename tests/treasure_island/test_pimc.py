@@ -38,7 +38,7 @@ class Probe:
         self.seen = 0
         self.box = box
         self.found: list[tuple[Any, dict[Any, float]]] = []
-        self.kind = ""
+        self.kind: d.DecisionKind | None = None
 
     def decide(self, view: PlayerView, decision: d.Decision) -> object:
         if decision.kind in RESUMABLE and len(decision.options) > 1:

@@ -37,7 +37,9 @@ class Recorder:
     """Plays like ``inner`` and records a snapshot at its first decision of kind ``kind``
     from its ``at``-th resumable decision on."""
 
-    def __init__(self, inner: Any, at: int, kind: str, game_box: list[TreasureIslandGame]) -> None:
+    def __init__(
+        self, inner: Any, at: int, kind: d.DecisionKind, game_box: list[TreasureIslandGame]
+    ) -> None:
         self.inner = inner
         self.at = at
         self.kind = kind
@@ -83,7 +85,9 @@ def _players(seat_seed: int) -> list[Any]:
     return out
 
 
-def _play(rules: Any, factories: list[Any], seed: int, at: int, kind: str) -> tuple[Any, Recorder]:
+def _play(
+    rules: Any, factories: list[Any], seed: int, at: int, kind: d.DecisionKind
+) -> tuple[Any, Recorder]:
     box: list[TreasureIslandGame] = []
     recorder_box: list[Recorder] = []
 
@@ -107,7 +111,7 @@ def _play(rules: Any, factories: list[Any], seed: int, at: int, kind: str) -> tu
 @pytest.mark.parametrize("kind", sorted(RESUMABLE))
 @pytest.mark.parametrize("seed", range(3))
 def test_a_rebuilt_position_plays_on_as_the_real_game(
-    preset_name: str, kind: str, seed: int
+    preset_name: str, kind: d.DecisionKind, seed: int
 ) -> None:
     rules = preset(preset_name)
     # The first game from this seed on in which seat 0 meets a decision of ``kind``.
