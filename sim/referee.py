@@ -361,9 +361,13 @@ class Referee(Generic[Q]):
                 return raised(decision, exc)
             t = type(answer)
             if t is tuple:
-                # A built-in player's tuples are the engine's own actions.
-                if (trusted or is_plain(answer)) and answer in options:
-                    return answer
+                if trusted:  # a built-in player's tuples are the engine's own actions
+                    if answer in options:
+                        return answer
+                elif is_plain(answer) and answer in options:
+                    # The engine's own tuple equal to it (one with a kind written as the plain
+                    # int it equals, say): engines may then tell kinds apart by identity.
+                    return options[options.index(answer)]
             elif t is int:
                 if answer >= 0 and (cells >> answer) & 1:
                     return answer

@@ -91,7 +91,7 @@ class LegalActions:
                 return lists[3]  # type: ignore[no-any-return]
         plays: list[d.Action] = []
         append = plays.append
-        table = self._clue_table if tag == _CLUE else plays_table(tag, len(masks))
+        table = self._clue_table if tag is _CLUE else plays_table(tag, len(masks))
         if only_map >= 0:
             cand = cands[only_map]
             for card in hand:

@@ -102,21 +102,21 @@ class TurnPlay(LegalActions):
             # Checked by the referee: an action tuple.
             act: tuple[Any, ...] = ask(decision, actions, 0)
             kind = act[0]
-            if kind == _END:
+            if kind is _END:
                 return
-            if kind == _CLUE:  # offered only with clue plays listed: not stuck already
+            if kind is _CLUE:  # offered only with clue plays listed: not stuck already
                 self._play_clue(seat, act[1], act[2], _EV_CLUE)
                 main_done = True
                 continue
-            if kind == _MOVE:
+            if kind is _MOVE:
                 main_done = True
                 raised = self._move(seat, amulet_move=False)
-            elif kind == _EXCHANGE:
+            elif kind is _EXCHANGE:
                 self._stuck = False
                 s.log.add(s.turn, seat, _EV["exchange"], self._exchange_hand(seat))
                 main_done = True
                 continue
-            elif kind == _RAISE:
+            elif kind is _RAISE:
                 self._stuck = False
                 raise_treasure(self, seat, act[1])
                 raised = True
@@ -230,9 +230,9 @@ class TurnPlay(LegalActions):
                 row((s.turn, seat, _LEG, here, choice, collected))
                 continue
             act: tuple[Any, ...] = choice  # validated: an action
-            if act[0] == _STOP:
+            if act[0] is _STOP:
                 break
-            if act[0] == _RAISE:
+            if act[0] is _RAISE:
                 self._stuck = False
                 raise_treasure(self, seat, act[1])
                 return True
@@ -250,20 +250,20 @@ class TurnPlay(LegalActions):
         s.amulets_used[seat] += 1
         s.amulets_spent += 1
         kind = choice[0]
-        if kind == _AMULET_MARKER:
+        if kind is _AMULET_MARKER:
             m = choice[1]
             cell = self.ask(_new(_DECISION, (d.MARKER, seat, (), s.map_cand[m], m, -1)))
             assert isinstance(cell, int)
             s.map_removed[m] |= 1 << cell
             s.map_cand[m] &= ~(1 << cell)
             s.log.add(s.turn, seat, _EV["amulet_marker"], m, cell, s.map_cand[m].bit_count())
-        elif kind == _AMULET_CLUE:
+        elif kind is _AMULET_CLUE:
             assert isinstance(choice[1], int) and isinstance(choice[2], int)
             self._play_clue(seat, choice[1], choice[2], _EV["amulet_clue"])
-        elif kind == _AMULET_MOVE:
+        elif kind is _AMULET_MOVE:
             s.log.add(s.turn, seat, _EV["amulet_move"])
             return self._move(seat, amulet_move=True)
-        elif kind == _AMULET_EXCHANGE:
+        elif kind is _AMULET_EXCHANGE:
             s.log.add(s.turn, seat, _EV["amulet_exchange"], self._exchange_hand(seat))
         return False
 

@@ -33,17 +33,17 @@ from sim.treasure_island.cards import (
     PER_KIND,
 )
 from sim.treasure_island.characters import WRECKER
-from sim.treasure_island.engine import (
-    _CONTINUE_DECISIONS,
-    _CONTINUE_QUESTION,
-    _EV_SPYGLASS_BACK,
+from sim.treasure_island.engine import TreasureIslandGame
+from sim.treasure_island.movelog import CODE
+from sim.treasure_island.precomputed import (
     CHOSEN,
+    CONTINUE_DECISIONS,
+    CONTINUE_QUESTION,
     FROM_CANDLE,
     FROM_HELM,
     FROM_KNIFE,
     PILE_EMPTY,
     SPYGLASS_BACK,
-    TreasureIslandGame,
 )
 from sim.treasure_island.rules import TreasureIslandRules
 from sim.treasure_island.view import PlayerView
@@ -167,13 +167,13 @@ def game_at(
         strategies,
         [PlayerView(g, i) for i in range(n)],
         g._record,
-        yes=_CONTINUE_QUESTION,
+        yes=CONTINUE_QUESTION,
     )
     g.referee = referee
     g.strategies = referee.strategies
     g.views = referee.views
     g.violations = referee.violations
-    g._continue = _CONTINUE_DECISIONS
+    g._continue = CONTINUE_DECISIONS
     return g
 
 
@@ -203,7 +203,7 @@ def _apply(game: TreasureIslandGame, decision: d.Decision, answer: Any) -> bool:
     if kind == d.SPYGLASS:
         if answer == d.PLACE:
             return game._draw(seat, False)
-        game.log += (game.turn, seat, _EV_SPYGLASS_BACK, decision.value, -1, -1)
+        game.log += (game.turn, seat, CODE["spyglass_back"], decision.value, -1, -1)
         game._plunder(seat, SPYGLASS_BACK)
         return True
     raise ValueError(f"a {kind!r} decision cannot be resumed from a position")

@@ -147,7 +147,7 @@ class ScriptedPlayer:
         if view is not self._view:
             self._bind(view)
         kind = decision.kind
-        if kind == _TURN:
+        if kind is _TURN:
             actions = decision.actions
             if len(actions) == 1:
                 only = actions[0]  # nothing to weigh
@@ -155,7 +155,7 @@ class ScriptedPlayer:
                     self._note_stuck(view, True)
                 return only
             return self._turn(view, decision)
-        if kind == _OFFER:
+        if kind is _OFFER:
             # The first answers of _offer, inline: most offers end here.
             value = decision.value
             if value <= 0:
@@ -163,15 +163,15 @@ class ScriptedPlayer:
             if value >= self.style.take_at and not self.style.curse_memory:
                 return _TAKE
             return self._offer(view, decision)
-        if kind == _LEG:
+        if kind is _LEG:
             return self._leg(view, decision)
-        if kind == d.START_CELL:
+        if kind is d.START_CELL:
             return choose_start(self.style, view, decision.cells, self.rng)
-        if kind == d.RESTART:
+        if kind is d.RESTART:
             return self._best_clue(view, decision.actions)[0] or decision.actions[0]
-        if kind == d.MARKER:
+        if kind is d.MARKER:
             return marker_to_remove(decision.cells, self.dist[view.atv(view.seat)])
-        if kind == d.CURSE:
+        if kind is d.CURSE:
             # The reserve is kept for curses: pay with it, unless no card would be lost.
             return d.PAY_AMULET if view.my_treasures else d.PAY_CARD
         return decision.actions[self.rng.randrange(len(decision.actions))]
@@ -243,7 +243,7 @@ class ScriptedPlayer:
         cands = view.candidate_masks()
         best = 0.0
         for action in actions:
-            if action[0] == _CLUE:
+            if action[0] is _CLUE:
                 cand = cands[action[2]]
                 n = cand.bit_count()
                 share = (n - (cand & masks[action[1]]).bit_count()) / n
@@ -306,7 +306,7 @@ class ScriptedPlayer:
         before = (c0.bit_count(), c1.bit_count(), c2.bit_count(), c3.bit_count())
         weight = style.clue_weight
         for action in actions:
-            if action[0] != _CLUE:
+            if action[0] is not _CLUE:
                 break  # the clue plays come first
             _, card, m = action
             n_before = before[m]
@@ -343,7 +343,7 @@ class ScriptedPlayer:
             chase = any_located and (view.roses(seat) > 0 or not self._raise_needs_rose)
             if chase and here in located:
                 for action in decision.actions:
-                    if action[0] == _RAISE:
+                    if action[0] is _RAISE:
                         return action
             target = self._target(view, located, here, chase)
         if target >= 0:
@@ -377,13 +377,13 @@ class ScriptedPlayer:
                 # Raise whenever it can (the engine lists a raise only for a treasure
                 # located under the ATV).
                 for action in actions:
-                    if action[0] == _RAISE:
+                    if action[0] is _RAISE:
                         return action
         main_open = first != d.END  # ``end`` comes first once no main action is left
         dead = False
         if main_open:
             # The clue plays are listed first: none first means the hand holds none.
-            if first[0] != _CLUE:
+            if first[0] is not _CLUE:
                 dead = self._note_stuck(view, True)
             elif self._stuck_turn >= 0:
                 self._stuck_turn = -1

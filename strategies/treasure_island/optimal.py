@@ -75,14 +75,14 @@ class OptimalStopping(PowerChoices):
     def decide(self, view: PlayerView, decision: d.Decision) -> Any:
         """The best answer by the turn's exact values; ties by the shared heuristics."""
         kind = decision.kind
-        if kind == d.CONTINUE:
+        if kind is d.CONTINUE:
             return d.DRAW if self.keep_drawing(view) else d.PLUNDER
-        if kind == d.SPYGLASS:
+        if kind is d.SPYGLASS:
             plunder, draw = self.turn_values(view)
             return d.PLACE if draw > plunder + _TIE else d.BACK
         options = decision.options
         value: Callable[[Any], float]
-        if kind == d.CANDLE:
+        if kind is d.CANDLE:
             solver = self.solver(view, options)
 
             def value(c: Any) -> float:
@@ -91,11 +91,11 @@ class OptimalStopping(PowerChoices):
             solver = self.solver(view)
             power = {d.HELM: HELM, d.KNIFE: KNIFE, d.PISTOL: PISTOL}[kind]
             s = solver.state(view, pending=1 << power)
-            if kind == d.HELM:
+            if kind is d.HELM:
 
                 def value(j: Any) -> float:
                     return solver.helm_value(s, j)
-            elif kind == d.KNIFE:
+            elif kind is d.KNIFE:
 
                 def value(o: Any) -> float:
                     return solver.knife_value(s, o[0], o[1])

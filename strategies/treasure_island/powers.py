@@ -131,21 +131,21 @@ class PowerChoices:
     def decide(self, view: PlayerView, decision: d.Decision) -> Any:
         """Dispatch on the decision kind (most frequent first)."""
         kind = decision.kind
-        if kind == _CONTINUE:
+        if kind is _CONTINUE:
             return _DRAW if self.keep_drawing(view) else _PLUNDER
-        if kind == _PISTOL:
+        if kind is _PISTOL:
             return self.pistol(view, decision.options)
-        if kind == _KNIFE:
+        if kind is _KNIFE:
             return self.knife(view, decision.options)
-        if kind == _CANDLE:
+        if kind is _CANDLE:
             return self.candle(view, decision.options)
-        if kind == _SPYGLASS:
+        if kind is _SPYGLASS:
             return _BACK if view.area_kinds >> KIND[decision.value] & 1 else _PLACE
-        if kind == _HELM:
+        if kind is _HELM:
             return self.helm(view, decision.options)
-        if kind == d.BONUS:
+        if kind is d.BONUS:
             return self.bonus(view, decision.options)
-        if kind == d.DRAFT:
+        if kind is d.DRAFT:
             return min(decision.options, key=CHARACTER_ORDER.index)
         return decision.fallback()
 
