@@ -26,11 +26,11 @@ from sim.outcome import END_REASONS, GameResult, Violation, ranks_and_shares
 from sim.referee import Factory, Referee, built_in, seat_game
 from sim.sealed import sealed_class
 from sim.seeding import stream
-from sim.tobago import decisions as d
+from sim.tobago import decisions
 from sim.tobago.board import Board
 from sim.tobago.deadlock import deadlocked
 from sim.tobago.deal import deal
-from sim.tobago.decisions import ActionKind
+from sim.tobago.decisions import ActionKind, Decision, DecisionKind
 from sim.tobago.legal_actions import MAP_ACTIONS, plays_table
 from sim.tobago.movelog import CODE
 from sim.tobago.rules import TobagoRules
@@ -44,9 +44,9 @@ __all__ = ["Strategy", "StrategyFactory", "TobagoGame", "plays_table", "seal_vie
 
 
 class Strategy(Protocol):
-    """A player: answers each :class:`~sim.tobago.decisions.Decision` from its view."""
+    """A player: answers each :class:`~sim.tobago.Decision` from its view."""
 
-    def decide(self, view: PlayerView, decision: d.Decision) -> object:
+    def decide(self, view: PlayerView, decision: Decision) -> object:
         """One legal answer to ``decision``."""
         ...
 
@@ -59,7 +59,7 @@ _END_TURN = CODE["end_turn"]
 # Decisions are built as their tuples directly (the named tuple's ``__new__`` is a Python
 # call).
 _new = tuple.__new__
-_DECISION = d.Decision
+_DECISION = Decision
 #: A plug-in's view (see :mod:`sim.sealed`).
 seal_view = sealed_class(PlayerView, "SealedPlayerView")
 #: The game state the audit leaves alone: built at setup from the rules and the board, never
@@ -105,7 +105,7 @@ class TobagoGame(TurnPlay):
             stream(seed, "clue_deck"),
             stream(seed, "distribution"),
         )
-        self.referee: Referee[d.Decision] = seat_game(
+        self.referee: Referee[Decision] = seat_game(
             seed,
             strategies,
             [PlayerView(s, i) for i in range(n)],
@@ -132,7 +132,7 @@ class TobagoGame(TurnPlay):
     def decisions(self, value: int) -> None:
         self.referee.decisions = value
 
-    def ask(self, decision: d.Decision) -> object:
+    def ask(self, decision: Decision) -> object:
         """The seat's checked answer to ``decision`` (an action, or a cell of ``cells``), or
         the fallback after a violation (see :mod:`sim.referee`)."""
         return self.referee.asker(decision.seat)(decision, decision.actions, decision.cells)
@@ -172,7 +172,7 @@ class TobagoGame(TurnPlay):
             after_decision=after_decision,
         )
 
-    def _record(self, seat: int, kind: d.DecisionKind) -> int:
+    def _record(self, seat: int, kind: DecisionKind) -> int:
         """Log a violation of ``seat`` on a decision of ``kind`` (the referee's callback);
         the turn it happened in."""
         s = self.state
@@ -187,7 +187,9 @@ class TobagoGame(TurnPlay):
         n = s.n
         order = [(self.first_player + k) % n for k in range(n)]
         for seat in order:
-            cell = self.ask(_new(_DECISION, (d.START_CELL, seat, (), s.island.all_mask, -1, -1)))
+            cell = self.ask(
+                _new(_DECISION, (decisions.START_CELL, seat, (), s.island.all_mask, -1, -1))
+            )
             assert isinstance(cell, int)
             s.atv[seat] = cell
             s.log.add(s.turn, seat, _EV["start_cell"], cell)
@@ -202,7 +204,7 @@ class TobagoGame(TurnPlay):
             empty = tuple([MAP_ACTIONS[m] for m in range(N_MAPS) if not s.map_cards[m]])
             if pos < 0 or not empty or s.roses[seat] == 0:
                 continue
-            choice = self.ask(_new(_DECISION, (d.START_MAP, seat, empty, 0, -1, -1)))
+            choice = self.ask(_new(_DECISION, (decisions.START_MAP, seat, empty, 0, -1, -1)))
             m = choice[1]  # type: ignore[index]
             card = s.clue_draw.pop(pos)
             self._place_clue(seat, card, m)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sim.tobago import decisions as d
+from sim.tobago import decisions
 from sim.tobago.decisions import ActionKind
 from sim.tobago.state import N_MAPS, GameState
 
@@ -23,23 +23,23 @@ _RAISE = ActionKind.RAISE
 _AMULET_MARKER = ActionKind.AMULET_MARKER
 _AMULET_CLUE = ActionKind.AMULET_CLUE
 #: The actions of one map each, by map.
-MARKER_ACTIONS: tuple[d.Action, ...] = tuple((_AMULET_MARKER, m) for m in range(N_MAPS))
-MAP_ACTIONS: tuple[d.Action, ...] = tuple((_MAP, m) for m in range(N_MAPS))
-RAISE_ACTIONS: tuple[d.Action, ...] = tuple((_RAISE, m) for m in range(N_MAPS))
+MARKER_ACTIONS: tuple[decisions.Action, ...] = tuple((_AMULET_MARKER, m) for m in range(N_MAPS))
+MAP_ACTIONS: tuple[decisions.Action, ...] = tuple((_MAP, m) for m in range(N_MAPS))
+RAISE_ACTIONS: tuple[decisions.Action, ...] = tuple((_RAISE, m) for m in range(N_MAPS))
 #: The amulet powers listed last, by (move open) + 2 * (exchange open).
-_AMULET_TAILS: tuple[tuple[d.Action, ...], ...] = (
+_AMULET_TAILS: tuple[tuple[decisions.Action, ...], ...] = (
     (),
-    (d.AMULET_MOVE,),
-    (d.AMULET_EXCHANGE,),
-    (d.AMULET_MOVE, d.AMULET_EXCHANGE),
+    (decisions.AMULET_MOVE,),
+    (decisions.AMULET_EXCHANGE,),
+    (decisions.AMULET_MOVE, decisions.AMULET_EXCHANGE),
 )
 
 #: Per tag, the plays ``(tag, card, map)`` of every card id, built once: listing the legal
 #: plays then picks tuples instead of building them (a game lists hundreds).
-_PLAYS: dict[ActionKind, list[tuple[d.Action, ...]]] = {}
+_PLAYS: dict[ActionKind, list[tuple[decisions.Action, ...]]] = {}
 
 
-def plays_table(tag: ActionKind, cards: int) -> list[tuple[d.Action, ...]]:
+def plays_table(tag: ActionKind, cards: int) -> list[tuple[decisions.Action, ...]]:
     """``(tag, card, m)`` by card id and map, for ``cards`` card ids or more."""
     table = _PLAYS.get(tag)
     if table is None or len(table) < cards:
@@ -53,14 +53,14 @@ class LegalActions:
     # Set by the game (sim.tobago.engine.TobagoGame, sim.tobago.position.game_at).
     state: GameState
     #: The clue plays of every card id and map (``plays_table(ActionKind.CLUE, ...)``).
-    _clue_table: list[tuple[d.Action, ...]]
+    _clue_table: list[tuple[decisions.Action, ...]]
     #: What the last clue plays listed came from: (seat, its hand, the maps' candidates, the
     #: clue masks); None before any.
     _last_plays: tuple[int, list[int], list[int], tuple[int, ...]] | None
     #: The plays listed for that key, under up to two tags: ``[tag, plays, tag, plays]``.
     _last_lists: list[Any]
 
-    def _clue_plays(self, seat: int, tag: ActionKind, only_map: int = -1) -> list[d.Action]:
+    def _clue_plays(self, seat: int, tag: ActionKind, only_map: int = -1) -> list[decisions.Action]:
         """Legal ``(tag, card, map)`` plays from ``seat``'s hand (none without a rose), on
         every map or on ``only_map``. The list may be shared: callers must not change it."""
         s = self.state
@@ -89,7 +89,7 @@ class LegalActions:
                     table = plays_table(tag, len(masks))
                     lists[3] = [table[card][m] for _, card, m in lists[1]]
                 return lists[3]  # type: ignore[no-any-return]
-        plays: list[d.Action] = []
+        plays: list[decisions.Action] = []
         append = plays.append
         table = self._clue_table if tag is _CLUE else plays_table(tag, len(masks))
         if only_map >= 0:
@@ -120,7 +120,7 @@ class LegalActions:
         self._last_lists = [tag, plays, None, None]
         return plays
 
-    def _raise_actions(self, seat: int) -> tuple[d.Action, ...]:
+    def _raise_actions(self, seat: int) -> tuple[decisions.Action, ...]:
         s = self.state
         bit = 1 << s.atv[seat]  # located here: the map's only candidate is the ATV's cell
         cand = s.map_cand
@@ -129,20 +129,20 @@ class LegalActions:
         if not s.roses[seat] and s.rules.raise_needs_rose:
             return ()
         cards = s.map_cards
-        out: tuple[d.Action, ...] = ()
+        out: tuple[decisions.Action, ...] = ()
         for m in range(N_MAPS):
             if cand[m] == bit and cards[m]:
                 out += (RAISE_ACTIONS[m],)
         return out
 
-    def _amulet_actions(self, seat: int, move_locked: bool) -> tuple[d.Action, ...]:
+    def _amulet_actions(self, seat: int, move_locked: bool) -> tuple[decisions.Action, ...]:
         """Amulet powers open to ``seat`` now."""
         s = self.state
         threshold = s.rules.marker_threshold
         cards = s.map_cards
         # A marker may go where markers are shown (GameState.markers_shown), never the last.
         # The four maps unrolled.
-        markers: tuple[d.Action, ...] = ()
+        markers: tuple[decisions.Action, ...] = ()
         c0, c1, c2, c3 = s.map_cand
         if 1 < c0.bit_count() <= threshold and cards[0]:
             markers += (MARKER_ACTIONS[0],)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from sim.referee import Referee
-from sim.tobago import decisions as d
+from sim.tobago import decisions
 from sim.tobago.decisions import ActionKind
 from sim.tobago.distribution import raise_treasure
 from sim.tobago.legal_actions import LegalActions
@@ -34,38 +34,42 @@ _AMULET_MOVE = ActionKind.AMULET_MOVE
 _AMULET_EXCHANGE = ActionKind.AMULET_EXCHANGE
 _END = ActionKind.END
 _STOP = ActionKind.STOP
-_END_ONLY: tuple[d.Action, ...] = (d.END,)
-_MOVE_ONLY: tuple[d.Action, ...] = (d.MOVE,)
-_MOVE_ACTION = d.MOVE
-_EXCHANGE_ONLY: tuple[d.Action, ...] = (d.EXCHANGE,)
-_STOP_ONLY: tuple[d.Action, ...] = (d.STOP,)
+_END_ONLY: tuple[decisions.Action, ...] = (decisions.END,)
+_MOVE_ONLY: tuple[decisions.Action, ...] = (decisions.MOVE,)
+_MOVE_ACTION = decisions.MOVE
+_EXCHANGE_ONLY: tuple[decisions.Action, ...] = (decisions.EXCHANGE,)
+_STOP_ONLY: tuple[decisions.Action, ...] = (decisions.STOP,)
 # Decisions of the hottest kinds are built as their tuples directly (the named tuple's
 # ``__new__`` is a Python call).
 _new = tuple.__new__
-_DECISION = d.Decision
+_DECISION = decisions.Decision
 #: Leg decisions by (seat, cells): a move's first leg (no actions) and the later ones with
 #: ``stop`` as the only action. Decisions are immutable and value-keyed here, so every game
 #: shares them: a lookup costs less than building the tuple subclass (at most _SHARED kept).
-_FIRST_LEGS: dict[tuple[int, int], d.Decision] = {}
-_STOP_LEGS: dict[tuple[int, int], d.Decision] = {}
+_FIRST_LEGS: dict[tuple[int, int], decisions.Decision] = {}
+_STOP_LEGS: dict[tuple[int, int], decisions.Decision] = {}
 _SHARED = 1 << 16
 #: The turn decisions of the two commonest lists, ``end`` only and ``move`` only, by seat
 #: (shared like the legs: decisions are immutable).
-_END_TURNS = tuple(_new(_DECISION, (d.TURN, seat, _END_ONLY, 0, -1, -1)) for seat in range(4))
-_MOVE_TURNS = tuple(_new(_DECISION, (d.TURN, seat, _MOVE_ONLY, 0, -1, -1)) for seat in range(4))
+_END_TURNS = tuple(
+    _new(_DECISION, (decisions.TURN, seat, _END_ONLY, 0, -1, -1)) for seat in range(4)
+)
+_MOVE_TURNS = tuple(
+    _new(_DECISION, (decisions.TURN, seat, _MOVE_ONLY, 0, -1, -1)) for seat in range(4)
+)
 
 
 class TurnPlay(LegalActions):
     """A seat's turn in the game's state (a base of the game)."""
 
     # Set by the game (sim.tobago.engine.TobagoGame, sim.tobago.position.game_at).
-    referee: Referee[d.Decision]
+    referee: Referee[decisions.Decision]
     #: Whether the turn just played could be the first of a deadlock (see play_turn).
     _stuck: bool
 
     if TYPE_CHECKING:
 
-        def ask(self, decision: d.Decision) -> object:
+        def ask(self, decision: decisions.Decision) -> object:
             """The seat's checked answer (the game's)."""
             ...
 
@@ -98,7 +102,7 @@ class TurnPlay(LegalActions):
             elif actions is _MOVE_ONLY:
                 decision = _MOVE_TURNS[seat]
             else:
-                decision = _new(_DECISION, (d.TURN, seat, actions, 0, -1, -1))
+                decision = _new(_DECISION, (decisions.TURN, seat, actions, 0, -1, -1))
             # Checked by the referee: an action tuple.
             act: tuple[Any, ...] = ask(decision, actions, 0)
             kind = act[0]
@@ -127,7 +131,7 @@ class TurnPlay(LegalActions):
                 if s.rules.raise_ends_turn:
                     return
 
-    def _main_actions(self, seat: int, move_locked: bool) -> tuple[d.Action, ...]:
+    def _main_actions(self, seat: int, move_locked: bool) -> tuple[decisions.Action, ...]:
         """The main actions open to ``seat`` (none done yet this turn), in the fallback order
         of :mod:`sim.tobago.decisions`: ``end`` first when none is possible, then the clue
         plays, ``move`` (unless a raise locked it), ``exchange`` (C7 flag). Unsticks the turn
@@ -136,14 +140,16 @@ class TurnPlay(LegalActions):
         clue_plays = self._clue_plays(seat, _CLUE)
         if clue_plays:
             self._stuck = False
-        actions: tuple[d.Action, ...]
+        actions: tuple[decisions.Action, ...]
         if not move_locked:
             actions = (*clue_plays, _MOVE_ACTION) if clue_plays else _MOVE_ONLY
         else:
             actions = tuple(clue_plays) if clue_plays else _END_ONLY
         if s.rules.exchange_as_main_action and s.hands[seat] and (s.clue_draw or s.clue_discard):
             # C7 (S4, S21): exchanging the hand is a main action of its own.
-            actions = (*actions, d.EXCHANGE) if actions[0] != d.END else _EXCHANGE_ONLY
+            actions = (
+                (*actions, decisions.EXCHANGE) if actions[0] != decisions.END else _EXCHANGE_ONLY
+            )
         return actions
 
     def _place_clue(self, seat: int, card: int, m: int) -> None:
@@ -169,7 +175,7 @@ class TurnPlay(LegalActions):
         plays = self._clue_plays(seat, _CLUE, m)
         if not plays:
             return
-        choice = self.ask(_new(_DECISION, (d.RESTART, seat, tuple(plays), 0, -1, -1)))
+        choice = self.ask(_new(_DECISION, (decisions.RESTART, seat, tuple(plays), 0, -1, -1)))
         assert isinstance(choice, tuple)
         self._play_clue(seat, choice[1], m, _EV["restart"])
 
@@ -184,7 +190,7 @@ class TurnPlay(LegalActions):
         between = not amulet_move and rules.amulet_use_between_legs
         # The amulet powers between legs: driving changes none of them (only using one
         # does), so they are listed once per move and after each use.
-        powers: tuple[d.Action, ...] | None = None
+        powers: tuple[decisions.Action, ...] | None = None
         legs = 0
         ask = self.referee.asker(seat)
         while legs < rules.legs_per_move and not s.over:
@@ -203,17 +209,17 @@ class TurnPlay(LegalActions):
                     if decision is None:
                         if len(_STOP_LEGS) > _SHARED:
                             _STOP_LEGS.clear()
-                        decision = _new(_DECISION, (d.LEG, seat, actions, cells, -1, -1))
+                        decision = _new(_DECISION, (decisions.LEG, seat, actions, cells, -1, -1))
                         _STOP_LEGS[seat, cells] = decision
                 else:
-                    decision = _new(_DECISION, (d.LEG, seat, actions, cells, -1, -1))
+                    decision = _new(_DECISION, (decisions.LEG, seat, actions, cells, -1, -1))
             else:
                 actions = ()
                 decision = _FIRST_LEGS.get((seat, cells))
                 if decision is None:
                     if len(_FIRST_LEGS) > _SHARED:
                         _FIRST_LEGS.clear()
-                    decision = _new(_DECISION, (d.LEG, seat, (), cells, -1, -1))
+                    decision = _new(_DECISION, (decisions.LEG, seat, (), cells, -1, -1))
                     _FIRST_LEGS[seat, cells] = decision
             # A leg to one of ``cells``, or one of the actions.
             choice = ask(decision, actions, cells)
@@ -242,7 +248,7 @@ class TurnPlay(LegalActions):
 
     # -- amulets and exchanges ---------------------------------------------------------------
 
-    def _use_amulet(self, seat: int, choice: d.Action) -> bool:
+    def _use_amulet(self, seat: int, choice: decisions.Action) -> bool:
         """Apply one amulet power; True if it led to a raise."""
         s = self.state
         self._stuck = False
@@ -252,7 +258,7 @@ class TurnPlay(LegalActions):
         kind = choice[0]
         if kind is _AMULET_MARKER:
             m = choice[1]
-            cell = self.ask(_new(_DECISION, (d.MARKER, seat, (), s.map_cand[m], m, -1)))
+            cell = self.ask(_new(_DECISION, (decisions.MARKER, seat, (), s.map_cand[m], m, -1)))
             assert isinstance(cell, int)
             s.map_removed[m] |= 1 << cell
             s.map_cand[m] &= ~(1 << cell)

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from sim.referee import Referee
-from sim.treasure_island import decisions as d
+from sim.treasure_island import decisions
 from sim.treasure_island.cards import ANCHOR, CANDLE, HELM, KNIFE, N_KINDS, PISTOL, RUM, SPYGLASS
 from sim.treasure_island.characters import MASTER_GUNNER, MYSTIC, NAVIGATOR, SCAVENGER
 from sim.treasure_island.movelog import CODE
@@ -28,8 +28,14 @@ from sim.treasure_island.precomputed import (
 )
 from sim.treasure_island.rules import TreasureIslandRules
 
-_PLACE = d.PLACE
-_HELM, _KNIFE, _PISTOL, _CANDLE, _SPYGLASS = d.HELM, d.KNIFE, d.PISTOL, d.CANDLE, d.SPYGLASS
+_PLACE = decisions.PLACE
+_HELM, _KNIFE, _PISTOL, _CANDLE, _SPYGLASS = (
+    decisions.HELM,
+    decisions.KNIFE,
+    decisions.PISTOL,
+    decisions.CANDLE,
+    decisions.SPYGLASS,
+)
 #: Characters whose Pistol does more than send one card to the discard.
 _SHOOTERS = frozenset((MASTER_GUNNER, SCAVENGER))
 _EV_NO_EFFECT = CODE["no_effect"]
@@ -53,7 +59,7 @@ class CardPowers:
     n: int
     turn: int
     log: list[int]
-    referee: Referee[d.Decision]
+    referee: Referee[decisions.Decision]
     pile: list[int]
     discard: list[int]
     area: list[int]
@@ -202,7 +208,7 @@ class CardPowers:
         self.known = seen if seen > known else known  # the builtin max is slow on two ints
         if self.rum:  # an open Rum requirement leaves no choice (§6.6)
             return self._draw(seat, True)
-        if self.referee.pick(_SPYGLASS, seat, d.SPYGLASS_OPTIONS, top, question) == _PLACE:
+        if self.referee.pick(_SPYGLASS, seat, decisions.SPYGLASS_OPTIONS, top, question) == _PLACE:
             return self._draw(seat, False)
         self.log += (self.turn, seat, _EV_SPYGLASS_BACK, top, -1, -1)
         self._plunder(seat, SPYGLASS_BACK)

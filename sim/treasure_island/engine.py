@@ -43,11 +43,12 @@ from sim.outcome import END_REASONS, GameResult, Violation, ranks_and_shares
 from sim.referee import Factory, Referee, seat_game
 from sim.sealed import sealed_class
 from sim.seeding import shuffled, stream
-from sim.treasure_island import decisions as d
+from sim.treasure_island import decisions
 from sim.treasure_island.card_powers import CardPowers
 from sim.treasure_island.cards import KIND, N_KINDS, PER_KIND, STARTING_DISCARD, STARTING_PILE
 from sim.treasure_island.characters import NAMES as CHARACTER_NAMES
 from sim.treasure_island.characters import WRECKER
+from sim.treasure_island.decisions import Decision, DecisionKind
 from sim.treasure_island.movelog import CODE
 from sim.treasure_island.precomputed import (
     BUSTED,
@@ -101,15 +102,15 @@ class Shortcuts(Protocol):
     players, see :mod:`sim.referee`)."""
 
     @classmethod
-    def shortcuts(cls) -> d.ShortcutTable:
+    def shortcuts(cls) -> decisions.ShortcutTable:
         """The continue answer and the power choices by kind."""
         ...
 
 
 class Strategy(Protocol):
-    """A player: answers each :class:`~sim.treasure_island.decisions.Decision`."""
+    """A player: answers each :class:`~sim.treasure_island.Decision`."""
 
-    def decide(self, view: PlayerView, decision: d.Decision) -> object:
+    def decide(self, view: PlayerView, decision: Decision) -> object:
         """One legal answer to ``decision``."""
         ...
 
@@ -213,7 +214,7 @@ class TreasureIslandGame(TurnPlay):
         self.strict = strict
         self.result: GameResult | None = None
         # The seats first: the deal's kept shuffle serves only games of built-in players.
-        self.referee: Referee[d.Decision] = seat_game(
+        self.referee: Referee[Decision] = seat_game(
             seed,
             strategies,
             [PlayerView(self, i) for i in range(n)],
@@ -266,7 +267,7 @@ class TreasureIslandGame(TurnPlay):
     def decisions(self, value: int) -> None:
         self.referee.decisions = value
 
-    def ask(self, decision: d.Decision) -> Any:
+    def ask(self, decision: Decision) -> Any:
         """The seat's checked answer to ``decision`` (one of its options), or the fallback
         after a violation (see :mod:`sim.referee`)."""
         return self.referee.asker(decision.seat)(decision, decision.options, 0)
@@ -285,7 +286,7 @@ class TreasureIslandGame(TurnPlay):
 
         return Audited(self, fields, identity, copied=copied)
 
-    def _record(self, seat: int, kind: d.DecisionKind) -> int:
+    def _record(self, seat: int, kind: DecisionKind) -> int:
         """Log a violation of ``seat`` on a decision of ``kind`` (the referee's callback);
         the turn it happened in."""
         self._log(seat, CODE["violation"], int(kind), 1)
@@ -364,7 +365,7 @@ class TreasureIslandGame(TurnPlay):
         for k in range(n):
             seat = (self.first_player + k) % n
             dealt = tuple(pool[k * per : (k + 1) * per])
-            name = dealt[0] if per == 1 else self.ask(d.Decision(d.DRAFT, seat, dealt))
+            name = dealt[0] if per == 1 else self.ask(Decision(decisions.DRAFT, seat, dealt))
             self.characters[seat] = name
             if name == WRECKER:
                 self.wrecker = seat

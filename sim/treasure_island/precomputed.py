@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sim.treasure_island import decisions as d
+from sim.treasure_island import decisions
 from sim.treasure_island.cards import CHEST, KEY, N_KINDS, PER_KIND, TOP_INDEX, TOP_LOSS
 
 # Placement sources (the ``b`` argument of ``place`` and of the draws table).
@@ -57,19 +57,20 @@ POP_TOP: tuple[tuple[tuple[int, int, int], ...], ...] = tuple(
 )
 #: A card's bit in the 6-bit pile mask of its kind.
 PILE_BIT: tuple[int, ...] = tuple(1 << (c % PER_KIND) for c in range(N_KINDS * PER_KIND))
-_Decision = d.Decision
+_Decision = decisions.Decision
 # The named tuple's ``__new__`` is a Python call: the hot path builds the tuple directly.
 _new = tuple.__new__
 #: The draw-or-plunder question of each seat (immutable, so shared by every game).
-CONTINUE_DECISIONS: tuple[d.Decision, ...] = tuple(
-    d.Decision(d.CONTINUE, i, d.CONTINUE_OPTIONS) for i in range(4)
+CONTINUE_DECISIONS: tuple[decisions.Decision, ...] = tuple(
+    decisions.Decision(decisions.CONTINUE, i, decisions.CONTINUE_OPTIONS) for i in range(4)
 )
 #: The continue question as the referee asks it (:attr:`sim.referee.Referee.yeses`).
-CONTINUE_QUESTION = (CONTINUE_DECISIONS, d.CONTINUE_OPTIONS)
+CONTINUE_QUESTION = (CONTINUE_DECISIONS, decisions.CONTINUE_OPTIONS)
 #: The Spyglass question of each seat and revealed card (immutable, so shared by every game).
-SPYGLASS_DECISIONS: tuple[tuple[d.Decision, ...], ...] = tuple(
+SPYGLASS_DECISIONS: tuple[tuple[decisions.Decision, ...], ...] = tuple(
     tuple(
-        _new(_Decision, (d.SPYGLASS, i, d.SPYGLASS_OPTIONS, c)) for c in range(N_KINDS * PER_KIND)
+        _new(_Decision, (decisions.SPYGLASS, i, decisions.SPYGLASS_OPTIONS, c))
+        for c in range(N_KINDS * PER_KIND)
     )
     for i in range(4)
 )
@@ -83,8 +84,10 @@ STEPS: tuple[tuple[tuple[tuple[int, int], ...], ...], ...] = tuple(
 )
 
 
-def question(kind: d.DecisionKind, seat: int, options: tuple[Any, ...], value: int) -> d.Decision:
+def question(
+    kind: decisions.DecisionKind, seat: int, options: tuple[Any, ...], value: int
+) -> decisions.Decision:
     """The power question the referee asks (the Spyglass's are built once, by seat and card)."""
-    if options is d.SPYGLASS_OPTIONS:
+    if options is decisions.SPYGLASS_OPTIONS:
         return SPYGLASS_DECISIONS[seat][value]
     return _new(_Decision, (kind, seat, options, value))

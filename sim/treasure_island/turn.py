@@ -13,7 +13,7 @@ import random
 from math import floor
 from typing import TYPE_CHECKING
 
-from sim.treasure_island import decisions as d
+from sim.treasure_island import decisions
 from sim.treasure_island.card_powers import POWERS, CardPowers
 from sim.treasure_island.cards import CARD_GAIN, KIND, KIND_BIT
 from sim.treasure_island.characters import PLUNDERER, TREASURE_HUNTER
@@ -250,7 +250,7 @@ class TurnPlay(CardPowers):
                 targets = self._opponent_piles(seat, False)
                 if not targets:
                     break
-                victim, kind = self.referee.pick(d.BONUS, seat, targets, -1, question)
+                victim, kind = self.referee.pick(decisions.BONUS, seat, targets, -1, question)
                 self._bank(seat, self._pop_top(victim, kind))
                 self._bonus_cards += 1
                 self._log(seat, CODE["bonus"], 1, 0, victim)

@@ -42,7 +42,7 @@ import math
 import random
 from typing import Any
 
-from sim.treasure_island import decisions as d
+from sim.treasure_island import decisions
 from sim.treasure_island.position import RESUMABLE, Position, game_at, play_on, position_of
 from sim.treasure_island.view import PlayerView
 from strategies.search import pick_answer
@@ -99,7 +99,7 @@ class _TreeSeat:
         self.c = c
         self.rng = rng
 
-    def decide(self, view: PlayerView, decision: d.Decision) -> object:
+    def decide(self, view: PlayerView, decision: decisions.Decision) -> object:
         walk = self.walk
         if walk.expanded or view.turn != walk.turn or decision.kind not in RESUMABLE:
             return self.policy.decide(view, decision)
@@ -173,7 +173,7 @@ class Pimc:
         self.last_means: dict[Any, float] = {}
         self.last_deals = 0
 
-    def decide(self, view: PlayerView, decision: d.Decision) -> object:
+    def decide(self, view: PlayerView, decision: decisions.Decision) -> object:
         """The answer with the best mean reward over the sampled deals."""
         options = decision.options
         default = self.policy.decide(view, decision)

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from sim.treasure_island import decisions as d
+from sim.treasure_island import decisions
 from sim.treasure_island.cards import KIND, N_KINDS, PER_KIND
 from sim.treasure_island.engine import TreasureIslandGame
 from sim.treasure_island.position import RESUMABLE, Position, game_at, position_of
@@ -38,9 +38,9 @@ class Probe:
         self.seen = 0
         self.box = box
         self.found: list[tuple[Any, dict[Any, float]]] = []
-        self.kind: d.DecisionKind | None = None
+        self.kind: decisions.DecisionKind | None = None
 
-    def decide(self, view: PlayerView, decision: d.Decision) -> object:
+    def decide(self, view: PlayerView, decision: decisions.Decision) -> object:
         if decision.kind in RESUMABLE and len(decision.options) > 1:
             if self.seen == self.at:
                 self.kind = decision.kind
@@ -48,7 +48,7 @@ class Probe:
             self.seen += 1
         return self.inner.decide(view, decision)
 
-    def _probe(self, view: PlayerView, decision: d.Decision) -> None:
+    def _probe(self, view: PlayerView, decision: decisions.Decision) -> None:
         real = self.box[0]
         position = position_of(view, decision)
         views = [view]
@@ -97,7 +97,7 @@ def _helm_trap() -> tuple[Position, TreasureIslandGame]:
         rules=preset("standard"),
         n=2,
         turn=20,
-        decision=d.Decision(d.CONTINUE, 0, d.CONTINUE_OPTIONS),
+        decision=decisions.Decision(decisions.CONTINUE, 0, decisions.CONTINUE_OPTIONS),
         characters=("", ""),
         stashes=(_stash("key 2"), _stash("chest 5", "anchor 5")),
         area=tuple(cards("key 5", "parrot 9")),
@@ -115,11 +115,13 @@ def test_it_refuses_a_draw_whose_forced_helm_busts_where_expected_value_draws() 
     position, game = _helm_trap()
     view = PlayerView(game, 0)
     assert game.points == [2, 10] and view.busting == 0
-    assert ExpectedValue(random.Random(0)).decide(view, position.decision) == d.DRAW
+    assert ExpectedValue(random.Random(0)).decide(view, position.decision) == decisions.DRAW
     player = Pimc(random.Random(1), iterations=8)
-    assert player.decide(view, position.decision) == d.PLUNDER
+    assert player.decide(view, position.decision) == decisions.PLUNDER
     # One card, so every deal is the same: plunder wins 14 to 13, the draw loses 0 to 10.
-    assert player.last_means == pytest.approx({d.PLUNDER: 1 + 0.02 * 1, d.DRAW: 0 - 0.02 * 10})
+    assert player.last_means == pytest.approx(
+        {decisions.PLUNDER: 1 + 0.02 * 1, decisions.DRAW: 0 - 0.02 * 10}
+    )
     assert player.last_deals == 4
 
 
