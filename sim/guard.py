@@ -123,7 +123,7 @@ class DecisionTimeout(BaseException):
         self.seconds = seconds
         #: The seat and decision kind that ran out of time (set on the way out).
         self.seat = -1
-        self.kind = ""
+        self.kind: object = ""
 
 
 class Tampered(Exception):  # noqa: N818

@@ -42,7 +42,8 @@ from collections.abc import Callable, Iterator
 from multiprocessing.connection import Connection
 from typing import Any
 
-from sim.outcome import STRATEGY_FAILURES, describe
+from sim.action_kinds import plain_ints
+from sim.outcome import STRATEGY_FAILURES, describe, is_plain
 
 #: The largest message a child may send, in bytes (an answer or a view request is tiny).
 MAX_MESSAGE = 1 << 20
@@ -408,15 +409,7 @@ def _decide(strategy: Any, view: Any, decision: Any) -> tuple[str, object]:
         answer = strategy.decide(view, decision)
     except STRATEGY_FAILURES as exc:
         return ("raised", describe(exc))
-    if _plain(answer):
-        return ("answer", answer)
+    if type(answer) is bool or is_plain(answer):
+        # A game's kind members go as the ints they equal: the parent builds builtins only.
+        return ("answer", plain_ints(answer))
     return ("illegal", describe(answer))
-
-
-def _plain(answer: object) -> bool:
-    t = type(answer)
-    if t is int or t is str or t is bool:
-        return True
-    if t is tuple:
-        return all(type(x) is int or type(x) is str for x in answer)  # type: ignore[attr-defined]
-    return False

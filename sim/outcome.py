@@ -13,6 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from sim.action_kinds import KIND_TYPES
+
 
 class StrategyError(RuntimeError):
     """Raised in strict mode when a strategy fails or answers illegally."""
@@ -99,17 +101,17 @@ def describe(obj: object) -> str:
 
 
 def is_plain(answer: object) -> bool:
-    """Whether ``answer`` is made of exact builtin values only: an ``int``, a ``str``, or a
-    tuple of them. Only such answers are compared with a decision's legal answers, so that no
-    strategy code (an ``__eq__`` that always agrees, or raises; a NumPy array) runs in the
-    check."""
+    """Whether ``answer`` is made of exact builtin values only: an ``int``, a ``str``, a
+    game's kind member (:mod:`sim.action_kinds`: an ``int`` compared as one), or a tuple of
+    them. Only such answers are compared with a decision's legal answers, so that no strategy
+    code (an ``__eq__`` that always agrees, or raises; a NumPy array) runs in the check."""
     t = type(answer)
-    if t is int or t is str:
+    if t is int or t is str or t in KIND_TYPES:
         return True
     if t is not tuple:
         return False
     for x in answer:  # type: ignore[attr-defined]
         u = type(x)
-        if u is not int and u is not str:
+        if u is not int and u is not str and u not in KIND_TYPES:
             return False
     return True

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import functools
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from sim.guard import NO_GUARD, Audited, DecisionTimeout, Guard, guarded
@@ -50,10 +50,11 @@ if TYPE_CHECKING:
 
 
 class Question(Protocol):
-    """What the referee reads of any game's decision."""
+    """What the referee reads of any game's decision: its ``kind`` is a string or a game's
+    kind member (:mod:`sim.action_kinds`), recorded by its ``str``."""
 
     @property
-    def kind(self) -> str: ...
+    def kind(self) -> Hashable: ...
 
     @property
     def seat(self) -> int: ...
@@ -81,7 +82,7 @@ Ask = Callable[[Q, Sequence[Any], int], Any]
 #: ``choose(player, view, options)`` by decision kind.
 Keep = Callable[[Any, Any], object]
 Choose = Callable[[Any, Any, tuple[Any, ...]], Any]
-Shortcuts = tuple[Keep | None, Mapping[str, Choose]]
+Shortcuts = tuple[Keep | None, Mapping[Hashable, Choose]]
 #: A game's yes/no question, asked by :attr:`Referee.yeses`: per seat its decision, and the
 #: options (no, then yes).
 YesQuestion = tuple[Sequence[Q], tuple[Any, Any]]
@@ -180,7 +181,8 @@ class Referee(Generic[Q]):
     decisions asked.
 
     ``record(seat, kind)`` is the engine's: it logs a violation of ``seat`` on a decision of
-    ``kind`` in the game's move log and returns the turn it happened in."""
+    ``kind`` (the decision's own kind) in the game's move log and returns the turn it happened
+    in. A :class:`~sim.outcome.Violation` records the kind by its ``str``."""
 
     __slots__ = (
         "_record",
@@ -201,7 +203,7 @@ class Referee(Generic[Q]):
         self,
         strategies: Sequence[Any],
         views: Sequence[Any],
-        record: Callable[[int, str], int],
+        record: Callable[[int, Any], int],
         *,
         strict: bool = False,
         violations: list[Violation] | None = None,
@@ -227,7 +229,7 @@ class Referee(Generic[Q]):
         #: Per seat, ``yes()``: the seat's checked answer to the game's yes/no question, true
         #: for yes (none without a question).
         self.yeses: list[Callable[[], bool]] = []
-        self.pickers: list[Mapping[str, Choose]] = []
+        self.pickers: list[Mapping[Hashable, Choose]] = []
         self._arm(shortcuts=True)
 
     def reseat(self, seat: int, strategy: Any) -> None:
@@ -359,9 +361,13 @@ class Referee(Generic[Q]):
                 return raised(decision, exc)
             t = type(answer)
             if t is tuple:
-                # A built-in player's tuples are the engine's own actions.
-                if (trusted or is_plain(answer)) and answer in options:
-                    return answer
+                if trusted:  # a built-in player's tuples are the engine's own actions
+                    if answer in options:
+                        return answer
+                elif is_plain(answer) and answer in options:
+                    # The engine's own tuple equal to it (one with a kind written as the plain
+                    # int it equals, say): engines may then tell kinds apart by identity.
+                    return options[options.index(answer)]
             elif t is int:
                 if answer >= 0 and (cells >> answer) & 1:
                     return answer
@@ -384,11 +390,11 @@ class Referee(Generic[Q]):
 
     def pick(
         self,
-        kind: str,
+        kind: Hashable,
         seat: int,
         options: tuple[Any, ...],
         value: int,
-        question: Callable[[str, int, tuple[Any, ...], int], Q],
+        question: Callable[[Any, int, tuple[Any, ...], int], Q],
     ) -> Any:
         """``seat``'s checked choice among ``options`` on a decision of ``kind`` about
         ``value`` (the decision is built by ``question(kind, seat, options, value)`` only when
@@ -457,7 +463,7 @@ class Referee(Generic[Q]):
     def _violation(self, decision: Q, answer: str, error: str) -> Any:
         turn = self._record(decision.seat, decision.kind)
         self.violations.append(
-            Violation(turn, decision.seat, decision.kind, answer[:200], error[:200])
+            Violation(turn, decision.seat, str(decision.kind), answer[:200], error[:200])
         )
         return decision.fallback()
 
@@ -465,7 +471,8 @@ class Referee(Generic[Q]):
         """Record the decision that ran past the time limit (the engine then ends the game
         with the end reason ``timeout``)."""
         turn = self._record(exc.seat, exc.kind)
-        self.violations.append(Violation(turn, exc.seat, exc.kind, "<no answer>", str(exc)[:200]))
+        kind = str(exc.kind)
+        self.violations.append(Violation(turn, exc.seat, kind, "<no answer>", str(exc)[:200]))
 
     def release(self) -> None:
         """Drop the askers once the game is over: they and the engine's callback point back
@@ -485,7 +492,7 @@ def seat_game(
     factories: Sequence[Factory],
     views: Sequence[Any],
     seal: Callable[[Any], Any],
-    record: Callable[[int, str], int],
+    record: Callable[[int, Any], int],
     *,
     strict: bool = False,
     guard: Guard = NO_GUARD,
@@ -533,7 +540,7 @@ def _guarded_seats(
     factories: Sequence[Factory],
     views: Sequence[Any],
     seal: Callable[[Any], Any],
-    record: Callable[[int, str], int],
+    record: Callable[[int, Any], int],
     strict: bool,
     guard: Guard,
     violations: list[Violation],
@@ -563,7 +570,7 @@ def _guarded_seats(
     return built, code
 
 
-def watch_code(record: Callable[[int, str], int], classes: Sequence[type | None]) -> CodeWatch:
+def watch_code(record: Callable[[int, Any], int], classes: Sequence[type | None]) -> CodeWatch:
     """The audit's watch over the code of a game whose engine logs violations by ``record``
     (a bound method: its package is the engine's) and of the seats' strategy classes."""
     from sim.codewatch import CodeWatch
@@ -584,5 +591,5 @@ def shortcuts_of(cls: type) -> Shortcuts:
     return found
 
 
-def _released(seat: int, kind: str) -> int:
+def _released(seat: int, kind: Any) -> int:
     raise RuntimeError("the game is over: its referee asks no more decisions")

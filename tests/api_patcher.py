@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from sim.tobago.decisions import OFFER, PASS
 from strategies.tobago.random_player import RandomPlayer
 from strategies.tobago.scripted import ScriptedPlayer
 from strategies.tobago.styles import Cautious
@@ -13,8 +14,8 @@ _decide = ScriptedPlayer.decide
 
 
 def _never_takes(self: Any, view: Any, decision: Any) -> Any:
-    if decision.kind == "offer":
-        return ("pass",)
+    if decision.kind == OFFER:
+        return PASS
     return _decide(self, view, decision)
 
 

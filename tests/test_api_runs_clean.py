@@ -88,18 +88,20 @@ def test_the_patch_changes_games_and_in_process_runs_refuse_after_it(tmp_path: P
 def test_the_check_names_an_engine_function_replaced_or_its_code_swapped(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from sim.tobago import engine
+    from sim.tobago import deal as engine_module
 
     baseline = code_check.Baseline()
     assert baseline.changes() == []
     name, func = next(
         (n, f)
-        for n, f in vars(engine).items()
-        if isinstance(f, FunctionType) and f.__module__ == engine.__name__ and not f.__closure__
+        for n, f in vars(engine_module).items()
+        if isinstance(f, FunctionType)
+        and f.__module__ == engine_module.__name__
+        and not f.__closure__
     )
     with monkeypatch.context() as m:
-        m.setattr(engine, name, lambda *a, **k: None)
-        assert baseline.changes() == [f"sim.tobago.engine.{name}"]
+        m.setattr(engine_module, name, lambda *a, **k: None)
+        assert baseline.changes() == [f"sim.tobago.deal.{name}"]
     assert baseline.changes() == []
 
     def other(*args: object, **kwargs: object) -> None:
@@ -107,5 +109,5 @@ def test_the_check_names_an_engine_function_replaced_or_its_code_swapped(
 
     with monkeypatch.context() as m:
         m.setattr(func, "__code__", other.__code__)  # seen wherever the function is imported
-        assert f"sim.tobago.engine.{name}" in baseline.changes()
+        assert f"sim.tobago.deal.{name}" in baseline.changes()
     assert baseline.changes() == []

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import sim.seeding
-import sim.tobago.engine as tobago_engine
+import sim.tobago.deal as tobago_deal
 from sim.guard import NO_GUARD, Guard
 from sim.outcome import StrategyError
 from sim.referee import FallbackPlayer, Referee, built_in, seat_game
@@ -167,7 +167,7 @@ class Seen:
         Seen.rngs.append(rng)
 
     def decide(self, view: Any, decision: Any) -> object:
-        Seen.deals.append((tobago_engine._last_deal[0], sim.seeding._last_shuffle.get("cards")))
+        Seen.deals.append((tobago_deal._last_deal[0], sim.seeding._last_shuffle.get("cards")))
         return decision.fallback()
 
 
@@ -218,14 +218,14 @@ def test_no_module_state_holds_the_deal_while_a_plugin_plays(game: str) -> None:
 
     # A game of built-in players keeps its deal for the next game of its block...
     play([builtin, builtin])
-    kept = tobago_engine._last_deal[0] if game == "tobago" else sim.seeding._last_shuffle["cards"]
+    kept = tobago_deal._last_deal[0] if game == "tobago" else sim.seeding._last_shuffle["cards"]
     assert kept is not None
     # ...but a plug-in's game of the same seed neither reads nor leaves one.
     play([builtin, Seen])
     which = 0 if game == "tobago" else 1
     assert Seen.deals and all(seen[which] is None for seen in Seen.deals)
     if game == "tobago":
-        assert tobago_engine._last_deal[0] is None
+        assert tobago_deal._last_deal[0] is None
     else:
         assert "cards" not in sim.seeding._last_shuffle
 

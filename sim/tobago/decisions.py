@@ -1,13 +1,16 @@
 """What the engine asks a strategy: decision kinds, action tuples, and the fallbacks.
 
 A :class:`Decision` lists the legal answers: ``actions`` (small tuples such as
-``("clue", card_id, map)``) and, for cell choices, ``cells`` (a bitmask of island cells; the
-answer is then a cell id). Anything else a strategy returns is illegal, and answers are
-compared by exact type: a plain ``int`` cell, or a plain tuple of ``str`` and ``int`` (a
-subclass, a NumPy number or an object with its own ``==`` is illegal). A decision is
-immutable.
+``(ActionKind.CLUE, card_id, map)``) and, for cell choices, ``cells`` (a bitmask of island
+cells; the answer is then a cell id). A decision's ``kind`` is a :class:`DecisionKind` and an
+action's tag an :class:`ActionKind`: ``IntEnum`` members (:mod:`sim.action_kinds`) whose
+``str`` is the name written below, which is what the stored tables and texts say. Anything
+else a strategy returns is illegal, and answers are compared by exact type: a plain ``int``
+cell, or a plain tuple of kind members, ``int`` and ``str`` (a subclass, a NumPy number or an
+object with its own ``==`` is illegal). A decision is immutable.
 
-Kinds and their answers:
+Kinds and their answers (each tag by its name: ``("clue", card, m)`` is
+``(ActionKind.CLUE, card, m)``):
 
 =============  ==============================================================================
 ``start_cell`` a cell of ``cells`` (where the ATV starts)
@@ -39,34 +42,70 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
+from sim.action_kinds import Kind
 from sim.outcome import is_plain
 
-#: A tagged tuple: a name then int arguments, e.g. ``("clue", card, map)`` (heterogeneous,
-#: hence ``Any`` for the elements).
+
+class DecisionKind(Kind):
+    """What a decision asks; the value is the kind's code in the move log's ``violation``
+    rows."""
+
+    START_CELL = 0
+    START_MAP = 1
+    TURN = 2
+    LEG = 3
+    MARKER = 4
+    OFFER = 5
+    RESTART = 6
+    CURSE = 7
+
+
+class ActionKind(Kind):
+    """The tag of an action tuple (its first element)."""
+
+    MAP = 0
+    CLUE = 1
+    MOVE = 2
+    EXCHANGE = 3
+    RAISE = 4
+    AMULET_MARKER = 5
+    AMULET_CLUE = 6
+    AMULET_MOVE = 7
+    AMULET_EXCHANGE = 8
+    END = 9
+    STOP = 10
+    TAKE = 11
+    PASS = 12
+    AMULET = 13
+    CARD = 14
+
+
+#: A tagged tuple: an :class:`ActionKind` then int arguments, e.g.
+#: ``(ActionKind.CLUE, card, map)`` (heterogeneous, hence ``Any`` for the elements).
 Action = tuple[Any, ...]
 
-START_CELL = "start_cell"
-START_MAP = "start_map"
-TURN = "turn"
-LEG = "leg"
-MARKER = "marker"
-OFFER = "offer"
-RESTART = "restart"
-CURSE = "curse"
-KINDS: tuple[str, ...] = (START_CELL, START_MAP, TURN, LEG, MARKER, OFFER, RESTART, CURSE)
+START_CELL = DecisionKind.START_CELL
+START_MAP = DecisionKind.START_MAP
+TURN = DecisionKind.TURN
+LEG = DecisionKind.LEG
+MARKER = DecisionKind.MARKER
+OFFER = DecisionKind.OFFER
+RESTART = DecisionKind.RESTART
+CURSE = DecisionKind.CURSE
+KINDS: tuple[DecisionKind, ...] = tuple(DecisionKind)
 
-MOVE: Action = ("move",)
+MOVE: Action = (ActionKind.MOVE,)
 #: The main action "exchange the hand", offered only with the rules flag
 #: ``exchange_as_main_action`` (C7).
-EXCHANGE: Action = ("exchange",)
-END: Action = ("end",)
-STOP: Action = ("stop",)
-TAKE: Action = ("take",)
-PASS: Action = ("pass",)
-AMULET_MOVE: Action = ("amulet_move",)
-AMULET_EXCHANGE: Action = ("amulet_exchange",)
-PAY_AMULET: Action = ("amulet",)
-PAY_CARD: Action = ("card",)
+EXCHANGE: Action = (ActionKind.EXCHANGE,)
+END: Action = (ActionKind.END,)
+STOP: Action = (ActionKind.STOP,)
+TAKE: Action = (ActionKind.TAKE,)
+PASS: Action = (ActionKind.PASS,)
+AMULET_MOVE: Action = (ActionKind.AMULET_MOVE,)
+AMULET_EXCHANGE: Action = (ActionKind.AMULET_EXCHANGE,)
+PAY_AMULET: Action = (ActionKind.AMULET,)
+PAY_CARD: Action = (ActionKind.CARD,)
 OFFER_ACTIONS: tuple[Action, ...] = (PASS, TAKE)
 CURSE_ACTIONS: tuple[Action, ...] = (PAY_AMULET, PAY_CARD)
 
@@ -76,7 +115,7 @@ class Decision(NamedTuple):
     ``offer``, ``value`` and ``position`` are the card's coins and the 0-based position of the
     asking rose from the bottom of R; for ``marker``, ``value`` is the map."""
 
-    kind: str
+    kind: DecisionKind
     seat: int
     actions: tuple[Action, ...] = ()
     cells: int = 0
@@ -85,8 +124,8 @@ class Decision(NamedTuple):
 
     def is_legal(self, answer: object) -> bool:
         """Whether ``answer`` is exactly one of the legal answers: a plain ``int`` cell of
-        ``cells``, or a plain tuple of ``str`` and ``int`` among ``actions`` (no subclass, no
-        object with its own ``==``)."""
+        ``cells``, or a plain tuple (see :func:`sim.outcome.is_plain`) among ``actions`` (no
+        subclass, no object with its own ``==``)."""
         if type(answer) is int:
             return answer >= 0 and bool((self.cells >> answer) & 1)
         return type(answer) is tuple and is_plain(answer) and answer in self.actions

@@ -30,6 +30,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from sim.referee import Referee
+from sim.tobago.decisions import ActionKind
 from sim.tobago.engine import TobagoGame, plays_table
 from sim.tobago.movelog import MoveLog
 from sim.tobago.state import CURSE, N_MAPS, GameState
@@ -173,7 +174,7 @@ def game_at(state: GameState, strategies: Sequence[Any]) -> TobagoGame:
     g._last_plays = None
     g._last_lists = [None, None, None, None]
     g._stuck = False
-    g._clue_table = plays_table("clue", len(state.clue_masks))
+    g._clue_table = plays_table(ActionKind.CLUE, len(state.clue_masks))
     g.state = state
     g.referee = Referee(strategies, [PlayerView(state, i) for i in range(state.n)], g._record)
     g.strategies = g.referee.strategies

@@ -2,7 +2,9 @@
 
 A :class:`Decision` lists its legal answers in ``options``; ``value`` carries what the
 question is about (the revealed card of a Spyglass). A decision with a single legal answer is
-not asked (a forced move is not a choice).
+not asked (a forced move is not a choice). Its ``kind`` is a :class:`DecisionKind`, an
+``IntEnum`` member (:mod:`sim.action_kinds`) whose ``str`` is the name written below, which is
+what the stored tables and texts say.
 
 Kinds and their answers:
 
@@ -29,18 +31,33 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
+from sim.action_kinds import Kind
 from sim.referee import NO_SHORTCUTS, Choose, Keep, Shortcuts
 
-DRAFT = "draft"
-CONTINUE = "continue"
-HELM = "helm"
-KNIFE = "knife"
-PISTOL = "pistol"
-CANDLE = "candle"
-SPYGLASS = "spyglass"
-BONUS = "bonus"
-KINDS: tuple[str, ...] = (DRAFT, CONTINUE, HELM, KNIFE, PISTOL, CANDLE, SPYGLASS, BONUS)
-KIND_CODE: dict[str, int] = {k: i for i, k in enumerate(KINDS)}
+
+class DecisionKind(Kind):
+    """What a decision asks; the value is the kind's code in the move log's ``violation``
+    rows."""
+
+    DRAFT = 0
+    CONTINUE = 1
+    HELM = 2
+    KNIFE = 3
+    PISTOL = 4
+    CANDLE = 5
+    SPYGLASS = 6
+    BONUS = 7
+
+
+DRAFT = DecisionKind.DRAFT
+CONTINUE = DecisionKind.CONTINUE
+HELM = DecisionKind.HELM
+KNIFE = DecisionKind.KNIFE
+PISTOL = DecisionKind.PISTOL
+CANDLE = DecisionKind.CANDLE
+SPYGLASS = DecisionKind.SPYGLASS
+BONUS = DecisionKind.BONUS
+KINDS: tuple[DecisionKind, ...] = tuple(DecisionKind)
 
 DRAW = "draw"
 PLUNDER = "plunder"
@@ -54,7 +71,7 @@ class Decision(NamedTuple):
     """One question to one seat: its kind, the legal answers, and what it is about. Immutable
     (a strategy cannot widen its own choices)."""
 
-    kind: str
+    kind: DecisionKind
     seat: int
     options: tuple[Any, ...]
     value: int = -1
@@ -64,7 +81,7 @@ class Decision(NamedTuple):
         return self.options[0]
 
     def __repr__(self) -> str:
-        return f"Decision({self.kind!r}, seat={self.seat}, options={self.options!r})"
+        return f"Decision({str(self.kind)!r}, seat={self.seat}, options={self.options!r})"
 
 
 #: The shortcuts a built-in player class may give (see :mod:`sim.referee`): its continue

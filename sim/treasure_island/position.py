@@ -23,7 +23,7 @@ from typing import Any
 
 from sim.outcome import GameResult
 from sim.referee import Referee
-from sim.treasure_island import decisions as d
+from sim.treasure_island import decisions
 from sim.treasure_island.cards import (
     CARD_GAIN,
     KIND,
@@ -33,23 +33,32 @@ from sim.treasure_island.cards import (
     PER_KIND,
 )
 from sim.treasure_island.characters import WRECKER
-from sim.treasure_island.engine import (
-    _CONTINUE_DECISIONS,
-    _CONTINUE_QUESTION,
-    _EV_SPYGLASS_BACK,
+from sim.treasure_island.engine import TreasureIslandGame
+from sim.treasure_island.movelog import CODE
+from sim.treasure_island.precomputed import (
     CHOSEN,
+    CONTINUE_DECISIONS,
+    CONTINUE_QUESTION,
     FROM_CANDLE,
     FROM_HELM,
     FROM_KNIFE,
     PILE_EMPTY,
     SPYGLASS_BACK,
-    TreasureIslandGame,
 )
 from sim.treasure_island.rules import TreasureIslandRules
 from sim.treasure_island.view import PlayerView
 
 #: Decisions :func:`play_on` can resume.
-RESUMABLE = frozenset((d.CONTINUE, d.HELM, d.KNIFE, d.PISTOL, d.CANDLE, d.SPYGLASS))
+RESUMABLE = frozenset(
+    (
+        decisions.CONTINUE,
+        decisions.HELM,
+        decisions.KNIFE,
+        decisions.PISTOL,
+        decisions.CANDLE,
+        decisions.SPYGLASS,
+    )
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,7 +68,7 @@ class Position:
     rules: TreasureIslandRules
     n: int
     turn: int
-    decision: d.Decision
+    decision: decisions.Decision
     characters: tuple[str, ...]
     stashes: tuple[tuple[int, ...], ...]
     area: tuple[int, ...]
@@ -82,7 +91,7 @@ def _cards_of(mask: int) -> tuple[int, ...]:
     return tuple(c for c in range(N_CARDS) if mask >> c & 1)
 
 
-def position_of(view: PlayerView, decision: d.Decision) -> Position:
+def position_of(view: PlayerView, decision: decisions.Decision) -> Position:
     """The position at ``decision``, from the seat's view alone."""
     known = view.known_cards
     known_mask = 0
@@ -163,47 +172,47 @@ def game_at(
     g._banked = 0
     g._key_chest = 0
     g._ended = CHOSEN
-    referee: Referee[d.Decision] = Referee(
+    referee: Referee[decisions.Decision] = Referee(
         strategies,
         [PlayerView(g, i) for i in range(n)],
         g._record,
-        yes=_CONTINUE_QUESTION,
+        yes=CONTINUE_QUESTION,
     )
     g.referee = referee
     g.strategies = referee.strategies
     g.views = referee.views
     g.violations = referee.violations
-    g._continue = _CONTINUE_DECISIONS
+    g._continue = CONTINUE_DECISIONS
     return g
 
 
-def _apply(game: TreasureIslandGame, decision: d.Decision, answer: Any) -> bool:
+def _apply(game: TreasureIslandGame, decision: decisions.Decision, answer: Any) -> bool:
     """The engine's step after ``answer`` to the pending ``decision``; True when it ended
     the turn (each power places at most one card, so nothing else is pending after it)."""
     seat = decision.seat
     kind = decision.kind
-    if kind == d.CONTINUE:
-        if answer == d.PLUNDER:
+    if kind == decisions.CONTINUE:
+        if answer == decisions.PLUNDER:
             game._plunder(seat, CHOSEN)
             return True
         return game._draw(seat, False)
-    if kind == d.HELM:
+    if kind == decisions.HELM:
         return game._place(seat, game._pop_top(seat, answer), FROM_HELM, seat)
-    if kind == d.KNIFE:
+    if kind == decisions.KNIFE:
         victim, pile = answer
         return game._place(seat, game._pop_top(victim, pile), FROM_KNIFE, victim)
-    if kind == d.PISTOL:
+    if kind == decisions.PISTOL:
         victim, pile = answer
         return game._shoot(seat, victim, pile)
-    if kind == d.CANDLE:
+    if kind == decisions.CANDLE:
         shown = list(decision.options)
         shown.remove(answer)
         game.discard += shown
         return game._place(seat, answer, FROM_CANDLE, -1)
-    if kind == d.SPYGLASS:
-        if answer == d.PLACE:
+    if kind == decisions.SPYGLASS:
+        if answer == decisions.PLACE:
             return game._draw(seat, False)
-        game.log += (game.turn, seat, _EV_SPYGLASS_BACK, decision.value, -1, -1)
+        game.log += (game.turn, seat, CODE["spyglass_back"], decision.value, -1, -1)
         game._plunder(seat, SPYGLASS_BACK)
         return True
     raise ValueError(f"a {kind!r} decision cannot be resumed from a position")
@@ -218,18 +227,18 @@ def _finish_turn(game: TreasureIslandGame, seat: int) -> None:
             game._plunder(seat, PILE_EMPTY)
             return
         forced = bool(game.rum)
-        if not forced and game.ask(decision) != d.DRAW:
+        if not forced and game.ask(decision) != decisions.DRAW:
             game._plunder(seat, CHOSEN)
             return
         if game._draw(seat, forced):
             return
 
 
-def play_on(game: TreasureIslandGame, decision: d.Decision, answer: Any) -> GameResult:
+def play_on(game: TreasureIslandGame, decision: decisions.Decision, answer: Any) -> GameResult:
     """Apply ``answer`` to ``decision`` (the position's pending one) in ``game``, finish the
     turn and play the game to its end; the result."""
     if decision.kind not in RESUMABLE:
-        raise ValueError(f"a {decision.kind!r} decision cannot be resumed from a position")
+        raise ValueError(f"a {str(decision.kind)!r} decision cannot be resumed from a position")
     if answer not in decision.options:
         raise ValueError(f"{answer!r} is not an answer to {decision!r}")
     seat = decision.seat

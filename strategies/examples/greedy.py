@@ -3,7 +3,7 @@ cells, and takes any treasure card worth at least `take_at` coins."""
 
 import random
 
-from sim.tobago.decisions import Action, Decision
+from sim.tobago.decisions import OFFER, PASS, TAKE, Action, ActionKind, Decision
 from sim.tobago.view import PlayerView
 
 
@@ -13,12 +13,12 @@ class Greedy:
         self.take_at = take_at
 
     def decide(self, view: PlayerView, decision: Decision) -> object:
-        if decision.kind == "offer":
-            return ("take",) if decision.value >= self.take_at else ("pass",)
+        if decision.kind == OFFER:
+            return TAKE if decision.value >= self.take_at else PASS
         for action in decision.actions:
-            if action[0] == "raise":
+            if action[0] == ActionKind.RAISE:
                 return action
-        clues = [a for a in decision.actions if a[0] == "clue"]
+        clues = [a for a in decision.actions if a[0] == ActionKind.CLUE]
         if clues:
 
             def removed(a: Action) -> int:

@@ -39,6 +39,10 @@ from sim.tobago.state import N_MAPS
 from sim.tobago.view import PlayerView
 from strategies.tobago.style import Style
 
+_CLUE = d.ActionKind.CLUE
+_AMULET_CLUE = d.ActionKind.AMULET_CLUE
+_AMULET_MARKER = d.ActionKind.AMULET_MARKER
+
 
 class ScriptedPlayer(Protocol):
     """What the amulet choices read of the scripted player they serve
@@ -142,7 +146,7 @@ def choose_power(
                 cand = cands[m]
                 n = cand.bit_count()
                 if counts[m] and 1 < n <= threshold and n - 1 <= spare and cand & reach:
-                    return ("amulet_marker", m)
+                    return (_AMULET_MARKER, m)
         # 2. An extra clue that locates a treasure the ATV reaches this turn.
         if reach_clue > 0:
             reach = within[_least(reach_clue, move_reach, last)]
@@ -155,9 +159,9 @@ def choose_power(
                         after = cands[m] & f
                         if not after or after & (after - 1) or not after & reach:
                             continue  # nothing left, more than one cell, or out of reach
-                        if main_open and after >> here & 1 and ("clue", card, m) in actions:
+                        if main_open and after >> here & 1 and (_CLUE, card, m) in actions:
                             continue  # the main clue play does the same for free
-                        return ("amulet_clue", card, m)
+                        return (_AMULET_CLUE, card, m)
 
     # 3. An extra move to a located treasure.
     if style.amulet_move_legs > 0 and may_raise and located != _UNLOCATED:
@@ -206,4 +210,4 @@ def _fewest_markers(view: PlayerView, threshold: int) -> d.Action | None:
         n = cand.bit_count()
         if count and 1 < n < best_n:
             best, best_n = m, n
-    return ("amulet_marker", best) if best >= 0 else None
+    return (_AMULET_MARKER, best) if best >= 0 else None

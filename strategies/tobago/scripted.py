@@ -26,7 +26,7 @@ import random
 from math import floor
 from typing import Any
 
-from sim.tobago import decisions as d
+from sim.tobago import decisions
 from sim.tobago.island import Island, bits_of
 from sim.tobago.state import N_MAPS
 from sim.tobago.view import PlayerView
@@ -37,8 +37,9 @@ from strategies.tobago.start import choose_start
 from strategies.tobago.style import Style
 
 # The most frequent decision kinds and answers, looked up once.
-_TURN, _OFFER, _LEG, _MOVE = d.TURN, d.OFFER, d.LEG, d.MOVE
-_TAKE, _PASS = d.TAKE, d.PASS
+_TURN, _OFFER, _LEG, _MOVE = decisions.TURN, decisions.OFFER, decisions.LEG, decisions.MOVE
+_TAKE, _PASS = decisions.TAKE, decisions.PASS
+_CLUE, _RAISE = decisions.ActionKind.CLUE, decisions.ActionKind.RAISE
 #: What ``located_cells`` answers when no treasure is located: comparing with it is several
 #: times cheaper than ``max(located) >= 0`` (the builtin ``min`` and ``max`` are slow on a few
 #: numbers, hence the conditional expressions instead in the hot paths).
@@ -141,12 +142,12 @@ class ScriptedPlayer:
 
     # -- entry point ------------------------------------------------------------------------
 
-    def decide(self, view: PlayerView, decision: d.Decision) -> object:
+    def decide(self, view: PlayerView, decision: decisions.Decision) -> object:
         """Answer one decision (the kinds tested most frequent first)."""
         if view is not self._view:
             self._bind(view)
         kind = decision.kind
-        if kind == _TURN:
+        if kind is _TURN:
             actions = decision.actions
             if len(actions) == 1:
                 only = actions[0]  # nothing to weigh
@@ -154,7 +155,7 @@ class ScriptedPlayer:
                     self._note_stuck(view, True)
                 return only
             return self._turn(view, decision)
-        if kind == _OFFER:
+        if kind is _OFFER:
             # The first answers of _offer, inline: most offers end here.
             value = decision.value
             if value <= 0:
@@ -162,46 +163,46 @@ class ScriptedPlayer:
             if value >= self.style.take_at and not self.style.curse_memory:
                 return _TAKE
             return self._offer(view, decision)
-        if kind == _LEG:
+        if kind is _LEG:
             return self._leg(view, decision)
-        if kind == d.START_CELL:
+        if kind is decisions.START_CELL:
             return choose_start(self.style, view, decision.cells, self.rng)
-        if kind == d.RESTART:
+        if kind is decisions.RESTART:
             return self._best_clue(view, decision.actions)[0] or decision.actions[0]
-        if kind == d.MARKER:
+        if kind is decisions.MARKER:
             return marker_to_remove(decision.cells, self.dist[view.atv(view.seat)])
-        if kind == d.CURSE:
+        if kind is decisions.CURSE:
             # The reserve is kept for curses: pay with it, unless no card would be lost.
-            return d.PAY_AMULET if view.my_treasures else d.PAY_CARD
+            return decisions.PAY_AMULET if view.my_treasures else decisions.PAY_CARD
         return decision.actions[self.rng.randrange(len(decision.actions))]
 
     # -- offers -----------------------------------------------------------------------------
 
-    def _offer(self, view: PlayerView, decision: d.Decision) -> d.Action:
+    def _offer(self, view: PlayerView, decision: decisions.Decision) -> decisions.Action:
         value = decision.value
         if value <= 0:
-            return d.PASS
+            return decisions.PASS
         style = self.style
         if value >= style.take_at and not style.curse_memory:
-            return d.TAKE  # what every later rule would answer too
+            return decisions.TAKE  # what every later rule would answer too
         position = decision.position
         roses = view.distribution_roses
         mine_later = roses[position + 1 :].count(view.seat)
         if mine_later == 0 and position == len(roses) - 1:
-            return d.TAKE  # the last rose: nobody after, so anything beats a discard
+            return decisions.TAKE  # the last rose: nobody after, so anything beats a discard
         if style.curse_memory:
             drawn = view.my_drawn
             if -1 in drawn:
-                return d.TAKE if value >= style.curse_take_at else d.PASS
+                return decisions.TAKE if value >= style.curse_take_at else decisions.PASS
             better = bool(drawn) and max(drawn) > value  # drew a card better than this one
             if better and view.distribution_cards_left >= 1 and mine_later == 0:
-                return d.PASS if value < style.take_at else d.TAKE
+                return decisions.PASS if value < style.take_at else decisions.TAKE
         if value >= style.take_at:
-            return d.TAKE
+            return decisions.TAKE
         # A low card: keep it if my only rose is this one and cards are running out.
         if mine_later == 0 and view.distribution_cards_left <= 1:
-            return d.TAKE
-        return d.PASS
+            return decisions.TAKE
+        return decisions.PASS
 
     def _note_stuck(self, view: PlayerView, no_clue: bool) -> bool:
         """Record whether this turn starts with a dead hand: no legal clue while a rose is
@@ -232,17 +233,17 @@ class ScriptedPlayer:
             self._calm_since = view.turn
         return view.turn - self._calm_since >= self.style.stall_turns
 
-    def best_clue_score(self, view: PlayerView, actions: tuple[d.Action, ...]) -> float:
+    def best_clue_score(self, view: PlayerView, actions: tuple[decisions.Action, ...]) -> float:
         """The score of the best main clue play among ``actions`` (-1 without one)."""
         return self._best_clue(view, actions)[1]
 
-    def best_share(self, view: PlayerView, actions: tuple[d.Action, ...]) -> float:
+    def best_share(self, view: PlayerView, actions: tuple[decisions.Action, ...]) -> float:
         """The largest share of a map's candidates one clue play among ``actions`` removes."""
         masks = self.masks
         cands = view.candidate_masks()
         best = 0.0
         for action in actions:
-            if action[0] == "clue":
+            if action[0] is _CLUE:
                 cand = cands[action[2]]
                 n = cand.bit_count()
                 share = (n - (cand & masks[action[1]]).bit_count()) / n
@@ -286,8 +287,8 @@ class ScriptedPlayer:
         return -1
 
     def _best_clue(
-        self, view: PlayerView, actions: tuple[d.Action, ...]
-    ) -> tuple[d.Action | None, float]:
+        self, view: PlayerView, actions: tuple[decisions.Action, ...]
+    ) -> tuple[decisions.Action | None, float]:
         """The best scoring clue play among ``actions`` (listed first, as the engine does)
         and its score; ``(None, -1.0)`` without one."""
         style = self.style
@@ -298,14 +299,14 @@ class ScriptedPlayer:
         roses_on = view.roses_on_maps(seat) if spread else None
         dist: list[int] | None = None
         rivals: list[list[int]] = []
-        best: d.Action | None = None
+        best: decisions.Action | None = None
         best_score = -1.0
         cands = view.candidate_masks()
         c0, c1, c2, c3 = cands
         before = (c0.bit_count(), c1.bit_count(), c2.bit_count(), c3.bit_count())
         weight = style.clue_weight
         for action in actions:
-            if action[0] != "clue":
+            if action[0] is not _CLUE:
                 break  # the clue plays come first
             _, card, m = action
             n_before = before[m]
@@ -329,7 +330,7 @@ class ScriptedPlayer:
                 best, best_score = action, score
         return best, best_score
 
-    def _leg(self, view: PlayerView, decision: d.Decision) -> object:
+    def _leg(self, view: PlayerView, decision: decisions.Decision) -> object:
         """One leg: toward the target, else stop (after the first leg) or wander."""
         cells = decision.cells
         located = view.located_cells()
@@ -342,7 +343,7 @@ class ScriptedPlayer:
             chase = any_located and (view.roses(seat) > 0 or not self._raise_needs_rose)
             if chase and here in located:
                 for action in decision.actions:
-                    if action[0] == "raise":
+                    if action[0] is _RAISE:
                         return action
             target = self._target(view, located, here, chase)
         if target >= 0:
@@ -356,11 +357,11 @@ class ScriptedPlayer:
                 return steps.bit_length() - 1  # a single best step: no draw
             picks = bits_of(steps)
             return picks[floor(self.rng.random() * len(picks))]
-        if d.STOP in decision.actions:
-            return d.STOP
+        if decisions.STOP in decision.actions:
+            return decisions.STOP
         return self._wander(view, cells)
 
-    def _turn(self, view: PlayerView, decision: d.Decision) -> object:
+    def _turn(self, view: PlayerView, decision: decisions.Decision) -> object:
         """A turn decision: raise, an amulet power, or the main action (or end)."""
         actions = decision.actions
         style = self.style
@@ -376,13 +377,13 @@ class ScriptedPlayer:
                 # Raise whenever it can (the engine lists a raise only for a treasure
                 # located under the ATV).
                 for action in actions:
-                    if action[0] == "raise":
+                    if action[0] is _RAISE:
                         return action
-        main_open = first != d.END  # ``end`` comes first once no main action is left
+        main_open = first != decisions.END  # ``end`` comes first once no main action is left
         dead = False
         if main_open:
             # The clue plays are listed first: none first means the hand holds none.
-            if first[0] != "clue":
+            if first[0] is not _CLUE:
                 dead = self._note_stuck(view, True)
             elif self._stuck_turn >= 0:
                 self._stuck_turn = -1
@@ -394,20 +395,20 @@ class ScriptedPlayer:
             if power is not None:
                 return power
         if not main_open:
-            return d.END
+            return decisions.END
         stuck = self._stuck_turn
         if chase or style.amulet_legs or (stuck >= 0 and stuck == view.turn):
             if here < 0:
                 here = view.atv(seat)
-            if self._target(view, located, here, chase) >= 0 and d.MOVE in actions:
-                return d.MOVE
+            if self._target(view, located, here, chase) >= 0 and decisions.MOVE in actions:
+                return decisions.MOVE
         clue, clue_score = self._best_clue(view, actions)
         if clue is not None and clue_score > 0:
             return clue
-        if dead and d.EXCHANGE in actions:
-            return d.EXCHANGE  # C7: a new hand as the main action beats a pointless move
-        if d.MOVE in actions:
-            return d.MOVE
+        if dead and decisions.EXCHANGE in actions:
+            return decisions.EXCHANGE  # C7: a new hand as the main action beats a pointless move
+        if decisions.MOVE in actions:
+            return decisions.MOVE
         if clue is not None:
             return clue
         return first

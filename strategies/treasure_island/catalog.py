@@ -1,12 +1,12 @@
 """Treasure Island's built-in strategies, named by its kind (:mod:`sim.treasure_island.kind`).
 The default lineup is the three stopping rules and the random floor (``optimal`` and
-``ismcts`` are slow references, named on demand)."""
+``pimc`` are slow references, named on demand)."""
 
 from __future__ import annotations
 
 from strategies.catalog import StrategyCatalog
-from strategies.treasure_island.ismcts import Ismcts
 from strategies.treasure_island.optimal import OptimalStopping
+from strategies.treasure_island.pimc import Pimc
 from strategies.treasure_island.random_player import RandomPlayer
 from strategies.treasure_island.stopping import BustThreshold, ExpectedValue, StopAt
 
@@ -17,7 +17,9 @@ CATALOG = StrategyCatalog(
         "bust-threshold": BustThreshold,
         "expected-value": ExpectedValue,
         "optimal": OptimalStopping,
-        "ismcts": Ismcts,
+        "pimc": Pimc,
+        # The player's former name: older specs and stored runs name the same player.
+        "ismcts": Pimc,
     },
     defaults=("expected-value", "bust-threshold", "stop-at", "random"),
 )

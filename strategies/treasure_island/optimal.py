@@ -22,7 +22,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from sim.treasure_island import decisions as d
+from sim.treasure_island import decisions
 from sim.treasure_island.cards import HELM, KNIFE, PISTOL
 from sim.treasure_island.view import PlayerView
 from strategies.treasure_island.powers import PowerChoices
@@ -72,30 +72,30 @@ class OptimalStopping(PowerChoices):
         plunder, draw = self.turn_values(view)
         return draw > plunder + _TIE
 
-    def decide(self, view: PlayerView, decision: d.Decision) -> Any:
+    def decide(self, view: PlayerView, decision: decisions.Decision) -> Any:
         """The best answer by the turn's exact values; ties by the shared heuristics."""
         kind = decision.kind
-        if kind == d.CONTINUE:
-            return d.DRAW if self.keep_drawing(view) else d.PLUNDER
-        if kind == d.SPYGLASS:
+        if kind is decisions.CONTINUE:
+            return decisions.DRAW if self.keep_drawing(view) else decisions.PLUNDER
+        if kind is decisions.SPYGLASS:
             plunder, draw = self.turn_values(view)
-            return d.PLACE if draw > plunder + _TIE else d.BACK
+            return decisions.PLACE if draw > plunder + _TIE else decisions.BACK
         options = decision.options
         value: Callable[[Any], float]
-        if kind == d.CANDLE:
+        if kind is decisions.CANDLE:
             solver = self.solver(view, options)
 
             def value(c: Any) -> float:
                 return solver.pick_value(solver.state(view, options, c), c)
-        elif kind in (d.HELM, d.KNIFE, d.PISTOL):
+        elif kind in (decisions.HELM, decisions.KNIFE, decisions.PISTOL):
             solver = self.solver(view)
-            power = {d.HELM: HELM, d.KNIFE: KNIFE, d.PISTOL: PISTOL}[kind]
+            power = {decisions.HELM: HELM, decisions.KNIFE: KNIFE, decisions.PISTOL: PISTOL}[kind]
             s = solver.state(view, pending=1 << power)
-            if kind == d.HELM:
+            if kind is decisions.HELM:
 
                 def value(j: Any) -> float:
                     return solver.helm_value(s, j)
-            elif kind == d.KNIFE:
+            elif kind is decisions.KNIFE:
 
                 def value(o: Any) -> float:
                     return solver.knife_value(s, o[0], o[1])
@@ -110,7 +110,7 @@ class OptimalStopping(PowerChoices):
         best = _best(options, value)
         if len(best) == 1:
             return best[0]
-        return super().decide(view, d.Decision(kind, decision.seat, best, decision.value))
+        return super().decide(view, decisions.Decision(kind, decision.seat, best, decision.value))
 
 
 def _best(options: Sequence[Any], value: Callable[[Any], float]) -> tuple[Any, ...]:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sim.treasure_island import decisions as d
+from sim.treasure_island import decisions
 from sim.treasure_island.cards import (
     ANCHOR,
     CANDLE,
@@ -90,14 +90,14 @@ _HELM_UNSAFE: tuple[tuple[float, ...], ...] = tuple(
 _PAIR = (1 << KEY) | (1 << CHEST)
 # Module-level names for the decision kinds and answers: looked up at every decision.
 _CONTINUE, _PISTOL, _KNIFE, _CANDLE, _SPYGLASS, _HELM = (
-    d.CONTINUE,
-    d.PISTOL,
-    d.KNIFE,
-    d.CANDLE,
-    d.SPYGLASS,
-    d.HELM,
+    decisions.CONTINUE,
+    decisions.PISTOL,
+    decisions.KNIFE,
+    decisions.CANDLE,
+    decisions.SPYGLASS,
+    decisions.HELM,
 )
-_DRAW, _PLUNDER, _PLACE, _BACK = d.DRAW, d.PLUNDER, d.PLACE, d.BACK
+_DRAW, _PLUNDER, _PLACE, _BACK = decisions.DRAW, decisions.PLUNDER, decisions.PLACE, decisions.BACK
 
 
 def gain(stash: tuple[int, ...], card: int) -> int:
@@ -113,39 +113,39 @@ class PowerChoices:
         raise NotImplementedError
 
     @classmethod
-    def shortcuts(cls) -> d.ShortcutTable:
+    def shortcuts(cls) -> decisions.ShortcutTable:
         """The questions the engine may ask by function (``sim.treasure_island.engine``'s
         ``Shortcuts``): the stopping rule, and the power choices ``decide`` answers from their
         options alone, as this class defines them. None of them for a class with its own
         ``decide``, whose answers these methods need not give."""
         if cls.decide is not PowerChoices.decide:
-            return d.NO_SHORTCUTS
+            return decisions.NO_SHORTCUTS
         return cls.keep_drawing, {
             _PISTOL: cls.pistol,
             _KNIFE: cls.knife,
             _CANDLE: cls.candle,
             _HELM: cls.helm,
-            d.BONUS: cls.bonus,
+            decisions.BONUS: cls.bonus,
         }
 
-    def decide(self, view: PlayerView, decision: d.Decision) -> Any:
+    def decide(self, view: PlayerView, decision: decisions.Decision) -> Any:
         """Dispatch on the decision kind (most frequent first)."""
         kind = decision.kind
-        if kind == _CONTINUE:
+        if kind is _CONTINUE:
             return _DRAW if self.keep_drawing(view) else _PLUNDER
-        if kind == _PISTOL:
+        if kind is _PISTOL:
             return self.pistol(view, decision.options)
-        if kind == _KNIFE:
+        if kind is _KNIFE:
             return self.knife(view, decision.options)
-        if kind == _CANDLE:
+        if kind is _CANDLE:
             return self.candle(view, decision.options)
-        if kind == _SPYGLASS:
+        if kind is _SPYGLASS:
             return _BACK if view.area_kinds >> KIND[decision.value] & 1 else _PLACE
-        if kind == _HELM:
+        if kind is _HELM:
             return self.helm(view, decision.options)
-        if kind == d.BONUS:
+        if kind is decisions.BONUS:
             return self.bonus(view, decision.options)
-        if kind == d.DRAFT:
+        if kind is decisions.DRAFT:
             return min(decision.options, key=CHARACTER_ORDER.index)
         return decision.fallback()
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 
-from sim.treasure_island import decisions as d
+from sim.treasure_island import decisions
 from sim.treasure_island.view import PlayerView
 from strategies.treasure_island.stopping import ExpectedValue
 
@@ -24,8 +24,8 @@ class Planted:
         self.flip = min(1.0, 4 * abs(x - OPTIMUM))
         self.inner = ExpectedValue(rng)
 
-    def decide(self, view: PlayerView, decision: d.Decision) -> object:
+    def decide(self, view: PlayerView, decision: decisions.Decision) -> object:
         answer = self.inner.decide(view, decision)
-        if decision.kind == d.CONTINUE and self.flip and self.rng.random() < self.flip:
-            return d.PLUNDER if answer == d.DRAW else d.DRAW
+        if decision.kind == decisions.CONTINUE and self.flip and self.rng.random() < self.flip:
+            return decisions.PLUNDER if answer == decisions.DRAW else decisions.DRAW
         return answer

@@ -179,7 +179,7 @@ def test_work_too_short_to_measure_ends_with_its_overall_speed() -> None:
 
 @pytest.mark.cluster
 def test_games_inside_a_shard_show_before_it_ends(tmp_path: Path, monkeypatch: Any) -> None:
-    # Slow players (optimal, ismcts) can keep a shard busy for many minutes: the games it
+    # Slow players (optimal, pimc) can keep a shard busy for many minutes: the games it
     # has finished are reported while it plays, on every backend.
     monkeypatch.setattr(shard_module, "REPORT_EVERY", 0.0)  # after every game
     for backend in ("serial", "process", "ray"):

@@ -155,13 +155,15 @@ def test_an_island_handed_to_strategies_cannot_be_changed() -> None:
 
 @pytest.mark.parametrize("game_name", ["tobago", "treasure-island"])
 def test_decisions_are_immutable(game_name: str) -> None:
+    from sim.tobago.decisions import END, TURN
     from sim.tobago.decisions import Decision as TobagoDecision
+    from sim.treasure_island.decisions import CONTINUE
     from sim.treasure_island.decisions import Decision as TIDecision
 
     d: Any = (
-        TobagoDecision("turn", 0, (("end",),))
+        TobagoDecision(TURN, 0, (END,))
         if game_name == "tobago"
-        else TIDecision("continue", 0, ("plunder", "draw"))
+        else TIDecision(CONTINUE, 0, ("plunder", "draw"))
     )
     for name in ("actions", "options", "seat", "kind"):
         with pytest.raises(AttributeError):

@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from sim.tobago.board import Board, FixedLayout
-from sim.tobago.decisions import Decision
+from sim.tobago.decisions import Decision, DecisionKind
 from sim.tobago.engine import StrategyFactory, TobagoGame
 from sim.tobago.island import Island
 from sim.tobago.rules import TobagoRules, preset
@@ -29,7 +29,7 @@ class Scripted:
     """Answers one seat's decisions from a queue of ``(kind, answer)`` pairs."""
 
     def __init__(self, rng: random.Random) -> None:
-        self.queue: deque[tuple[str, Answer]] = deque()
+        self.queue: deque[tuple[DecisionKind, Answer]] = deque()
         self.asked: list[Decision] = []
 
     def decide(self, view: PlayerView, decision: Decision) -> object:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sim.tobago import decisions as d
+from sim.tobago import decisions
 from sim.tobago.deadlock import deadlocked
 from sim.tobago.engine import TobagoGame
 from sim.tobago.movelog import CODE
@@ -40,9 +40,16 @@ def test_the_engine_ends_a_dead_position_after_the_first_stuck_turn() -> None:
     game, s, seats = dead()
     assert deadlocked(s)
     # Seat 0 can only move (no clue is legal), drives one leg and ends its turn.
-    seats[0].queue.extend([(d.TURN, d.MOVE), (d.LEG, 1), (d.LEG, d.STOP), (d.TURN, d.END)])
+    seats[0].queue.extend(
+        [
+            (decisions.TURN, decisions.MOVE),
+            (decisions.LEG, 1),
+            (decisions.LEG, decisions.STOP),
+            (decisions.TURN, decisions.END),
+        ]
+    )
     result = game.play_turns()
-    assert seats[0].asked[0].actions == (d.MOVE,)
+    assert seats[0].asked[0].actions == (decisions.MOVE,)
     assert result.end_reason == "deadlock" and not result.truncated
     assert result.turns == 1 and s.turn == 1
     rows = s.log.rows()
@@ -64,8 +71,22 @@ def test_a_game_that_can_progress_is_not_ended() -> None:
     # game runs on until the (lowered) turn cap.
     game, s, seats = dead(max_turns=2)
     s.amulet_board = 1 << 5
-    seats[0].queue.extend([(d.TURN, d.MOVE), (d.LEG, 1), (d.LEG, d.STOP), (d.TURN, d.END)])
-    seats[1].queue.extend([(d.TURN, d.MOVE), (d.LEG, 1), (d.LEG, d.STOP), (d.TURN, d.END)])
+    seats[0].queue.extend(
+        [
+            (decisions.TURN, decisions.MOVE),
+            (decisions.LEG, 1),
+            (decisions.LEG, decisions.STOP),
+            (decisions.TURN, decisions.END),
+        ]
+    )
+    seats[1].queue.extend(
+        [
+            (decisions.TURN, decisions.MOVE),
+            (decisions.LEG, 1),
+            (decisions.LEG, decisions.STOP),
+            (decisions.TURN, decisions.END),
+        ]
+    )
     result = game.play_turns()
     assert result.end_reason == "turn_cap" and result.truncated and result.turns == 2
 

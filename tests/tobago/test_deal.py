@@ -7,7 +7,7 @@ from typing import Any
 
 from pipelines.play.game import parse_players
 from sim.runner.schedule import Schedule
-from sim.tobago import engine
+from sim.tobago import deal as engine_deal
 from sim.tobago.catalog import resolve_board
 from sim.tobago.kind import KIND
 
@@ -18,7 +18,7 @@ def _play(plans: list[Any], rules: Any, keep: bool) -> list[tuple[Any, ...]]:
     out = []
     for plan in plans:
         if not keep:
-            engine._last_deal[0] = None  # forget the last deal: this game makes its own
+            engine_deal._last_deal[0] = None  # forget the last deal: this game makes its own
         game = kind.play(plan, rules, factories)
         out.append((game.decisions, tuple(game.state.log.flat), game.result))
     return out
@@ -42,13 +42,13 @@ def test_the_deal_is_kept_only_for_the_same_board_seed_rules_and_players() -> No
     boards = kind.boards
     assert boards is not None
     a, b = (resolve_board(name) for name in boards.builtin()[:2])
-    first = engine.deal(a, 7, rules, 4)
-    assert engine.deal(a, 7, rules, 4) is first
+    first = engine_deal.deal(a, 7, rules, 4)
+    assert engine_deal.deal(a, 7, rules, 4) is first
     variants = ((b, 7, rules, 4), (a, 8, rules, 4), (a, 7, other_rules, 4), (a, 7, rules, 2))
     for board, seed, r, n in variants:
-        kept = engine.deal(a, 7, rules, 4)
-        assert kept == first and engine.deal(a, 7, rules, 4) is kept  # kept ...
-        assert engine.deal(board, seed, r, n) is not kept  # ... but not for another game
-    assert engine.deal(a, 7, rules, 2).treasure_deck == first.treasure_deck
+        kept = engine_deal.deal(a, 7, rules, 4)
+        assert kept == first and engine_deal.deal(a, 7, rules, 4) is kept  # kept ...
+        assert engine_deal.deal(board, seed, r, n) is not kept  # ... but not for another game
+    assert engine_deal.deal(a, 7, rules, 2).treasure_deck == first.treasure_deck
     curses = other_rules.curse_count
-    assert engine.deal(a, 7, other_rules, 4).treasure_deck.count(-1) == curses
+    assert engine_deal.deal(a, 7, other_rules, 4).treasure_deck.count(-1) == curses

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sim.tobago import decisions as d
+from sim.tobago import decisions
 from sim.tobago.distribution import raise_treasure
 from sim.tobago.state import CURSE, GameState
 from tests.tobago.scenario import make_game
@@ -28,11 +28,17 @@ def test_distribution_example_of_rules_7_3() -> None:
     located_map(s, [BLUE, RED, GREEN, GREEN])
     s.t_deck = [9, 5, 4, 2, 6, 3, 3]
     seats[RED].queue.extend(
-        [(d.OFFER, d.PASS)] * 6
-        + [(d.OFFER, d.TAKE), (d.OFFER, d.TAKE), (d.RESTART, lambda v, x: x.actions[0])]
+        [(decisions.OFFER, decisions.PASS)] * 6
+        + [
+            (decisions.OFFER, decisions.TAKE),
+            (decisions.OFFER, decisions.TAKE),
+            (decisions.RESTART, lambda v, x: x.actions[0]),
+        ]
     )
-    seats[GREEN].queue.extend([(d.OFFER, d.TAKE), (d.OFFER, d.TAKE)])
-    seats[BLUE].queue.extend([(d.OFFER, d.PASS), (d.OFFER, d.TAKE)])
+    seats[GREEN].queue.extend(
+        [(decisions.OFFER, decisions.TAKE), (decisions.OFFER, decisions.TAKE)]
+    )
+    seats[BLUE].queue.extend([(decisions.OFFER, decisions.PASS), (decisions.OFFER, decisions.TAKE)])
     s.hands[RED] = [0]
     s.clue_masks = (0b111, *s.clue_masks[1:])  # card 0 leaves 3 cells: fine on an empty map
     raise_treasure(game, RED, 0)
@@ -60,9 +66,11 @@ def test_offers_follow_the_roses_from_the_bottom_up() -> None:
     game, s, seats = make_game(3)
     located_map(s, [BLUE, RED, GREEN, GREEN])
     s.t_deck = [9, 5, 4, 2, 6, 3, 3]
-    seats[RED].queue.extend([(d.OFFER, d.PASS)] * 6 + [(d.OFFER, d.TAKE)] * 2)
-    seats[GREEN].queue.extend([(d.OFFER, d.TAKE)] * 2)
-    seats[BLUE].queue.extend([(d.OFFER, d.PASS), (d.OFFER, d.TAKE)])
+    seats[RED].queue.extend(
+        [(decisions.OFFER, decisions.PASS)] * 6 + [(decisions.OFFER, decisions.TAKE)] * 2
+    )
+    seats[GREEN].queue.extend([(decisions.OFFER, decisions.TAKE)] * 2)
+    seats[BLUE].queue.extend([(decisions.OFFER, decisions.PASS), (decisions.OFFER, decisions.TAKE)])
     raise_treasure(game, RED, 0)
     offers = [(x.seat, x.value, x.position) for seat in seats for x in seat.asked]
     assert sorted(o for o in offers if o[0] == GREEN) == [(GREEN, 4, 1), (GREEN, 5, 1)]
@@ -80,9 +88,9 @@ def test_curse_with_amulet_without_amulet_and_with_neither() -> None:
     s.amulets[BLUE] = 1
     s.treasures[GREEN] = [2, 6, 4]
     s.t_deck = [3, CURSE, 3, 3]
-    seats[RED].queue.extend([(d.OFFER, d.PASS)])
-    seats[GREEN].queue.extend([(d.OFFER, d.PASS)])
-    seats[BLUE].queue.extend([(d.OFFER, d.PASS)])
+    seats[RED].queue.extend([(decisions.OFFER, decisions.PASS)])
+    seats[GREEN].queue.extend([(decisions.OFFER, decisions.PASS)])
+    seats[BLUE].queue.extend([(decisions.OFFER, decisions.PASS)])
     raise_treasure(game, RED, 0)
     assert s.amulets[BLUE] == 0
     assert s.amulets_spent == 1
@@ -103,8 +111,8 @@ def test_curse_spares_players_whose_roses_went_home() -> None:
     s.treasures[GREEN] = [5]
     s.treasures[BLUE] = [5]
     s.t_deck = [9, 4, 3, CURSE, 2]
-    seats[RED].queue.extend([(d.OFFER, d.TAKE)])
-    seats[GREEN].queue.extend([(d.OFFER, d.TAKE)])
+    seats[RED].queue.extend([(decisions.OFFER, decisions.TAKE)])
+    seats[GREEN].queue.extend([(decisions.OFFER, decisions.TAKE)])
     raise_treasure(game, RED, 0)
     assert s.treasures[RED] == [4]
     assert s.treasures[GREEN] == [5, 3]
@@ -133,8 +141,8 @@ def test_leftover_curse_is_removed_or_discarded_by_the_flag() -> None:
         game, s, seats = make_game(2, leftover_curse_removed=flag)
         located_map(s, [1])
         s.t_deck = [7, 6, 5, CURSE]
-        seats[0].queue.extend([(d.OFFER, d.TAKE)])
-        seats[1].queue.extend([(d.OFFER, d.TAKE)])
+        seats[0].queue.extend([(decisions.OFFER, decisions.TAKE)])
+        seats[1].queue.extend([(decisions.OFFER, decisions.TAKE)])
         raise_treasure(game, 0, 0)
         assert s.treasures == [[6], [5]]
         assert s.t_removed == removed
@@ -148,7 +156,7 @@ def test_curse_amulet_optional_asks_the_player() -> None:
     s.amulets[1] = 1
     s.treasures[1] = [6]
     s.t_deck = [3, CURSE, 3, 3]
-    seats[1].queue.extend([(d.CURSE, d.PAY_CARD)])
+    seats[1].queue.extend([(decisions.CURSE, decisions.PAY_CARD)])
     raise_treasure(game, 0, 0)
     assert s.amulets[1] == 1 and s.treasures[1] == []
     assert s.coins_lost == [0, 6]
@@ -162,7 +170,7 @@ def test_curse_amulet_optional_asks_a_player_without_cards_too() -> None:
     located_map(s, [1])
     s.amulets[1] = 1
     s.t_deck = [3, CURSE, 3, 3]
-    seats[1].queue.extend([(d.CURSE, d.PAY_CARD)])
+    seats[1].queue.extend([(decisions.CURSE, decisions.PAY_CARD)])
     raise_treasure(game, 0, 0)
     assert s.amulets[1] == 1 and s.treasures[1] == [] and s.coins_lost == [0, 0]
     assert s.curse_hits == [1, 1]
@@ -172,7 +180,7 @@ def test_curse_amulet_optional_asks_a_player_without_cards_too() -> None:
     located_map(s, [1])
     s.amulets[1] = 1
     s.t_deck = [3, CURSE, 3, 3]
-    seats[1].queue.extend([(d.CURSE, d.PAY_AMULET)])
+    seats[1].queue.extend([(decisions.CURSE, decisions.PAY_AMULET)])
     raise_treasure(game, 0, 0)
     assert s.amulets[1] == 0 and s.public_events[-1] == ("lost_amulet", 1, -1)
 
@@ -196,8 +204,8 @@ def test_end_of_game_reshuffle_finishes_the_distribution() -> None:
     located_map(s, [1, 1])
     s.t_deck = [4, 5]
     s.t_discard = [2, 6]
-    seats[0].queue.extend([(d.OFFER, d.TAKE)])
-    seats[1].queue.extend([(d.OFFER, d.TAKE)] * 2)
+    seats[0].queue.extend([(decisions.OFFER, decisions.TAKE)])
+    seats[1].queue.extend([(decisions.OFFER, decisions.TAKE)] * 2)
     raise_treasure(game, 0, 0)
     assert s.deck_exhausted and s.over
     assert s.treasures == [[2], [6, 4]]
@@ -212,8 +220,10 @@ def test_nobody_taking_a_card_lets_the_raiser_restart() -> None:
     s.t_deck = [3, 2, 2, 2]
     s.hands[0] = [0]
     s.clue_masks = (1, *s.clue_masks[1:])
-    seats[0].queue.extend([(d.OFFER, d.PASS)] * 3 + [(d.RESTART, lambda v, x: x.actions[0])])
-    seats[1].queue.extend([(d.OFFER, d.PASS)] * 3)
+    seats[0].queue.extend(
+        [(decisions.OFFER, decisions.PASS)] * 3 + [(decisions.RESTART, lambda v, x: x.actions[0])]
+    )
+    seats[1].queue.extend([(decisions.OFFER, decisions.PASS)] * 3)
     raise_treasure(game, 0, 0)
     assert s.map_roses[0] == [0]
     assert s.t_discard == [2, 2, 2]

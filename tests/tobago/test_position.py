@@ -1,6 +1,6 @@
 """Tobago positions rebuilt from a view: a determinization agrees with the real game on every
 public fact and deals the hidden ones consistently; a game played on from a copy of the true
-state ends as the real one did; and ``ismcts`` answers the same whatever the hidden facts."""
+state ends as the real one did; and ``pimc`` answers the same whatever the hidden facts."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from sim.tobago import decisions as d
+from sim.tobago import decisions
 from sim.tobago.catalog import resolve_board
 from sim.tobago.engine import TobagoGame
 from sim.tobago.modular import island_names
@@ -20,7 +20,7 @@ from sim.tobago.position import copy_state, determinize, game_at
 from sim.tobago.rules import preset
 from sim.tobago.state import CURSE, GameState
 from sim.tobago.view import PlayerView
-from strategies.tobago.ismcts import Ismcts
+from strategies.tobago.pimc import Pimc
 from strategies.tobago.random_player import RandomPlayer
 from strategies.tobago.styles import Cautious, Collector, Hunter
 
@@ -57,8 +57,8 @@ class Probe:
     def rng(self) -> Any:
         return self.inner.rng
 
-    def decide(self, view: PlayerView, decision: d.Decision) -> object:
-        if decision.kind == d.TURN and view.turn != self.last_turn:
+    def decide(self, view: PlayerView, decision: decisions.Decision) -> object:
+        if decision.kind == decisions.TURN and view.turn != self.last_turn:
             self.last_turn = view.turn
             self.turns += 1
             if self.turns == self.at and not self.done:
@@ -94,7 +94,7 @@ def _treasure_piles(s: GameState) -> list[list[int]]:
 def test_a_determinization_agrees_with_every_public_fact(rules_name: str, seed: int) -> None:
     seen: list[GameState] = []
 
-    def check(game: TobagoGame, view: PlayerView, decision: d.Decision) -> None:
+    def check(game: TobagoGame, view: PlayerView, decision: decisions.Decision) -> None:
         real = game.state
         for k in range(3):
             s = determinize(view, random.Random(k))
@@ -139,7 +139,7 @@ def test_a_determinization_agrees_with_every_public_fact(rules_name: str, seed: 
 def test_a_copy_of_the_true_state_plays_on_as_the_real_game(seed: int) -> None:
     saved: list[Any] = []
 
-    def check(game: TobagoGame, view: PlayerView, decision: d.Decision) -> None:
+    def check(game: TobagoGame, view: PlayerView, decision: decisions.Decision) -> None:
         # The true state and every generator, copied before the decision is answered.
         state = copy_state(game.state)
         rngs = copy.deepcopy([game.state.shuffle_rng, game.state.distribution_rng])
@@ -160,10 +160,10 @@ def test_a_copy_of_the_true_state_plays_on_as_the_real_game(seed: int) -> None:
 
 
 @pytest.mark.parametrize("seed", range(4))
-def test_ismcts_answers_the_same_whatever_it_cannot_see(seed: int) -> None:
+def test_pimc_answers_the_same_whatever_it_cannot_see(seed: int) -> None:
     answers: list[tuple[Any, dict[Any, float]]] = []
 
-    def check(game: TobagoGame, view: PlayerView, decision: d.Decision) -> None:
+    def check(game: TobagoGame, view: PlayerView, decision: decisions.Decision) -> None:
         real = game.state
         for k in range(3):
             # Another world with the same view: the hidden cards dealt again.
@@ -176,7 +176,7 @@ def test_ismcts_answers_the_same_whatever_it_cannot_see(seed: int) -> None:
                 other.clue_draw, other.clue_discard = hidden.clue_draw, hidden.clue_discard
                 other.t_deck, other.t_discard = hidden.t_deck, hidden.t_discard
                 assert other.hands != real.hands or real.n == 2 or not real.clue_draw
-            player = Ismcts(random.Random(7), iterations=12)
+            player = Pimc(random.Random(7), iterations=12)
             answer = player.decide(PlayerView(other, view.seat), decision)
             answers.append((answer, dict(player.last_means)))
 

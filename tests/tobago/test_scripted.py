@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from sim.tobago import decisions as d
+from sim.tobago import decisions
 from sim.tobago.engine import StrategyFactory, TobagoGame
 from sim.tobago.movelog import CODE
 from sim.tobago.state import GameState
@@ -151,26 +151,28 @@ def test_an_extra_move_races_only_when_a_rival_is_near() -> None:
     s.amulets[0] = 3  # one beyond its reserve of 2
     s.map_cards[1] = [20]
     s.map_cand[1] = cells(3)
-    turn = d.Decision(d.TURN, 0, (d.END, d.AMULET_MOVE, d.AMULET_EXCHANGE))
+    turn = decisions.Decision(
+        decisions.TURN, 0, (decisions.END, decisions.AMULET_MOVE, decisions.AMULET_EXCHANGE)
+    )
     s.atv[1] = 8  # 4 legs from the treasure
-    assert player.decide(game.views[0], turn) == d.END
+    assert player.decide(game.views[0], turn) == decisions.END
     s.atv[1] = 5  # 2 legs from it: it would raise it on its turn
-    assert player.decide(game.views[0], turn) == d.AMULET_MOVE
+    assert player.decide(game.views[0], turn) == decisions.AMULET_MOVE
     game, s, player = row_game(Hunter)
     s.amulets[0] = 2
     s.map_cards[1] = [20]
     s.map_cand[1] = cells(3)
     s.atv[1] = 8
-    assert player.decide(game.views[0], turn) == d.AMULET_MOVE  # the hunter always races
+    assert player.decide(game.views[0], turn) == decisions.AMULET_MOVE  # the hunter always races
 
 
 def test_curse_choice_pays_the_amulet_only_when_a_card_is_at_stake() -> None:
     game, s, player = row_game(Cautious, curse_amulet_optional=True)
-    curse = d.Decision(d.CURSE, 0, d.CURSE_ACTIONS)
+    curse = decisions.Decision(decisions.CURSE, 0, decisions.CURSE_ACTIONS)
     s.amulets[0] = 1
-    assert player.decide(game.views[0], curse) == d.PAY_CARD  # no card: losing one is free
+    assert player.decide(game.views[0], curse) == decisions.PAY_CARD  # no card: losing one is free
     s.treasures[0] = [2]
-    assert player.decide(game.views[0], curse) == d.PAY_AMULET
+    assert player.decide(game.views[0], curse) == decisions.PAY_AMULET
 
 
 def test_the_c7_exchange_action_replaces_a_dead_hand() -> None:
@@ -183,7 +185,7 @@ def test_the_c7_exchange_action_replaces_a_dead_hand() -> None:
 def test_start_cells_follow_each_style() -> None:
     # Cells within two legs: 3, 4 and 6 reach 6 cells (the most), 2, 5 and 7 reach 5.
     # Terrains under or one leg from a cell: 7 sees scrub, lake and beach (3, the most).
-    start = d.Decision(d.START_CELL, 0, cells=ALL)
+    start = decisions.Decision(decisions.START_CELL, 0, cells=ALL)
 
     def choose(player: StrategyFactory, rival: int = -1, **kw: Any) -> int:
         game, s, strategy = row_game(player, **kw)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from sim.treasure_island.cards import KEY
 from sim.treasure_island.characters import NAMES
+from sim.treasure_island.decisions import DecisionKind
 from sim.treasure_island.engine import TreasureIslandGame
 from sim.treasure_island.rules import preset
 from strategies.treasure_island.stopping import ExpectedValue
@@ -21,7 +22,7 @@ def with_character(seat: int, name: str, *scripts: list[object]) -> TreasureIsla
 def test_the_draft_deals_two_and_asks_which_to_keep() -> None:
     game, (p0, _p1) = make_game([], [], rules=preset("characters"))
     game.play()
-    assert p0.asked[0].kind == "draft" and len(p0.asked[0].options) == 2
+    assert p0.asked[0].kind == DecisionKind.DRAFT and len(p0.asked[0].options) == 2
     assert game.characters[0] == p0.asked[0].options[0]  # the fallback keeps the first
     assert len(set(game.characters)) == 2 and all(c in NAMES for c in game.characters)
     four = TreasureIslandGame(preset("characters"), [ExpectedValue] * 4, 9)

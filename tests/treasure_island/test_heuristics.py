@@ -11,7 +11,7 @@ from typing import Any
 
 from sim.treasure_island.cards import KIND_BIT
 from sim.treasure_island.characters import MYSTIC
-from sim.treasure_island.decisions import BACK, PLACE, Decision
+from sim.treasure_island.decisions import BACK, PLACE, Decision, DecisionKind
 from sim.treasure_island.engine import SPYGLASS_BACK, TreasureIslandGame
 from sim.treasure_island.rules import preset
 from sim.treasure_island.view import PlayerView
@@ -37,7 +37,7 @@ class Recorder:
         self.chances: list[float] = []
 
     def decide(self, view: PlayerView, decision: Decision) -> object:
-        if decision.kind == "continue":
+        if decision.kind == DecisionKind.CONTINUE:
             self.chances.append(view.bust_chance())
         return self.inner.decide(view, decision)
 
@@ -70,8 +70,8 @@ def test_every_scripted_stopping_rule_gives_the_same_spyglass_answer() -> None:
     view = game.views[0]
     rng = random.Random(0)
     for strategy in (StopAt(rng, n=1), BustThreshold(rng, 0.0), ExpectedValue(rng, k=0.01)):
-        safe = Decision("spyglass", 0, (PLACE, BACK), value=card("key 4"))
-        busts = Decision("spyglass", 0, (PLACE, BACK), value=card("parrot 6"))
+        safe = Decision(DecisionKind.SPYGLASS, 0, (PLACE, BACK), value=card("key 4"))
+        busts = Decision(DecisionKind.SPYGLASS, 0, (PLACE, BACK), value=card("parrot 6"))
         assert strategy.decide(view, safe) == PLACE
         assert strategy.decide(view, busts) == BACK
 

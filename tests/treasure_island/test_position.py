@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from sim.treasure_island import decisions as d
+from sim.treasure_island import decisions
 from sim.treasure_island.engine import TreasureIslandGame
 from sim.treasure_island.position import RESUMABLE, Position, game_at, play_on, position_of
 from sim.treasure_island.rules import preset
@@ -37,7 +37,9 @@ class Recorder:
     """Plays like ``inner`` and records a snapshot at its first decision of kind ``kind``
     from its ``at``-th resumable decision on."""
 
-    def __init__(self, inner: Any, at: int, kind: str, game_box: list[TreasureIslandGame]) -> None:
+    def __init__(
+        self, inner: Any, at: int, kind: decisions.DecisionKind, game_box: list[TreasureIslandGame]
+    ) -> None:
         self.inner = inner
         self.at = at
         self.kind = kind
@@ -45,7 +47,7 @@ class Recorder:
         self.game_box = game_box
         self.snapshot: Snapshot | None = None
 
-    def decide(self, view: PlayerView, decision: d.Decision) -> object:
+    def decide(self, view: PlayerView, decision: decisions.Decision) -> object:
         answer = self.inner.decide(view, decision)
         if decision.kind in RESUMABLE:
             if self.seen >= self.at and decision.kind == self.kind and self.snapshot is None:
@@ -83,7 +85,9 @@ def _players(seat_seed: int) -> list[Any]:
     return out
 
 
-def _play(rules: Any, factories: list[Any], seed: int, at: int, kind: str) -> tuple[Any, Recorder]:
+def _play(
+    rules: Any, factories: list[Any], seed: int, at: int, kind: decisions.DecisionKind
+) -> tuple[Any, Recorder]:
     box: list[TreasureIslandGame] = []
     recorder_box: list[Recorder] = []
 
@@ -107,7 +111,7 @@ def _play(rules: Any, factories: list[Any], seed: int, at: int, kind: str) -> tu
 @pytest.mark.parametrize("kind", sorted(RESUMABLE))
 @pytest.mark.parametrize("seed", range(3))
 def test_a_rebuilt_position_plays_on_as_the_real_game(
-    preset_name: str, kind: str, seed: int
+    preset_name: str, kind: decisions.DecisionKind, seed: int
 ) -> None:
     rules = preset(preset_name)
     # The first game from this seed on in which seat 0 meets a decision of ``kind``.
@@ -139,12 +143,12 @@ def test_a_rebuilt_position_plays_on_as_the_real_game(
 def test_decisions_that_cannot_be_resumed_are_refused() -> None:
     rules = preset("standard")
     game = TreasureIslandGame(rules, [ExpectedValue, ExpectedValue], 1)
-    position = position_of(PlayerView(game, 0), d.Decision(d.DRAFT, 0, ("a", "b")))
+    position = position_of(PlayerView(game, 0), decisions.Decision(decisions.DRAFT, 0, ("a", "b")))
     rebuilt = game_at(
         position, list(position.hidden), [ExpectedValue(random.Random(0))] * 2, random.Random(0)
     )
     with pytest.raises(ValueError, match="cannot be resumed"):
         play_on(rebuilt, position.decision, "a")
-    cont = d.Decision(d.CONTINUE, 0, d.CONTINUE_OPTIONS)
+    cont = decisions.Decision(decisions.CONTINUE, 0, decisions.CONTINUE_OPTIONS)
     with pytest.raises(ValueError, match="is not an answer"):
         play_on(rebuilt, cont, "stop")

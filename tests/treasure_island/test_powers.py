@@ -8,7 +8,7 @@ import pytest
 
 from sim.outcome import StrategyError
 from sim.treasure_island.cards import HELM, KEY, KNIFE, PARROT, PISTOL
-from sim.treasure_island.decisions import Decision
+from sim.treasure_island.decisions import Decision, DecisionKind
 from sim.treasure_island.engine import BUSTED, CHOSEN, PILE_EMPTY, SPYGLASS_BACK, TreasureIslandGame
 from sim.treasure_island.movelog import CODE
 from sim.treasure_island.rules import preset
@@ -66,7 +66,7 @@ def test_helm_places_the_top_card_of_a_chosen_own_pile_and_it_returns_on_plunder
     game, (p0, _) = make_game([PARROT, "plunder"], [])
     game.arrange(cards("helm 4"), stashes=[cards("knife 7", "parrot 6", "parrot 5")])
     game.play_turn(0)
-    assert p0.asked[0].kind == "helm" and p0.asked[0].options == (KNIFE, PARROT)
+    assert p0.asked[0].kind == DecisionKind.HELM and p0.asked[0].options == (KNIFE, PARROT)
     assert names(stash_cards(game, 0)) == names(cards("helm 4", "knife 7", "parrot 6", "parrot 5"))
     assert game.score(0) == 4 + 7 + 6
 
@@ -75,7 +75,7 @@ def test_helm_is_forced_even_when_it_busts_and_the_card_is_lost() -> None:
     game, (p0, _) = make_game(["draw"], [])
     game.arrange(cards("parrot 5", "helm 3"), stashes=[cards("parrot 6")])
     game.play_turn(0)
-    assert [d.kind for d in p0.asked] == ["continue"]  # one pile: no choice to ask
+    assert [d.kind for d in p0.asked] == [DecisionKind.CONTINUE]  # one pile: no choice to ask
     assert stash_cards(game, 0) == []
     assert card("parrot 6") in game.discard
 
@@ -122,7 +122,7 @@ def test_candle_reveals_three_places_the_chosen_one_and_returns_the_others() -> 
     game, (p0, _) = make_game([card("parrot 7"), "plunder"], [])
     game.arrange(cards("candle 3"), discard=cards("parrot 7", "spyglass 2", "key 2"))
     game.play_turn(0)
-    assert p0.asked[0].kind == "candle"
+    assert p0.asked[0].kind == DecisionKind.CANDLE
     assert sorted(p0.asked[0].options) == sorted(cards("parrot 7", "spyglass 2", "key 2"))
     assert names(stash_cards(game, 0)) == names(cards("candle 3", "parrot 7"))
     assert names(game.discard) == names(cards("spyglass 2", "key 2"))
@@ -133,7 +133,7 @@ def test_candle_reveals_at_most_three_and_the_choice_is_forced_even_if_it_busts(
     big = cards("anchor 2", "helm 2", "rum 2", "knife 2", "parrot 4")
     game.arrange(cards("key 3", "parrot 5", "candle 4"), discard=big)
     game.play_turn(0)
-    candle = [d for d in p0.asked if d.kind == "candle"]
+    candle = [d for d in p0.asked if d.kind == DecisionKind.CANDLE]
     assert len(candle) == 1 and len(candle[0].options) == 3
     assert len(game.discard) + len(stash_cards(game, 0)) == 5 + 3  # nothing lost
 
@@ -166,7 +166,7 @@ def test_knife_steals_a_top_card_of_a_kind_not_in_the_own_stash() -> None:
         stashes=[cards("key 7"), cards("parrot 9", "parrot 6", "anchor 6", "key 5")],
     )
     game.play_turn(0)
-    assert p0.asked[0].kind == "knife"
+    assert p0.asked[0].kind == DecisionKind.KNIFE
     assert set(p0.asked[0].options) == {(1, PARROT), (1, 0)}  # not the key: P0 has keys
     assert card("parrot 9") in stash_cards(game, 0)
     assert game.score(1) == 6 + 6 + 5
@@ -202,7 +202,7 @@ def test_rum_forces_two_more_cards_before_a_plunder() -> None:
     game, (p0, _) = make_game(["plunder"], [])
     game.arrange(cards("rum 3", "parrot 5", "key 4", "chest 6"))
     game.play_turn(0)
-    assert [d.kind for d in p0.asked] == ["continue"]
+    assert [d.kind for d in p0.asked] == [DecisionKind.CONTINUE]
     assert names(stash_cards(game, 0)) == names(cards("rum 3", "parrot 5", "key 4"))
 
 
@@ -236,7 +236,7 @@ def test_rum_placed_inside_a_chain_sets_its_requirement_then() -> None:
     game, (p0, _) = make_game(["plunder"], [])
     game.arrange(cards("helm 4", "parrot 5", "key 6", "chest 2"), stashes=[cards("rum 7")])
     game.play_turn(0)  # Helm -> Rum from the stash -> two forced draws
-    assert [d.kind for d in p0.asked] == ["continue"]
+    assert [d.kind for d in p0.asked] == [DecisionKind.CONTINUE]
     assert names(stash_cards(game, 0)) == names(cards("helm 4", "rum 7", "parrot 5", "key 6"))
 
 
@@ -265,7 +265,7 @@ def test_spyglass_put_back_plunders_at_once_and_the_card_stays_known() -> None:
     game, (p0, _) = make_game(["back"], [])
     game.arrange(cards("spyglass 3", "parrot 6", "key 4"))
     game.play_turn(0)
-    assert p0.asked[0].kind == "spyglass" and p0.asked[0].value == card("parrot 6")
+    assert p0.asked[0].kind == DecisionKind.SPYGLASS and p0.asked[0].value == card("parrot 6")
     assert stash_cards(game, 0) == [card("spyglass 3")] and game.turn_rows[3] == SPYGLASS_BACK
     assert game.views[1].known_top == card("parrot 6")
     assert game.pile[-1] == card("parrot 6")
@@ -283,7 +283,7 @@ def test_spyglass_under_rum_places_without_a_choice_and_empty_pile_does_nothing(
     game, (p0, _) = make_game(["plunder"], [])
     game.arrange(cards("rum 2", "spyglass 4", "parrot 6", "key 5"))
     game.play_turn(0)
-    assert [d.kind for d in p0.asked] == ["continue"]
+    assert [d.kind for d in p0.asked] == [DecisionKind.CONTINUE]
     assert names(stash_cards(game, 0)) == names(cards("rum 2", "spyglass 4", "parrot 6"))
     game, _ = make_game([], [])
     game.arrange(cards("spyglass 4"))
@@ -410,7 +410,7 @@ def test_the_views_gain_and_risk_queries_match_a_hand_count() -> None:
 
     class Probe:
         def decide(self, view: PlayerView, decision: Decision) -> object:
-            if decision.kind == "continue" and view.area_size == 3:
+            if decision.kind == DecisionKind.CONTINUE and view.area_size == 3:
                 risk, gains = view.at_risk(), (view.area_gain(), view.area_gain(1))
                 seen.append(
                     (risk, *gains, view.safe_gain_total(), view.busting, view.bust_chance())

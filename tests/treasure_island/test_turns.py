@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from sim.treasure_island.cards import KIND_CODE
+from sim.treasure_island.decisions import DecisionKind
 from sim.treasure_island.engine import BUSTED, CHOSEN, PILE_EMPTY
 from sim.treasure_island.rules import preset
 from tests.treasure_island.scenario import card, cards, make_game, names, stash_cards
@@ -17,7 +18,7 @@ def test_bust_sends_the_whole_play_area_to_the_discard() -> None:
     assert stash_cards(game, 0) == []
     assert names(game.discard) == names(cards(*START, "parrot 5", "key 3", "parrot 6"))
     assert game.turn_rows[3] == BUSTED
-    assert [d.kind for d in p0.asked] == ["continue", "continue"]
+    assert [d.kind for d in p0.asked] == [DecisionKind.CONTINUE, DecisionKind.CONTINUE]
     assert game.pile == [card("chest 4")]
 
 

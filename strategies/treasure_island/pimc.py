@@ -1,4 +1,6 @@
-"""``ismcts``: information-set Monte Carlo tree search, a strong reference player.
+"""``pimc``: perfect-information Monte Carlo search (determinized, flat at the root by default),
+a strong reference player (``ismcts`` is kept as an alias of it, so older specs and stored runs
+name the same player).
 
 At each decision the player reads the position from its view alone
 (:func:`sim.treasure_island.position.position_of`): in Treasure Island that is everything but
@@ -31,7 +33,7 @@ draw-or-plunder decision gets ``iterations / 2`` deals). Decisions that cannot b
 a view (the draft, the Plunderer's bonus picks) are answered by the rollout policy. The search
 draws only from the seat's own generator, so the player is deterministic per seed like every
 strategy, and a change in what the seat cannot see cannot change its answer
-(``tests/treasure_island/test_ismcts.py``).
+(``tests/treasure_island/test_pimc.py``).
 """
 
 from __future__ import annotations
@@ -40,7 +42,7 @@ import math
 import random
 from typing import Any
 
-from sim.treasure_island import decisions as d
+from sim.treasure_island import decisions
 from sim.treasure_island.position import RESUMABLE, Position, game_at, play_on, position_of
 from sim.treasure_island.view import PlayerView
 from strategies.search import pick_answer
@@ -97,7 +99,7 @@ class _TreeSeat:
         self.c = c
         self.rng = rng
 
-    def decide(self, view: PlayerView, decision: d.Decision) -> object:
+    def decide(self, view: PlayerView, decision: decisions.Decision) -> object:
         walk = self.walk
         if walk.expanded or view.turn != walk.turn or decision.kind not in RESUMABLE:
             return self.policy.decide(view, decision)
@@ -129,10 +131,10 @@ class _TreeSeat:
         return answer
 
 
-class Ismcts:
-    """Information-set MCTS over the real engine (see the module docs)."""
+class Pimc:
+    """Determinized Monte Carlo search over the real engine (see the module docs)."""
 
-    name = "ismcts"
+    name = "pimc"
 
     def __init__(
         self,
@@ -171,7 +173,7 @@ class Ismcts:
         self.last_means: dict[Any, float] = {}
         self.last_deals = 0
 
-    def decide(self, view: PlayerView, decision: d.Decision) -> object:
+    def decide(self, view: PlayerView, decision: decisions.Decision) -> object:
         """The answer with the best mean reward over the sampled deals."""
         options = decision.options
         default = self.policy.decide(view, decision)

@@ -1,4 +1,6 @@
-"""``ismcts`` for Tobago: determinized Monte Carlo search at the start of each turn.
+"""``pimc`` for Tobago: perfect-information Monte Carlo (determinized flat Monte Carlo) at the
+start of each turn: no tree and no information sets, hence the name (``ismcts`` is kept as an
+alias of it, so older specs and stored runs name the same player).
 
 At the first decision of each of its turns the player samples *deals* of what it cannot see
 (:func:`sim.tobago.position.determinize`: the other hands, the clue piles, the treasure
@@ -22,7 +24,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from sim.tobago import decisions as d
+from sim.tobago import decisions
 from sim.tobago.position import copy_state, determinize, game_at
 from sim.tobago.view import PlayerView
 from strategies.search import pick_answer
@@ -39,19 +41,23 @@ ROLLOUTS: dict[str, type] = {
 }
 
 
+#: The tags of clue plays (the main action's and the amulet's).
+_CLUE_KINDS = (decisions.ActionKind.CLUE, decisions.ActionKind.AMULET_CLUE)
+
+
 class _Forced:
     """The searching seat in a playout: ``answer`` to its first turn decision, then the
     policy (which also sees that first decision, so its memory of the turn is kept)."""
 
     __slots__ = ("answer", "policy")
 
-    def __init__(self, answer: d.Action, policy: Any) -> None:
-        self.answer: d.Action | None = answer
+    def __init__(self, answer: decisions.Action, policy: Any) -> None:
+        self.answer: decisions.Action | None = answer
         self.policy = policy
 
-    def decide(self, view: PlayerView, decision: d.Decision) -> object:
+    def decide(self, view: PlayerView, decision: decisions.Decision) -> object:
         answer = self.answer
-        if answer is not None and decision.kind == d.TURN:
+        if answer is not None and decision.kind == decisions.TURN:
             self.answer = None
             self.policy.decide(view, decision)
             return answer
@@ -59,34 +65,34 @@ class _Forced:
 
 
 def candidates(
-    view: PlayerView, actions: tuple[d.Action, ...], default: Any, width: int
-) -> list[d.Action]:
+    view: PlayerView, actions: tuple[decisions.Action, ...], default: Any, width: int
+) -> list[decisions.Action]:
     """The answers searched: ``default`` first, the ``width`` best clue plays (by the share of
     their map's candidates they remove) of each clue kind, one of every other kind."""
     masks = view.clue_masks
     cands = view.candidate_masks()
-    out: list[d.Action] = [default]
-    by_kind: dict[str, list[tuple[float, int, d.Action]]] = {}
+    out: list[decisions.Action] = [default]
+    by_kind: dict[decisions.ActionKind, list[tuple[float, int, decisions.Action]]] = {}
     for k, a in enumerate(actions):
-        if a[0] in ("clue", "amulet_clue"):
+        if a[0] in _CLUE_KINDS:
             before = cands[a[2]]
             share = (before.bit_count() - (before & masks[a[1]]).bit_count()) / before.bit_count()
             by_kind.setdefault(a[0], []).append((-share, k, a))
-        elif a[0] == "raise":
+        elif a[0] == decisions.ActionKind.RAISE:
             out.append(a)
         else:
             by_kind.setdefault(a[0], []).append((0.0, k, a))
     for kind, options in by_kind.items():
         options.sort()
-        keep = width if kind in ("clue", "amulet_clue") else 1
+        keep = width if kind in _CLUE_KINDS else 1
         out.extend(a for _, _, a in options[:keep])
     return list(dict.fromkeys(out))
 
 
-class Ismcts:
+class Pimc:
     """Determinized search over the real engine at the start of each turn (module docs)."""
 
-    name = "ismcts"
+    name = "pimc"
 
     def __init__(
         self,
@@ -119,10 +125,10 @@ class Ismcts:
         self.last_means: dict[Any, float] = {}
         self.last_deals = 0
 
-    def decide(self, view: PlayerView, decision: d.Decision) -> object:
+    def decide(self, view: PlayerView, decision: decisions.Decision) -> object:
         """At a turn's first decision, the searched answer; otherwise the policy's."""
         default = self.policy.decide(view, decision)
-        if decision.kind != d.TURN or view.turn == self._searched_turn:
+        if decision.kind != decisions.TURN or view.turn == self._searched_turn:
             return default
         self._searched_turn = view.turn
         options = candidates(view, decision.actions, default, self.width)
@@ -131,7 +137,7 @@ class Ismcts:
         rewards = self._search(view, options)
         return pick_answer(options, rewards, default, self.z)
 
-    def _search(self, view: PlayerView, options: list[d.Action]) -> dict[Any, list[float]]:
+    def _search(self, view: PlayerView, options: list[decisions.Action]) -> dict[Any, list[float]]:
         """Every candidate's reward on each sampled deal (deal by deal, so paired)."""
         rng = self.rng
         seat = view.seat

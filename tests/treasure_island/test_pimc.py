@@ -1,4 +1,4 @@
-"""``ismcts``: it sees only the view (changing hidden facts changes nothing), it is
+"""``pimc``: it sees only the view (changing hidden facts changes nothing), it is
 deterministic per seed, and on a hand-made position it finds what the scripted rule misses."""
 
 from __future__ import annotations
@@ -8,14 +8,14 @@ from typing import Any
 
 import pytest
 
-from sim.treasure_island import decisions as d
+from sim.treasure_island import decisions
 from sim.treasure_island.cards import KIND, N_KINDS, PER_KIND
 from sim.treasure_island.engine import TreasureIslandGame
 from sim.treasure_island.position import RESUMABLE, Position, game_at, position_of
 from sim.treasure_island.rules import preset
 from sim.treasure_island.view import PlayerView
 from strategies.registry import parse_strategy
-from strategies.treasure_island.ismcts import Ismcts
+from strategies.treasure_island.pimc import Pimc
 from strategies.treasure_island.stopping import ExpectedValue
 from tests.treasure_island.scenario import card, cards
 
@@ -29,7 +29,7 @@ def _stash(*names: str) -> tuple[int, ...]:
 
 class Probe:
     """Plays like expected-value; at its ``at``-th choice among several answers it asks a
-    fresh ``ismcts`` (seed 5) on the real view and on views of games that differ only in
+    fresh ``pimc`` (seed 5) on the real view and on views of games that differ only in
     what the seat cannot see, and records every answer and the search's mean rewards."""
 
     def __init__(self, rng: random.Random, at: int, box: list[TreasureIslandGame]) -> None:
@@ -38,9 +38,9 @@ class Probe:
         self.seen = 0
         self.box = box
         self.found: list[tuple[Any, dict[Any, float]]] = []
-        self.kind = ""
+        self.kind: decisions.DecisionKind | None = None
 
-    def decide(self, view: PlayerView, decision: d.Decision) -> object:
+    def decide(self, view: PlayerView, decision: decisions.Decision) -> object:
         if decision.kind in RESUMABLE and len(decision.options) > 1:
             if self.seen == self.at:
                 self.kind = decision.kind
@@ -48,7 +48,7 @@ class Probe:
             self.seen += 1
         return self.inner.decide(view, decision)
 
-    def _probe(self, view: PlayerView, decision: d.Decision) -> None:
+    def _probe(self, view: PlayerView, decision: decisions.Decision) -> None:
         real = self.box[0]
         position = position_of(view, decision)
         views = [view]
@@ -63,7 +63,7 @@ class Probe:
             assert other.pile != real.pile or len(hidden) < 2  # the hidden order differs
             views.append(PlayerView(other, view.seat))
         for v in views:
-            player = Ismcts(random.Random(5), iterations=24)
+            player = Pimc(random.Random(5), iterations=24)
             answer = player.decide(v, decision)
             self.found.append((answer, dict(player.last_means)))
 
@@ -97,7 +97,7 @@ def _helm_trap() -> tuple[Position, TreasureIslandGame]:
         rules=preset("standard"),
         n=2,
         turn=20,
-        decision=d.Decision(d.CONTINUE, 0, d.CONTINUE_OPTIONS),
+        decision=decisions.Decision(decisions.CONTINUE, 0, decisions.CONTINUE_OPTIONS),
         characters=("", ""),
         stashes=(_stash("key 2"), _stash("chest 5", "anchor 5")),
         area=tuple(cards("key 5", "parrot 9")),
@@ -115,26 +115,28 @@ def test_it_refuses_a_draw_whose_forced_helm_busts_where_expected_value_draws() 
     position, game = _helm_trap()
     view = PlayerView(game, 0)
     assert game.points == [2, 10] and view.busting == 0
-    assert ExpectedValue(random.Random(0)).decide(view, position.decision) == d.DRAW
-    player = Ismcts(random.Random(1), iterations=8)
-    assert player.decide(view, position.decision) == d.PLUNDER
+    assert ExpectedValue(random.Random(0)).decide(view, position.decision) == decisions.DRAW
+    player = Pimc(random.Random(1), iterations=8)
+    assert player.decide(view, position.decision) == decisions.PLUNDER
     # One card, so every deal is the same: plunder wins 14 to 13, the draw loses 0 to 10.
-    assert player.last_means == pytest.approx({d.PLUNDER: 1 + 0.02 * 1, d.DRAW: 0 - 0.02 * 10})
+    assert player.last_means == pytest.approx(
+        {decisions.PLUNDER: 1 + 0.02 * 1, decisions.DRAW: 0 - 0.02 * 10}
+    )
     assert player.last_deals == 4
 
 
 def test_same_seed_same_game_and_parameters_are_checked() -> None:
     def play() -> tuple[Any, list[int]]:
-        spec = parse_strategy("ismcts(iterations=16, rollout=bust-threshold)", "treasure-island")
+        spec = parse_strategy("pimc(iterations=16, rollout=bust-threshold)", "treasure-island")
         game = TreasureIslandGame(preset("standard"), [spec.factory(), ExpectedValue], 3)
         return game.play(), game.log
 
     assert play() == play()
     for bad, message in [
-        ("ismcts(iterations=0)", "iterations"),
-        ("ismcts(rollout=optimal)", "rollout"),
-        ("ismcts(c=-1)", "c = -1"),
-        ("ismcts(margin_weight=fast)", "margin_weight"),
+        ("pimc(iterations=0)", "iterations"),
+        ("pimc(rollout=optimal)", "rollout"),
+        ("pimc(c=-1)", "c = -1"),
+        ("pimc(margin_weight=fast)", "margin_weight"),
     ]:
         with pytest.raises(Exception, match=message):
             parse_strategy(bad, "treasure-island")
