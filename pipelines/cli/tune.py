@@ -94,9 +94,9 @@ def tune_cmd(
         field_labels,
         param_defaults,
         parse_param,
-        simulate_runner,
         tune,
     )
+    from pipelines.experiments.tune_runs import simulate_runner
     from sim.runner.backends import BACKENDS, check_address_format, ray_start
 
     game = choose_game(
@@ -151,7 +151,8 @@ def _check_before_playing(spec: TuneSpec, target: Path) -> None:
     """``InputError`` before any game when the outputs cannot be written or the search
     would play more games than a run may hold."""
     from pipelines.experiments.simulate import MAX_GAMES
-    from pipelines.experiments.tune import check_budget, check_writable, settings_of
+    from pipelines.experiments.tune import check_budget, settings_of
+    from pipelines.experiments.tune_output import check_writable
 
     check_writable(spec.out, "--out", directory=True)
     check_writable(target, "--write", directory=False)
@@ -162,7 +163,7 @@ def _write_result(
     result: dict[str, Any], target: Path, where: Path, games: int, as_json: bool
 ) -> None:
     """Write the tuned spec and tune.json, and print the result."""
-    from pipelines.experiments.tune import format_summary, write_spec, write_text
+    from pipelines.experiments.tune_output import format_summary, write_spec, write_text
 
     write_spec(target, result, games)
     result["spec_written"] = str(target)

@@ -299,8 +299,7 @@ def estimate(spec: CompareSpec, test: Sprt | TwoSidedSprt) -> dict[str, Any]:
 def compare(spec: CompareSpec, ticker: Ticker | None = None) -> dict[str, Any]:
     """Run the sequential test; return its verdict and figures (units of the metric).
     ``ticker`` gets a progress line after every look."""
-    metric = verdicts.metric_info(spec.metric)
-    n = len(spec.labels)
+    verdicts.metric_info(spec.metric)  # a metric it cannot describe fails before any game
     most = max_blocks(spec)
     test = _test(spec)
     issues = {side: dict.fromkeys(ISSUES, 0) for side in ("a", "b")}
@@ -325,6 +324,15 @@ def compare(spec: CompareSpec, ticker: Ticker | None = None) -> dict[str, Any]:
             pool.join()
         if ticker is not None:
             ticker.finish()
+    return _result(spec, test, status, issues)
+
+
+def _result(
+    spec: CompareSpec, test: Sprt | TwoSidedSprt, status: str, issues: dict[str, dict[str, int]]
+) -> dict[str, Any]:
+    """The finished test's verdict in words, its figures, and what it could have seen."""
+    metric = verdicts.metric_info(spec.metric)
+    n = len(spec.labels)
     figures = estimate(spec, test)
     low, high = figures["interval"]
     decision = status if status != CONTINUE else "undecided"
