@@ -8,7 +8,7 @@ import itertools
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sim.errors import InputError
 from sim.game import Board, JsonDict
@@ -22,6 +22,7 @@ from sim.runner.code_identity import (
     plugin_modules,
     run_entry_points,
 )
+from sim.runner.config import GROWING, GROWING_KEYS, RunConfig, shard_ranges
 from sim.runner.games import game_kind
 from sim.runner.loaded_code import changed_since
 from sim.runner.manifest import (
@@ -39,26 +40,6 @@ from sim.runner.parts import (
     records_to_manifest,
 )
 from sim.runner.store import MANIFEST, LocalStore, RunStore
-
-if TYPE_CHECKING:
-    from sim.runner.run import RunConfig
-
-#: Spec keys that may grow when a run is extended; every other key must stay the same.
-GROWING_KEYS = ("games", "games_per_size")
-#: How the note that a run grows starts (the other notes are what a resume repaired).
-GROWING = "growing the run"
-
-
-def shard_ranges(extents: list[int], shard_size: int) -> list[tuple[int, int]]:
-    """``(first game, games)`` of every shard of a run grown in ``extents`` (its game count
-    after each growth, ascending): each extent is cut into shards of ``shard_size`` on its
-    own, so growing a run never changes a shard it already has."""
-    out: list[tuple[int, int]] = []
-    start = 0
-    for end in extents:
-        out += [(first, min(shard_size, end - first)) for first in range(start, end, shard_size)]
-        start = end
-    return out
 
 
 @dataclass

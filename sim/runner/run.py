@@ -20,8 +20,6 @@ of two versions of a strategy or of the engine.
 
 from __future__ import annotations
 
-import hashlib
-import json
 import sys
 import time
 from collections.abc import Callable, Mapping
@@ -30,16 +28,14 @@ from typing import Any
 
 from sim.errors import InputError
 from sim.game import Board
-from sim.guard import NO_GUARD, Guard
 from sim.runner.backends import check_address, run_process, run_ray, run_serial
 from sim.runner.code_identity import CodeIdentity, pin_loaded
 from sim.runner.compaction import compact
-from sim.runner.games import Factory, Rules, game_kind
-from sim.runner.locations import open_store
+from sim.runner.config import GROWING, RunConfig, shard_ranges, spec_schedule
+from sim.runner.games import game_kind
 from sim.runner.manifest import check_schema, read_manifest, run_code, write_manifest
 from sim.runner.parts import PartRecord, records_to_manifest
-from sim.runner.prepare import GROWING, GROWING_KEYS, Prepared, prepare, shard_ranges
-from sim.runner.schedule import Schedule
+from sim.runner.prepare import Prepared, prepare
 from sim.runner.shard import GameReport, ShardSummary, ShardTask
 from sim.runner.store import MANIFEST, RunStore
 
@@ -53,102 +49,12 @@ __all__ = [
     "run",
     "run_code",
     "shard_ranges",
+    "spec_schedule",
 ]
 #: While shards finish, the manifest is rewritten at most this often (and never taking more
 #: than 2% of the time): a crash loses at most the record of the last seconds' shards, which
 #: a resume plays again.
 FLUSH_SECONDS = 2.0
-
-
-@dataclass(frozen=True)
-class RunConfig:
-    """A resolved run: what to play (``spec``) and how (backend, workers, address)."""
-
-    #: Where the run lives (a :class:`RunStore`; a path is taken as a local directory).
-    run_dir: RunStore
-    game: str
-    labels: tuple[str, ...]
-    factories: tuple[Factory, ...]
-    rules: Rules
-    rules_source: str
-    games: int
-    seed: int
-    seating: str
-    islands: tuple[str, ...]
-    shard_size: int
-    backend: str = "ray"
-    workers: int = 2
-    address: str | None = None
-    #: What people call the run (a spec's description, or its rules and players); shown by
-    #: reports, not part of the data-defining spec.
-    label: str = ""
-    #: A pool's table sizes: every combination of that many of ``labels`` is played (see
-    #: :mod:`sim.runner.schedule`); empty for a fixed lineup of all ``labels``.
-    table_sizes: tuple[int, ...] = ()
-    #: The ``games`` asked for (per table size for a pool, before rounding up to whole
-    #: cycles), for messages; ``games`` is what the run plays in all.
-    requested_games: int = 0
-    #: How games watch their strategies (audit, decision time limit): data-defining, since a
-    #: cheater's games differ under audit, so part of :meth:`spec` when set.
-    guard: Guard = NO_GUARD
-    #: Seconds a shard may take before the run stops (process and ray backends); not part of
-    #: the data.
-    shard_timeout: float | None = None
-
-    @property
-    def pool(self) -> bool:
-        """Whether the players are a pool (combinations at several table sizes)."""
-        return bool(self.table_sizes)
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "run_dir", open_store(self.run_dir))
-
-    def spec(self) -> dict[str, Any]:
-        """The data-defining part, compared on resume (``games`` and ``games_per_size`` may
-        grow: see :func:`prepare`)."""
-        sizes = self.table_sizes or (len(self.labels),)
-        return {
-            "game": self.game,
-            "players": list(self.labels),
-            "pool": list(self.labels) if self.pool else None,
-            "table_sizes": list(sizes),
-            "games": self.games,
-            "games_per_size": self.games // len(sizes) if self.pool else None,
-            "seed": self.seed,
-            "seating": self.seating,
-            "islands": list(self.islands),
-            "rules": self.rules_source,
-            "rules_preset": self.rules.preset,
-            "rules_hash": self.rules.hash,
-            "resolved_rules": self.rules.to_dict(),
-            "shard_size": self.shard_size,
-        } | ({"guard": self.guard.to_dict()} if self.guard.recorded else {})
-
-    def schedule(self) -> Schedule:
-        """Which game is which."""
-        return Schedule(self.seed, len(self.labels), self.seating, self.islands, self.table_sizes)
-
-    def run_id(self) -> str:
-        """The ``run_id`` column of every table: see :func:`run_id`."""
-        return run_id(self.spec())
-
-
-def spec_schedule(spec: dict[str, Any]) -> Schedule:
-    """The schedule of the run a manifest's ``spec`` describes."""
-    sizes = tuple(int(s) for s in spec["table_sizes"]) if spec.get("pool") else ()
-    return Schedule(
-        int(spec["seed"]), len(spec["players"]), str(spec["seating"]), tuple(spec["islands"]), sizes
-    )
-
-
-def run_id(spec: dict[str, Any]) -> str:
-    """A run's identity for joins: 16 hex digits of the sha256 of its data-defining spec
-    without the keys that grow (games) or only cut the work into pieces (shard_size). Two
-    runs with the same id hold the same game under every game id they both have; a run keeps
-    its id when it grows."""
-    kept = {k: v for k, v in spec.items() if k not in (*GROWING_KEYS, "shard_size")}
-    text = json.dumps(kept, sort_keys=True, separators=(",", ":"), default=str)
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 @dataclass

@@ -5,8 +5,6 @@ bank at best. A draw whose bound is no better than plundering is not searched.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from sim.treasure_island.cards import (
     ANCHOR,
     KIND,
@@ -32,13 +30,11 @@ from strategies.treasure_island.turn_state import (
     TAKEN_AT,
     TAKEN_ONE,
     Context,
+    Solver,
 )
 
-if TYPE_CHECKING:
-    from strategies.treasure_island.turn_solver import TurnSolver
 
-
-def draw_bound(solver: TurnSolver, h: int, c: Context) -> float:
+def draw_bound(solver: Solver, h: int, c: Context) -> float:
     """An upper bound of the value of drawing now (the pile's top unknown): each card's
     exact value where it is known, else the best the card's own state could lead to (a
     plunder, or the best case of one more draw; for a power, the bank plus every card
@@ -88,7 +84,7 @@ def draw_bound(solver: TurnSolver, h: int, c: Context) -> float:
     return total / size
 
 
-def reach_bounds(solver: TurnSolver, c: Context) -> tuple[int, ...]:
+def reach_bounds(solver: Solver, c: Context) -> tuple[int, ...]:
     """Set and return ``c.reach``: per kind mask of the kinds in play, an upper bound of
     what the rest of the turn can add to the bank, whatever it does: per kind not in
     play, the most points one card of it that could still come (from the pile, the

@@ -6,8 +6,6 @@ and this seat's pile moving with what the play area banks on it.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from sim.treasure_island.cards import (
     CANDLE,
     HELM,
@@ -34,16 +32,14 @@ from strategies.treasure_island.turn_state import (
     TAKEN_AT,
     TAKEN_ONE,
     Context,
+    Solver,
     cards_of,
     order_statistic_mean,
     replace_pile,
 )
 
-if TYPE_CHECKING:
-    from strategies.treasure_island.turn_solver import TurnSolver
 
-
-def power(solver: TurnSolver, h: int, c: Context, k: int) -> float:
+def power(solver: Solver, h: int, c: Context, k: int) -> float:
     """The Helm's, Knife's, Pistol's, Candle's or Spyglass's power, just placed."""
     if k == HELM:
         options = KINDS_OF[sum(1 << j for j in range(N_KINDS) if c.cur[j])]
@@ -65,7 +61,7 @@ def power(solver: TurnSolver, h: int, c: Context, k: int) -> float:
     return solver.choice(h, c)
 
 
-def helm(solver: TurnSolver, s_h: int, c: Context, kind: int) -> float:
+def helm(solver: Solver, s_h: int, c: Context, kind: int) -> float:
     """§6.2: the top card of this seat's pile of ``kind`` into the play area."""
     pile = c.cur[kind]
     card = kind * PER_KIND + TOP_INDEX[pile]
@@ -73,7 +69,7 @@ def helm(solver: TurnSolver, s_h: int, c: Context, kind: int) -> float:
     return moved + solver.place(h, ctx, card)
 
 
-def knife_options(solver: TurnSolver, h: int, c: Context) -> list[tuple[int, int]]:
+def knife_options(solver: Solver, h: int, c: Context) -> list[tuple[int, int]]:
     """The Knife's legal steals (§6.5): opponents' piles of kinds not in my stash."""
     cur = c.cur
     allowed = 0
@@ -83,12 +79,12 @@ def knife_options(solver: TurnSolver, h: int, c: Context) -> list[tuple[int, int
     return [(i, k) for i, stash in enumerate(c.opp) for k in KINDS_OF[allowed] if stash[k]]
 
 
-def pistol_options(solver: TurnSolver, c: Context) -> list[tuple[int, int]]:
+def pistol_options(solver: Solver, c: Context) -> list[tuple[int, int]]:
     """The Pistol's targets (§6.7): any opponent's pile."""
     return [(i, k) for i, stash in enumerate(c.opp) for k in range(N_KINDS) if stash[k]]
 
 
-def knife(solver: TurnSolver, h: int, c: Context, victim: int, kind: int) -> float:
+def knife(solver: Solver, h: int, c: Context, victim: int, kind: int) -> float:
     """§6.5: opponent ``victim`` (an index into the opponents)'s top card of ``kind``."""
     pile = c.opp[victim][kind]
     card = kind * PER_KIND + TOP_INDEX[pile]
@@ -97,7 +93,7 @@ def knife(solver: TurnSolver, h: int, c: Context, victim: int, kind: int) -> flo
     return solver.place(h, ctx, card)
 
 
-def pistol(solver: TurnSolver, h: int, c: Context, victim: int, kind: int) -> float:
+def pistol(solver: Solver, h: int, c: Context, victim: int, kind: int) -> float:
     """§6.7 (and the Master gunner's whole pile, the Scavenger's shot card to the stash)."""
     pile = c.opp[victim][kind]
     if solver.character == "master_gunner":
@@ -121,7 +117,7 @@ def pistol(solver: TurnSolver, h: int, c: Context, victim: int, kind: int) -> fl
     return solver.choice(h, ctx)
 
 
-def candle(solver: TurnSolver, h: int, c: Context) -> float:
+def candle(solver: Solver, h: int, c: Context) -> float:
     """§6.4: random cards of the discard shown, the best placed (the Navigator sees the
     whole discard)."""
     # Cards that change the same things are worth the same: a card of a kind in play
@@ -142,7 +138,7 @@ def candle(solver: TurnSolver, h: int, c: Context) -> float:
     return order_statistic_mean(values, solver.reveal)
 
 
-def candle_pick(solver: TurnSolver, h: int, c: Context, card: int) -> float:
+def candle_pick(solver: Solver, h: int, c: Context, card: int) -> float:
     """Placing ``card`` of the discard (a Candle's pick; the others stay there)."""
     key = (h & SHAPE) << 6 | card
     ctx = c.picks.get(key)
@@ -152,7 +148,7 @@ def candle_pick(solver: TurnSolver, h: int, c: Context, card: int) -> float:
     return solver.place(h, ctx, card)
 
 
-def spyglass(solver: TurnSolver, h: int, c: Context) -> float:
+def spyglass(solver: Solver, h: int, c: Context) -> float:
     """§6.9: the top card (three for the Mystic) shown; place it or plunder at once; an
     open Rum requirement places it."""
     known = c.known
@@ -183,7 +179,7 @@ def spyglass(solver: TurnSolver, h: int, c: Context) -> float:
     return total / size
 
 
-def _reveal(solver: TurnSolver, h: int, c: Context, more: int, removed: list[int]) -> float:
+def _reveal(solver: Solver, h: int, c: Context, more: int, removed: list[int]) -> float:
     """Reveal ``more`` unknown cards one by one onto the public top of the pile (the
     Mystic). ``removed``: the cards of kinds not in play already revealed in this peek."""
     kinds = h & ALL_KINDS
@@ -217,7 +213,7 @@ def _reveal(solver: TurnSolver, h: int, c: Context, more: int, removed: list[int
     return total / size
 
 
-def after_peek(solver: TurnSolver, h: int, c: Context) -> float:
+def after_peek(solver: Solver, h: int, c: Context) -> float:
     """The Spyglass's choice once its top card is public."""
     if h & RUM_MASK:
         return solver.draw(h, c)
@@ -225,7 +221,7 @@ def after_peek(solver: TurnSolver, h: int, c: Context) -> float:
 
 
 def _move_mine(
-    solver: TurnSolver, h: int, c: Context, kind: int, new: int, incoming: int = -1
+    solver: Solver, h: int, c: Context, kind: int, new: int, incoming: int = -1
 ) -> tuple[int, Context, int]:
     """This seat's pile of ``kind`` becomes ``new``: what the play area's card of that
     kind (and the Anchor's) would bank moves with it. Also returns the points the score

@@ -24,6 +24,7 @@ gigabytes.
 from __future__ import annotations
 
 from math import comb
+from typing import Protocol
 
 from sim.treasure_island.cards import (
     ANCHOR,
@@ -193,3 +194,47 @@ def discard_bonus(discard: int, size: int, tops: list[int], cards: int) -> float
                 value += (VALUE[c] - top) * comb(size - 1 - i, take - 1)
                 i += 1
     return value / comb(size, take)
+
+
+class Solver(Protocol):
+    """What the powers (:mod:`~strategies.treasure_island.turn_powers`) and the bounds
+    (:mod:`~strategies.treasure_island.turn_bounds`) read of the
+    :class:`~strategies.treasure_island.turn_solver.TurnSolver` whose steps they are."""
+
+    character: str
+    knife_area: bool
+    reveal: int
+    rum_cards: int
+    unknown: tuple[int, ...]
+    counts: tuple[int, ...]
+    unknown_size: int
+    busting_of: tuple[int, ...]
+    _memo: dict[int, float]
+
+    def context(
+        self,
+        h: int,
+        cur: tuple[int, ...],
+        opp: tuple[tuple[int, ...], ...],
+        discard: int,
+        dsize: int,
+        known: tuple[int, ...],
+        incoming: int = -1,
+        pending: int = 0,
+    ) -> Context: ...
+
+    def increment(self, card: int, cur: tuple[int, ...]) -> int: ...
+
+    def classes(self, cur: tuple[int, ...]) -> list[tuple[tuple[int, int, int], ...]]: ...
+
+    def choice(self, h: int, c: Context) -> float: ...
+
+    def plunder(self, h: int, c: Context) -> float: ...
+
+    def bust(self, h: int, c: Context) -> float: ...
+
+    def draw(self, h: int, c: Context) -> float: ...
+
+    def place(self, h: int, c: Context, card: int) -> float: ...
+
+    def after_place(self, h: int, c: Context, card: int, before: int) -> float: ...
