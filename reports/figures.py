@@ -18,6 +18,7 @@ matplotlib.use("Agg")  # files only, never a window
 
 import matplotlib.pyplot as plt
 import seaborn as sns
+from matplotlib.axes import Axes
 from matplotlib.collections import PatchCollection
 from matplotlib.patches import Patch, RegularPolygon
 from matplotlib.ticker import FuncFormatter, MaxNLocator
@@ -353,6 +354,48 @@ def sweep_lines(
     if numeric:
         values.sort()
     where = {v: (float(v) if numeric else float(k)) for k, v in enumerate(values)}
+    _sweep_series(top, low_ax, rows, x, hue, metric, base, base_name, paired, where, numeric)
+    _base_marks(top, low_ax, x, unit, base, base_name, paired is not None, where, numeric)
+    if numeric and all(isinstance(v, int) for v in values):
+        if len(values) <= 12:
+            low_ax.set_xticks([float(v) for v in values], [str(v) for v in values])
+        else:
+            low_ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    elif not numeric:
+        low_ax.set_xticks(list(where.values()), [_cell(v) for v in values])
+        low_ax.set_xlim(-0.5, len(values) - 0.5)
+    if points:
+        for ax in (top, low_ax):
+            ax.yaxis.set_major_formatter(_POINTS)
+    top.set_ylabel(f"{what}, {unit}")
+    low_ax.set_xlabel(x)
+    games = sorted({int(r["games"]) for r in rows})
+    top.set_title(
+        f"{what.capitalize()} by {x}, 95% interval {'band' if numeric else 'bars'}\n"
+        f"({'/'.join(f'{g:,}' for g in games)} games per point)",
+        fontsize=11,
+    )
+    if top.get_legend_handles_labels()[0]:
+        # Beside the panels, so that it never hides a point.
+        top.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
+    return _png(fig)
+
+
+def _sweep_series(
+    top: Axes,
+    low_ax: Axes,
+    rows: Rows,
+    x: str,
+    hue: str | None,
+    metric: tuple[str, str, str],
+    base: dict[str, Any],
+    base_name: str,
+    paired: tuple[str, str, str] | None,
+    where: dict[Any, float],
+    numeric: bool,
+) -> None:
+    """Each series of ``hue``: the metric with its interval on top, and each point's paired
+    difference from the base point below in the series' colour (see :func:`sweep_lines`)."""
     groups: dict[object, list[dict[str, Any]]] = {}
     for r in rows:
         groups.setdefault(r[hue] if hue else "", []).append(r)
@@ -393,17 +436,32 @@ def sweep_lines(
                 capsize=3,
                 markersize=4,
             )
+
+
+def _base_marks(
+    top: Axes,
+    low_ax: Axes,
+    x: str,
+    unit: str,
+    base: dict[str, Any],
+    base_name: str,
+    paired: bool,
+    where: dict[Any, float],
+    numeric: bool,
+) -> None:
+    """The base rules' value of ``x`` as a labelled vertical line, and the lower panel's
+    title naming the base point (or, without paired differences, why there are none)."""
     mark = base.get(x)
     if mark is not None and ((numeric and _is_number(mark)) or mark in where):
         at = float(mark) if numeric else where[mark]
         run = "" if mark in where else ", not in the sweep"
-        for ax in (top, low_ax) if paired is not None else (top,):
+        for ax in (top, low_ax) if paired else (top,):
             ax.axvline(at, color="#c0392b", linestyle="--", linewidth=1.2)
         top.plot(
             [], [], color="#c0392b", linestyle="--", label=f"{base_name}: {x}={_cell(mark)}{run}"
         )
     point = ", ".join(f"{k}={_cell(v)}" for k, v in base.items())
-    if paired is not None:
+    if paired:
         low_ax.axhline(0, color="black", linewidth=1)
         low_ax.set_ylabel(f"B - A, {unit}")
         low_ax.set_title(
@@ -422,29 +480,6 @@ def sweep_lines(
             fontsize=9,
         )
         low_ax.set_yticks([])
-    if numeric and all(isinstance(v, int) for v in values):
-        if len(values) <= 12:
-            low_ax.set_xticks([float(v) for v in values], [str(v) for v in values])
-        else:
-            low_ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-    elif not numeric:
-        low_ax.set_xticks(list(where.values()), [_cell(v) for v in values])
-        low_ax.set_xlim(-0.5, len(values) - 0.5)
-    if points:
-        for ax in (top, low_ax):
-            ax.yaxis.set_major_formatter(_POINTS)
-    top.set_ylabel(f"{what}, {unit}")
-    low_ax.set_xlabel(x)
-    games = sorted({int(r["games"]) for r in rows})
-    top.set_title(
-        f"{what.capitalize()} by {x}, 95% interval {'band' if numeric else 'bars'}\n"
-        f"({'/'.join(f'{g:,}' for g in games)} games per point)",
-        fontsize=11,
-    )
-    if top.get_legend_handles_labels()[0]:
-        # Beside the panels, so that it never hides a point.
-        top.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
-    return _png(fig)
 
 
 def matrix(rows: Rows, row_key: str, col_key: str, value: str, title: str, label: str) -> bytes:

@@ -99,3 +99,9 @@ RulesOpt = Annotated[
         "lists the presets).",
     ),
 ]
+#: Options several commands share, declared once so their names, bounds and help agree.
+WorkersOpt = Annotated[int, typer.Option("--workers", min=1)]
+JsonOpt = Annotated[bool, typer.Option("--json", help="One JSON object.")]
+AddressOpt = Annotated[str | None, typer.Option("--address", help="Join an existing Ray cluster.")]
+#: The seed of the common seeds two variants are played on (compare, sweep).
+CommonSeedOpt = Annotated[int, typer.Option("--seed", min=0)]

@@ -4,16 +4,19 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from pipelines.cli.app import (
     ABLATIONS,
     BoardsOpt,
+    CommonSeedOpt,
     GameOpt,
+    JsonOpt,
     PlayersOpt,
     RulesOpt,
+    WorkersOpt,
     app,
     command,
     echo_json,
@@ -23,89 +26,104 @@ from pipelines.play.game import check_game, parse_players
 from sim.errors import InputError
 from sim.runner.games import game_kind
 
+if TYPE_CHECKING:
+    from pipelines.experiments.sweep import SweepSpec
+
 # Each command imports its pipeline when called (see pipelines.cli.games): the statistics,
 # Parquet and plotting libraries they use are a second of start-up the other commands do not
 # need.
 
 
+BRulesOpt = Annotated[str | None, typer.Option("--b-rules", help="Variant B: preset or TOML file.")]
+ARulesOpt = Annotated[
+    str | None,
+    typer.Option("--a-rules", help="Variant A (the base): preset or TOML file."),
+]
+BAblateOpt = Annotated[
+    str | None,
+    typer.Option("--ablate", help=f"B = A without one of the game's parts ({ABLATIONS})."),
+]
+AStrategyOpt = Annotated[
+    str | None, typer.Option("--a-strategy", help="Candidate A against the field.")
+]
+BStrategyOpt = Annotated[
+    str | None, typer.Option("--b-strategy", help="Candidate B against the field.")
+]
+BPlayersOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--b-players",
+        help="B = the same seats played by these strategies (as many as --players): "
+        "does first-seat advantage or length change with the players?",
+    ),
+]
+MetricOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--metric",
+        help="first-seat, turns, win:STRATEGY (default first-seat; "
+        "candidate for strategy comparisons).",
+    ),
+]
+BoundsOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--bounds",
+        help="One-sided test H0,H1: the B - A difference under each hypothesis, in the "
+        "metric's units (points of win share, turns); default 0,2 for win shares, 0,1 for "
+        "turns.",
+    ),
+]
+TwoSidedOpt = Annotated[
+    bool,
+    typer.Option(
+        "--two-sided",
+        help="Test no difference against a difference of at least --delta either way.",
+    ),
+]
+DeltaOpt = Annotated[
+    float | None,
+    typer.Option(
+        "--delta",
+        help="With --two-sided: the smallest difference that matters, in the metric's "
+        "units (default 2 points of win share, 1 turn).",
+    ),
+]
+MaxGamesOpt = Annotated[int, typer.Option("--max-games", min=1)]
+BatchBlocksOpt = Annotated[int, typer.Option("--batch-blocks", min=1, help="Blocks between looks.")]
+PlanOpt = Annotated[
+    float | None,
+    typer.Option(
+        "--plan",
+        help="Only estimate the games a fixed two-sided test needs to detect a B - A "
+        "difference of EFFECT, in the metric's units.",
+    ),
+]
+PilotBlocksOpt = Annotated[int, typer.Option("--pilot-blocks", min=2)]
+
+
 @command(app, "compare")
 def compare_cmd(
-    b_rules: Annotated[
-        str | None, typer.Option("--b-rules", help="Variant B: preset or TOML file.")
-    ] = None,
-    a_rules: Annotated[
-        str | None,
-        typer.Option("--a-rules", help="Variant A (the base): preset or TOML file."),
-    ] = None,
-    ablate: Annotated[
-        str | None,
-        typer.Option("--ablate", help=f"B = A without one of the game's parts ({ABLATIONS})."),
-    ] = None,
-    a_strategy: Annotated[
-        str | None, typer.Option("--a-strategy", help="Candidate A against the field.")
-    ] = None,
-    b_strategy: Annotated[
-        str | None, typer.Option("--b-strategy", help="Candidate B against the field.")
-    ] = None,
-    b_players: Annotated[
-        str | None,
-        typer.Option(
-            "--b-players",
-            help="B = the same seats played by these strategies (as many as --players): "
-            "does first-seat advantage or length change with the players?",
-        ),
-    ] = None,
+    b_rules: BRulesOpt = None,
+    a_rules: ARulesOpt = None,
+    ablate: BAblateOpt = None,
+    a_strategy: AStrategyOpt = None,
+    b_strategy: BStrategyOpt = None,
+    b_players: BPlayersOpt = None,
     game: GameOpt = None,
     players: PlayersOpt = None,
-    metric: Annotated[
-        str | None,
-        typer.Option(
-            "--metric",
-            help="first-seat, turns, win:STRATEGY (default first-seat; "
-            "candidate for strategy comparisons).",
-        ),
-    ] = None,
-    bounds: Annotated[
-        str | None,
-        typer.Option(
-            "--bounds",
-            help="One-sided test H0,H1: the B - A difference under each hypothesis, in the "
-            "metric's units (points of win share, turns); default 0,2 for win shares, 0,1 for "
-            "turns.",
-        ),
-    ] = None,
-    two_sided: Annotated[
-        bool,
-        typer.Option(
-            "--two-sided",
-            help="Test no difference against a difference of at least --delta either way.",
-        ),
-    ] = False,
-    delta: Annotated[
-        float | None,
-        typer.Option(
-            "--delta",
-            help="With --two-sided: the smallest difference that matters, in the metric's "
-            "units (default 2 points of win share, 1 turn).",
-        ),
-    ] = None,
-    max_games: Annotated[int, typer.Option("--max-games", min=1)] = 20_000,
-    seed: Annotated[int, typer.Option("--seed", min=0)] = 1,
+    metric: MetricOpt = None,
+    bounds: BoundsOpt = None,
+    two_sided: TwoSidedOpt = False,
+    delta: DeltaOpt = None,
+    max_games: MaxGamesOpt = 20_000,
+    seed: CommonSeedOpt = 1,
     islands: BoardsOpt = None,
-    workers: Annotated[int, typer.Option("--workers", min=1)] = 2,
-    batch_blocks: Annotated[
-        int, typer.Option("--batch-blocks", min=1, help="Blocks between looks.")
-    ] = 50,
-    plan_effect: Annotated[
-        float | None,
-        typer.Option(
-            "--plan",
-            help="Only estimate the games a fixed two-sided test needs to detect a B - A "
-            "difference of EFFECT, in the metric's units.",
-        ),
-    ] = None,
-    pilot_blocks: Annotated[int, typer.Option("--pilot-blocks", min=2)] = 100,
-    as_json: Annotated[bool, typer.Option("--json", help="One JSON object.")] = False,
+    workers: WorkersOpt = 2,
+    batch_blocks: BatchBlocksOpt = 50,
+    plan_effect: PlanOpt = None,
+    pilot_blocks: PilotBlocksOpt = 100,
+    as_json: JsonOpt = False,
 ) -> None:
     """Compare A and B on common seeds (rules, an ablation, or strategies) with a one-sided or
     two-sided SPRT; the verdict in words, with the estimate and its 95% interval."""
@@ -157,7 +175,7 @@ def regress_cmd(
     out: Annotated[Path, typer.Option("--out", help="Where report.json and junit.xml go.")] = Path(
         "regress-out"
     ),
-    workers: Annotated[int, typer.Option("--workers", min=1)] = 2,
+    workers: WorkersOpt = 2,
     exact: Annotated[
         bool, typer.Option("--exact", help="Exit 1 on any change, even one within noise.")
     ] = False,
@@ -207,30 +225,32 @@ def regress_cmd(
         raise typer.Exit(1)
 
 
+ParamOpt = Annotated[
+    list[str],
+    typer.Option("--param", help="KEY=V1,V2,... a rules key of the game (give one or two)."),
+]
+PointGamesOpt = Annotated[int, typer.Option("--games", min=2, help="Games per grid point.")]
+SweepOutOpt = Annotated[Path, typer.Option("--out", help="Where sweep.csv/json/png go.")]
+RowsJsonOpt = Annotated[bool, typer.Option("--json", help="Print the rows as JSON.")]
+
+
 @command(app, "sweep")
 def sweep_cmd(
-    param: Annotated[
-        list[str],
-        typer.Option("--param", help="KEY=V1,V2,... a rules key of the game (give one or two)."),
-    ],
+    param: ParamOpt,
     game: GameOpt = None,
     players: PlayersOpt = None,
     rules: RulesOpt = None,
-    games: Annotated[int, typer.Option("--games", min=2, help="Games per grid point.")] = 2000,
-    seed: Annotated[int, typer.Option("--seed", min=0)] = 1,
+    games: PointGamesOpt = 2000,
+    seed: CommonSeedOpt = 1,
     islands: BoardsOpt = None,
-    workers: Annotated[int, typer.Option("--workers", min=1)] = 2,
-    out: Annotated[Path, typer.Option("--out", help="Where sweep.csv/json/png go.")] = Path(
-        "sweep-out"
-    ),
-    as_json: Annotated[bool, typer.Option("--json", help="Print the rows as JSON.")] = False,
+    workers: WorkersOpt = 2,
+    out: SweepOutOpt = Path("sweep-out"),
+    as_json: RowsJsonOpt = False,
 ) -> None:
     """Sweep one or two rule parameters on common seeds: fairness, length, curses, spread."""
     from pipelines.experiments.progress import Progress
     from pipelines.experiments.simulate import game_islands
-    from pipelines.experiments.sweep import SweepSpec, base_point, parse_param, sweep, table_lines
-    from pipelines.report.headline import sweep_headline
-    from reports import documents, figures
+    from pipelines.experiments.sweep import SweepSpec, parse_param, sweep
 
     keys = [p.partition("=")[0].strip() for p in param]
     game = choose_game(game, players=players, rules=[rules], boards=islands is not None, keys=keys)
@@ -254,6 +274,25 @@ def sweep_cmd(
         workers=workers,
     )
     rows = sweep(spec, Progress("sweep"))
+    said, table = _write_sweep(out, rows, spec, rules or kind.default_rules, kind.title)
+    if as_json:
+        echo_json(rows)
+        return
+    for line in [*said, "", *table]:  # the headline on top, as in every report
+        typer.echo(line)
+    typer.echo(f"tables, plots and summary.md: {out}")
+
+
+def _write_sweep(
+    out: Path, rows: list[dict[str, Any]], spec: SweepSpec, base_name: str, title: str
+) -> tuple[list[str], list[str]]:
+    """Write the sweep's tables, plots and summary.md into ``out``; its headline and table
+    lines."""
+    from pipelines.experiments.sweep import base_point, table_lines
+    from pipelines.report.headline import sweep_headline
+    from reports import documents, figures
+
+    params = spec.params
     out.mkdir(parents=True, exist_ok=True)
     (out / "sweep.json").write_text(json.dumps(rows, indent=1) + "\n")
     header = list(rows[0])
@@ -262,7 +301,6 @@ def sweep_cmd(
     x = params[0][0]
     hue = params[1][0] if len(params) == 2 else None
     base_values = base_point(spec)
-    base_name = rules or kind.default_rules
     paired = "first_seat_vs_base" in rows[0]
     (out / "first_seat.png").write_bytes(
         figures.sweep_lines(
@@ -295,18 +333,13 @@ def sweep_cmd(
     )
     keys = [k for k, _ in params]
     said = sweep_headline(rows, keys)
-    table = table_lines(rows, keys, len(specs), base_values)
+    table = table_lines(rows, keys, len(spec.labels), base_values)
     (out / "summary.md").write_text(
         documents.markdown_page(
             f"tourney sweep: {', '.join(keys)}",
-            f"{kind.title}, {', '.join(spec.labels)}; every figure with its 95% interval.",
+            f"{title}, {', '.join(spec.labels)}; every figure with its 95% interval.",
             said,
             ["```", *table, "```"],
         )
     )
-    if as_json:
-        echo_json(rows)
-        return
-    for line in [*said, "", *table]:  # the headline on top, as in every report
-        typer.echo(line)
-    typer.echo(f"tables, plots and summary.md: {out}")
+    return said, table

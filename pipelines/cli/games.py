@@ -13,12 +13,35 @@ import typer
 from pipelines.cli.app import (
     ABLATIONS,
     GAME_HELP,
+    AddressOpt,
     GameOpt,
+    JsonOpt,
     PlayersOpt,
     RulesOpt,
     app,
     command,
     echo_json,
+)
+from pipelines.cli.run_options import (
+    AuditOpt,
+    BackendOpt,
+    DecisionTimeoutOpt,
+    IslandsOpt,
+    IsolateOpt,
+    OutOpt,
+    PoolOpt,
+    ProcessesOpt,
+    RootSeedOpt,
+    RulesFileOpt,
+    RunAblateOpt,
+    RunGamesOpt,
+    SeatingOpt,
+    ShardSizeOpt,
+    ShardTimeoutOpt,
+    SharedOutOpt,
+    SpecArg,
+    TableSizesOpt,
+    TwinOpt,
 )
 from pipelines.experiments.game_choice import choose_game
 from pipelines.play.game import (
@@ -211,7 +234,7 @@ def bench_cmd(
             help="The games of a run with this seating: rotate (the default) or random.",
         ),
     ] = "rotate",
-    as_json: Annotated[bool, typer.Option("--json", help="One JSON object.")] = False,
+    as_json: JsonOpt = False,
 ) -> None:
     """Play games on one core and print games/s and decisions/s."""
     game = choose_game(game, players=players, rules=[rules])
@@ -242,115 +265,28 @@ def bench_cmd(
 
 @command(app, "simulate")
 def simulate_cmd(
-    spec: Annotated[
-        Path | None, typer.Argument(help="A spec TOML file (see data/specs/demo.toml).")
-    ] = None,
+    spec: SpecArg = None,
     game: Annotated[str | None, typer.Option("--game", help=GAME_HELP)] = None,
     players: PlayersOpt = None,
-    pool: Annotated[
-        str | None,
-        typer.Option(
-            "--pool",
-            help="Instead of --players: strategies every combination of which is played at "
-            "each of --table-sizes (balanced per table size).",
-        ),
-    ] = None,
-    table_sizes: Annotated[
-        str | None,
-        typer.Option(
-            "--table-sizes",
-            help="A pool's player counts, e.g. 2,3,4 (default: 2 to 4, as the pool allows).",
-        ),
-    ] = None,
-    games: Annotated[
-        int | None,
-        typer.Option(
-            "--games",
-            help="Games to play (a pool: per table size, rounded up to balanced cycles); "
-            "more games than a run has grows it.",
-        ),
-    ] = None,
-    seed: Annotated[int | None, typer.Option("--seed", help="The root seed.")] = None,
-    seating: Annotated[
-        str | None, typer.Option("--seating", help="rotate (duplicate format) or random.")
-    ] = None,
-    islands: Annotated[
-        str | None,
-        typer.Option("--islands", help="A name, a comma list, all, or generated:N."),
-    ] = None,
-    rules: Annotated[
-        str | None, typer.Option("--rules", help="A rules preset or TOML file.")
-    ] = None,
-    backend: Annotated[
-        str | None, typer.Option("--backend", help="ray (default), process or serial.")
-    ] = None,
-    workers: Annotated[int | None, typer.Option("--workers", help="Worker processes.")] = None,
-    shard_size: Annotated[
-        int | None, typer.Option("--shard-size", help="Games per task (default 1000).")
-    ] = None,
-    address: Annotated[
-        str | None, typer.Option("--address", help="Join an existing Ray cluster.")
-    ] = None,
-    out: Annotated[
-        str | None,
-        typer.Option(
-            "--out",
-            help="Run directory, or s3://BUCKET/PREFIX (default data/runs/<id>).",
-        ),
-    ] = None,
-    shared_out: Annotated[
-        bool | None,
-        typer.Option(
-            "--shared-out",
-            help="With --address: the --out path is on a filesystem every node mounts there.",
-        ),
-    ] = None,
-    ablate: Annotated[
-        str | None,
-        typer.Option(
-            "--ablate", help=f"The same seeds without one of the game's parts ({ABLATIONS})."
-        ),
-    ] = None,
-    twin: Annotated[
-        str | None,
-        typer.Option(
-            "--twin",
-            help=f"Also play the same seeds without one of the game's parts ({ABLATIONS}), "
-            "into <out>-without-X.",
-        ),
-    ] = None,
-    audit: Annotated[
-        bool | None,
-        typer.Option(
-            "--audit",
-            help="For untrusted plug-ins: check after every decision that the game is "
-            "unchanged (a change is a violation and is undone). Slower.",
-        ),
-    ] = None,
-    isolate: Annotated[
-        bool | None,
-        typer.Option(
-            "--isolate",
-            help="For untrusted plug-ins: each plays in its own process, which sees only its "
-            "view (no frame, class or engine of the game's process). Slower.",
-        ),
-    ] = None,
-    decision_timeout: Annotated[
-        float | None,
-        typer.Option(
-            "--decision-timeout",
-            help="Seconds a decision may take; a strategy past it is recorded and its game "
-            "ends (end reason timeout). Off by default.",
-        ),
-    ] = None,
-    shard_timeout: Annotated[
-        float | None,
-        typer.Option(
-            "--shard-timeout",
-            help="Seconds a shard may take before the run stops with exit 1 (process and "
-            "ray backends). Off by default.",
-        ),
-    ] = None,
+    pool: PoolOpt = None,
+    table_sizes: TableSizesOpt = None,
+    games: RunGamesOpt = None,
+    seed: RootSeedOpt = None,
+    seating: SeatingOpt = None,
+    islands: IslandsOpt = None,
+    rules: RulesFileOpt = None,
+    backend: BackendOpt = None,
+    workers: ProcessesOpt = None,
+    shard_size: ShardSizeOpt = None,
+    address: AddressOpt = None,
+    out: OutOpt = None,
+    shared_out: SharedOutOpt = None,
+    ablate: RunAblateOpt = None,
+    twin: TwinOpt = None,
+    audit: AuditOpt = None,
+    isolate: IsolateOpt = None,
+    decision_timeout: DecisionTimeoutOpt = None,
+    shard_timeout: ShardTimeoutOpt = None,
 ) -> None:
     """Run a tournament: seeded games in shards, Parquet tables, resumable."""
     from pipelines.experiments.simulate import read_spec, resolve, twin_config
@@ -453,7 +389,7 @@ def bench_runner_cmd(
     games: Annotated[int, typer.Option("--games", min=1, help="Games per run.")] = 20_000,
     workers: Annotated[int, typer.Option("--workers", min=1, help="Ray workers.")] = 2,
     shard_size: Annotated[int, typer.Option("--shard-size", min=1)] = 1000,
-    as_json: Annotated[bool, typer.Option("--json", help="One JSON object.")] = False,
+    as_json: JsonOpt = False,
 ) -> None:
     """Time the runner: one serial worker against Ray workers on the same games."""
     from pipelines.experiments.run_bench import bench_runner

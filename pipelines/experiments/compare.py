@@ -295,8 +295,7 @@ def estimate(spec: CompareSpec, test: Sprt | TwoSidedSprt) -> dict[str, Any]:
 def compare(spec: CompareSpec, progress: Progress | None = None) -> dict[str, Any]:
     """Run the sequential test; return its verdict and figures (units of the metric).
     ``progress`` is told the games played and the test's state after every look."""
-    metric = verdicts.metric_info(spec.metric)
-    n = len(spec.labels)
+    verdicts.metric_info(spec.metric)  # a metric it cannot describe fails before any game
     most = max_blocks(spec)
     test = _test(spec)
     issues = {side: dict.fromkeys(ISSUES, 0) for side in ("a", "b")}
@@ -323,6 +322,15 @@ def compare(spec: CompareSpec, progress: Progress | None = None) -> dict[str, An
             pool.join()
         if progress is not None:
             progress.finish()
+    return _result(spec, test, status, issues)
+
+
+def _result(
+    spec: CompareSpec, test: Sprt | TwoSidedSprt, status: str, issues: dict[str, dict[str, int]]
+) -> dict[str, Any]:
+    """The finished test's verdict in words, its figures, and what it could have seen."""
+    metric = verdicts.metric_info(spec.metric)
+    n = len(spec.labels)
     figures = estimate(spec, test)
     low, high = figures["interval"]
     decision = status if status != CONTINUE else "undecided"

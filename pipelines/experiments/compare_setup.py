@@ -6,6 +6,7 @@ and its units, the hypotheses, the field; every bad combination is one ``InputEr
 from __future__ import annotations
 
 from pathlib import Path
+from typing import NamedTuple
 
 from pipelines.experiments.compare import CompareSpec, check_metric
 from pipelines.experiments.game_choice import choose_game
@@ -14,8 +15,8 @@ from pipelines.play.ablation import ablated
 from pipelines.play.game import check_game, parse_players
 from pipelines.report import verdicts
 from sim.errors import InputError
-from sim.runner.games import game_kind
-from strategies.registry import DEFAULT_PLAYERS, parse_strategy, split_specs
+from sim.runner.games import Factory, Rules, game_kind
+from strategies.registry import DEFAULT_PLAYERS, StrategySpec, parse_strategy, split_specs
 
 
 def _rules_name(source: str) -> str:
@@ -65,55 +66,142 @@ def compare_spec(
         )
     a_source = a_rules or kind.default_rules
     rules_a = kind.load_rules(a_source)
-    rules_b = rules_a
-    b_name = _rules_name(a_source)
-    factories_b = None
-    candidates = None
-    lineup_b: tuple[str, ...] | None = None
     if strategy_mode:
-        if a_strategy is None or b_strategy is None:
-            raise InputError("a strategy comparison needs both --a-strategy and --b-strategy")
-        field_names = split_specs(players) if players else DEFAULT_PLAYERS[game][:3]
-        field = [parse_strategy(x, game) for x in field_names]
-        cand_a, cand_b = parse_strategy(a_strategy, game), parse_strategy(b_strategy, game)
-        specs = [cand_a, *field]
-        if not 2 <= len(specs) <= 4:
-            raise InputError(f"--players: a field of 1 to 3 opponents, got {len(field)}")
-        factories_b = (cand_b.factory(), *(p.factory() for p in field))
-        candidates = (cand_a.label, cand_b.label)
-        metric = metric or "candidate"
+        side = _strategies_b(game, players, a_strategy, b_strategy, rules_a, a_source, metric)
     elif b_players is not None:
-        # The same seats under the same rules, every seat played by B's lineup instead: a
-        # question about the game (first-seat advantage, length) asked of other players.
-        specs = parse_players(players, game)
-        asked = split_specs(b_players)
-        if len(asked) != len(specs):
-            raise InputError(
-                f"--b-players: {len(asked)} strategies for a table of {len(specs)} "
-                "(give as many as --players)"
-            )
-        specs_b = parse_players(b_players, game)
-        metric = metric or "first-seat"
-        if metric not in ("first-seat", "turns"):
-            raise InputError(
-                f"--metric {metric!r} is not allowed with --b-players (first-seat or turns: "
-                "the two lineups have different players)"
-            )
-        factories_b = tuple(p.factory() for p in specs_b)
-        lineup_b = tuple(p.label for p in specs_b)
+        side = _players_b(game, players, b_players, rules_a, a_source, metric)
     else:
-        specs = parse_players(players, game)
-        metric = metric or "first-seat"
-        if ablate is not None:
-            rules_b = ablated(rules_a, ablate, "--ablate")
-            b_name = f"{_rules_name(a_source)} without {ablate}"
-        else:
-            assert b_rules is not None
-            rules_b = kind.load_rules(b_rules)
-            b_name = _rules_name(b_rules)
-    labels = tuple(p.label for p in specs)
-    check_metric(metric, labels, strategy_mode)
-    info = verdicts.metric_info(metric)
+        side = _rules_b(game, players, b_rules, ablate, rules_a, a_source, metric)
+    labels = tuple(p.label for p in side.specs)
+    check_metric(side.metric, labels, strategy_mode)
+    theta0, theta1, delta_value = _hypotheses(
+        verdicts.metric_info(side.metric), bounds, two_sided, delta, plan_effect
+    )
+    return CompareSpec(
+        labels=labels,
+        factories=tuple(p.factory() for p in side.specs),
+        rules_a=rules_a,
+        rules_b=side.rules,
+        factories_b=side.factories,
+        metric=side.metric,
+        theta0=theta0,
+        theta1=theta1,
+        delta=delta_value,
+        seed=seed,
+        islands=game_islands(kind, islands, "--islands", "--islands"),
+        max_games=max_games,
+        batch_blocks=batch_blocks,
+        workers=workers,
+        rules_a_name=_rules_name(a_source),
+        rules_b_name=side.name,
+        candidates=side.candidates,
+        lineup_b=side.lineup,
+    )
+
+
+class _B(NamedTuple):
+    """What B is: the seats' strategies (A's, or candidate A's with the field), B's rules and
+    name, B's own players when they differ, and the metric (defaulted by the kind of B)."""
+
+    specs: list[StrategySpec]
+    rules: Rules
+    name: str
+    metric: str
+    factories: tuple[Factory, ...] | None = None
+    candidates: tuple[str, str] | None = None
+    lineup: tuple[str, ...] | None = None
+
+
+def _rules_b(
+    game: str,
+    players: str | None,
+    b_rules: str | None,
+    ablate: str | None,
+    rules: Rules,
+    a_source: str,
+    metric: str | None,
+) -> _B:
+    """B = the same players under other rules: B's rules file, or A's without a part."""
+    specs = parse_players(players, game)
+    if ablate is not None:
+        name = f"{_rules_name(a_source)} without {ablate}"
+        return _B(specs, ablated(rules, ablate, "--ablate"), name, metric or "first-seat")
+    assert b_rules is not None
+    b = game_kind(game).load_rules(b_rules)
+    return _B(specs, b, _rules_name(b_rules), metric or "first-seat")
+
+
+def _strategies_b(
+    game: str,
+    players: str | None,
+    a_strategy: str | None,
+    b_strategy: str | None,
+    rules: Rules,
+    a_source: str,
+    metric: str | None,
+) -> _B:
+    """B = candidate B in candidate A's seat, against the same field."""
+    if a_strategy is None or b_strategy is None:
+        raise InputError("a strategy comparison needs both --a-strategy and --b-strategy")
+    field_names = split_specs(players) if players else DEFAULT_PLAYERS[game][:3]
+    field = [parse_strategy(x, game) for x in field_names]
+    cand_a, cand_b = parse_strategy(a_strategy, game), parse_strategy(b_strategy, game)
+    specs = [cand_a, *field]
+    if not 2 <= len(specs) <= 4:
+        raise InputError(f"--players: a field of 1 to 3 opponents, got {len(field)}")
+    return _B(
+        specs,
+        rules,
+        _rules_name(a_source),
+        metric or "candidate",
+        factories=(cand_b.factory(), *(p.factory() for p in field)),
+        candidates=(cand_a.label, cand_b.label),
+    )
+
+
+def _players_b(
+    game: str,
+    players: str | None,
+    b_players: str,
+    rules: Rules,
+    a_source: str,
+    metric: str | None,
+) -> _B:
+    """B = the same seats under the same rules, every seat played by B's lineup instead: a
+    question about the game (first-seat advantage, length) asked of other players."""
+    specs = parse_players(players, game)
+    asked = split_specs(b_players)
+    if len(asked) != len(specs):
+        raise InputError(
+            f"--b-players: {len(asked)} strategies for a table of {len(specs)} "
+            "(give as many as --players)"
+        )
+    specs_b = parse_players(b_players, game)
+    metric = metric or "first-seat"
+    if metric not in ("first-seat", "turns"):
+        raise InputError(
+            f"--metric {metric!r} is not allowed with --b-players (first-seat or turns: "
+            "the two lineups have different players)"
+        )
+    return _B(
+        specs,
+        rules,
+        _rules_name(a_source),
+        metric,
+        factories=tuple(p.factory() for p in specs_b),
+        lineup=tuple(p.label for p in specs_b),
+    )
+
+
+def _hypotheses(
+    info: verdicts.Metric,
+    bounds: str | None,
+    two_sided: bool,
+    delta: float | None,
+    plan_effect: float | None,
+) -> tuple[float, float, float | None]:
+    """The one-sided test's H0 and H1 and the two-sided test's smallest difference (None for
+    a one-sided test), checked against each other and the metric's units."""
     if plan_effect is not None and (bounds is not None or two_sided or delta is not None):
         raise InputError(
             "--plan estimates a fixed-size test: it takes no --bounds, --two-sided or --delta"
@@ -135,24 +223,4 @@ def compare_spec(
         delta_value = verdicts.check_delta(info.default_delta if delta is None else delta, info)
     if plan_effect is not None:
         verdicts.check_effect(plan_effect, info)
-    spec = CompareSpec(
-        labels=labels,
-        factories=tuple(p.factory() for p in specs),
-        rules_a=rules_a,
-        rules_b=rules_b,
-        factories_b=factories_b,
-        metric=metric,
-        theta0=theta0,
-        theta1=theta1,
-        delta=delta_value,
-        seed=seed,
-        islands=game_islands(kind, islands, "--islands", "--islands"),
-        max_games=max_games,
-        batch_blocks=batch_blocks,
-        workers=workers,
-        rules_a_name=_rules_name(a_source),
-        rules_b_name=b_name,
-        candidates=candidates,
-        lineup_b=lineup_b,
-    )
-    return spec
+    return theta0, theta1, delta_value

@@ -204,18 +204,23 @@ def _unnamed_game(file_values: dict[str, Any], flags: dict[str, Any]) -> str:
     )
 
 
+def _game(game: Any, file_values: dict[str, Any], flags: dict[str, Any], source: str) -> str:
+    """The game named, or the one the other values fit; ``InputError`` for an unknown one."""
+    if game is None:
+        game = _unnamed_game(file_values, flags)
+    if game not in GAMES:
+        allowed = ", ".join(GAMES)
+        raise InputError(f"{source}: game = {game!r} is not allowed (one of {allowed})")
+    return str(game)
+
+
 def resolve(file_values: dict[str, Any], flags: dict[str, Any], source: str) -> RunConfig:
     """Merge defaults, the spec file and the flags; validate everything."""
     values = dict(DEFAULTS)
     values.update(file_values)
     values.update({k: v for k, v in flags.items() if v is not None})
     _check_types(values, source)
-    game = values["game"]
-    if game is None:
-        game = values["game"] = _unnamed_game(file_values, flags)
-    if game not in GAMES:
-        allowed = ", ".join(GAMES)
-        raise InputError(f"{source}: game = {game!r} is not allowed (one of {allowed})")
+    game = values["game"] = _game(values["game"], file_values, flags, source)
     kind = GAMES[game]
     seating = values["seating"]
     if seating not in ("rotate", "random"):
@@ -232,13 +237,7 @@ def resolve(file_values: dict[str, Any], flags: dict[str, Any], source: str) -> 
             f"{source}: games = {asked:,} per table size makes {games:,} games (at most "
             f"{MAX_GAMES:,} allowed)"
         )
-    shard_size = _bounded(source, "shard_size", values["shard_size"], 1, MAX_SHARD_SIZE)
-    if -(-games // shard_size) > MAX_SHARDS:
-        raise InputError(
-            f"{source}: games = {games:,} in shards of {shard_size:,} makes "
-            f"{-(-games // shard_size):,} shards (at most {MAX_SHARDS:,} allowed: raise "
-            "shard_size)"
-        )
+    shard_size = _shard_size(source, values["shard_size"], games)
     workers = _bounded(source, "workers", values["workers"], 1, MAX_WORKERS)
     seed = _bounded(source, "seed", values["seed"], 0, MAX_SEED)
     backend = values["backend"]
@@ -248,12 +247,8 @@ def resolve(file_values: dict[str, Any], flags: dict[str, Any], source: str) -> 
     values["rules"] = values["rules"] or kind.default_rules
     if kind.boards and values["islands"] is None:
         values["islands"] = "all"
-    rules_source = str(values["rules"])
-    rules = kind.load_rules(rules_source)
     ablate = values.get("ablate")
-    if ablate:
-        rules = ablated(rules, ablate, f"{source}: ablate =")
-        rules_source = f"{rules_source} without {ablate}"
+    rules, rules_source = _rules(kind, str(values["rules"]), ablate, source)
     islands = game_islands(kind, values["islands"], source, f"{source}: islands")
     if kind.boards:
         for name in islands:  # e.g. Tobago's landmarks must fit the rules' spacing
@@ -296,6 +291,29 @@ def resolve(file_values: dict[str, Any], flags: dict[str, Any], source: str) -> 
         guard=guard,
         shard_timeout=shard_timeout,
     )
+
+
+def _shard_size(source: str, value: Any, games: int) -> int:
+    """The games per shard, checked (and the number of shards they make)."""
+    shard_size = _bounded(source, "shard_size", value, 1, MAX_SHARD_SIZE)
+    if -(-games // shard_size) > MAX_SHARDS:
+        raise InputError(
+            f"{source}: games = {games:,} in shards of {shard_size:,} makes "
+            f"{-(-games // shard_size):,} shards (at most {MAX_SHARDS:,} allowed: raise "
+            "shard_size)"
+        )
+    return shard_size
+
+
+def _rules(
+    kind: AnyKind, rules_source: str, ablate: str | None, source: str
+) -> tuple[RulesLike, str]:
+    """The run's rules, without the ablated part if any, and how they are named."""
+    rules = kind.load_rules(rules_source)
+    if ablate:
+        rules = ablated(rules, ablate, f"{source}: ablate =")
+        rules_source = f"{rules_source} without {ablate}"
+    return rules, rules_source
 
 
 def _seconds(source: str, key: str, value: Any, high: float, low: float = 0) -> float | None:

@@ -30,7 +30,6 @@ and counted, as the reports do.
 
 from __future__ import annotations
 
-import contextlib
 import math
 import re
 from collections.abc import Callable
@@ -43,9 +42,6 @@ from pipelines.experiments.tune_select import points, share_interval, t_bounds, 
 from pipelines.stats.core import Z95
 from sim.errors import InputError
 from strategies.registry import Param, parse_strategy, split_specs
-
-if TYPE_CHECKING:
-    from pipelines.experiments.progress import Progress
 
 #: At most this many settings in a grid (each plays at least one round).
 MAX_SETTINGS = 256
@@ -334,42 +330,8 @@ def tune(
     r = 0
     rounds: list[dict[str, Any]] = []
     while True:
-        games = _round_games(spec, r)
-        seed = spec.seed + r
-        say(f"round {r + 1}: {len(alive)} settings, {games:,} games each (seed {seed})")
-        for k, s in enumerate(alive):
-            blocks, unfinished = play(
-                [s.label, *spec.field],
-                games,
-                seed,
-                spec.out / f"round-{r + 1}" / f"setting-{settings.index(s)}",
-            )
-            for b, share in blocks.items():
-                s.blocks[(r, b)] = share
-            s.unfinished += unfinished
-            s.games += games
-            e = share_estimate(list(s.blocks.values()), 1 + len(spec.field))
-            say(
-                f"  {k + 1}/{len(alive)} {s.label}: win share {100 * e.mean:.1f}% "
-                f"[{100 * e.low:.1f}, {100 * e.high:.1f}] over {s.games:,} games"
-            )
-        ranked = sorted(
-            alive, key=lambda s: (-estimate(list(s.blocks.values())).mean, settings.index(s))
-        )
-        rounds.append(
-            {
-                "round": r + 1,
-                "games_per_setting": games,
-                "seed": seed,
-                "settings": [
-                    {
-                        "setting": s.label,
-                        **share_estimate(list(s.blocks.values()), 1 + len(spec.field)).as_dict(),
-                    }
-                    for s in ranked
-                ],
-            }
-        )
+        ranked = _play_round(spec, play, settings, alive, r, say)
+        rounds.append(_round_record(spec, ranked, r))
         keep = max(1, math.ceil(len(ranked) / spec.eta))
         for s in ranked[keep:]:
             s.dropped_in = r + 1
@@ -386,21 +348,6 @@ def tune(
         for s in settings
         if s is best or is_plausible(by_round(best, s), len(settings), len(rounds))
     ]
-    edges = [
-        g.name
-        for g in spec.grids
-        if len(g.values) > 2
-        and not isinstance(g.values[0], bool | str)
-        and best.params.get(g.name) in (g.values[0], g.values[-1])
-    ]
-    ranges: dict[str, list[Any]] = {}
-    for grid in spec.grids:
-        values = [s.params[grid.name] for s in plausible if grid.name in s.params]
-        numeric = [v for v in values if not isinstance(v, bool | str)]
-        if numeric and len(numeric) == len(values):
-            ranges[grid.name] = [min(numeric), max(numeric)]
-        else:
-            ranges[grid.name] = sorted({_shown(v) for v in values})
     best_share = share_estimate(list(best.blocks.values()), per_block)
     confirm = spec.confirm_games if spec.confirm_games >= 0 else _round_games(spec, r)
     confirmation = None
@@ -428,12 +375,84 @@ def tune(
         "runner_up": None if runner_up is None else runner_up.label,
         "best_minus_default": paired(default, best).as_dict(),
         "plausible": [s.label for s in plausible],
-        "best_at_edge": edges,
-        "plausible_ranges": ranges,
+        "best_at_edge": _at_edge(spec, best),
+        "plausible_ranges": _ranges(spec, plausible),
         "confirmation": confirmation,
         "unfinished_games": sum(s.unfinished for s in settings),
         "games": sum(s.games for s in settings),
     }
+
+
+def _play_round(
+    spec: TuneSpec,
+    play: Runner,
+    settings: list[Setting],
+    alive: list[Setting],
+    r: int,
+    say: Callable[[str], None],
+) -> list[Setting]:
+    """Play round ``r`` of the settings still in; they ranked best first."""
+    games = _round_games(spec, r)
+    seed = spec.seed + r
+    say(f"round {r + 1}: {len(alive)} settings, {games:,} games each (seed {seed})")
+    for k, s in enumerate(alive):
+        blocks, unfinished = play(
+            [s.label, *spec.field],
+            games,
+            seed,
+            spec.out / f"round-{r + 1}" / f"setting-{settings.index(s)}",
+        )
+        for b, share in blocks.items():
+            s.blocks[(r, b)] = share
+        s.unfinished += unfinished
+        s.games += games
+        e = share_estimate(list(s.blocks.values()), 1 + len(spec.field))
+        say(
+            f"  {k + 1}/{len(alive)} {s.label}: win share {100 * e.mean:.1f}% "
+            f"[{100 * e.low:.1f}, {100 * e.high:.1f}] over {s.games:,} games"
+        )
+    return sorted(alive, key=lambda s: (-estimate(list(s.blocks.values())).mean, settings.index(s)))
+
+
+def _round_record(spec: TuneSpec, ranked: list[Setting], r: int) -> dict[str, Any]:
+    """A round in the result: its games and seed, and each setting's win share, best first."""
+    return {
+        "round": r + 1,
+        "games_per_setting": _round_games(spec, r),
+        "seed": spec.seed + r,
+        "settings": [
+            {
+                "setting": s.label,
+                **share_estimate(list(s.blocks.values()), 1 + len(spec.field)).as_dict(),
+            }
+            for s in ranked
+        ],
+    }
+
+
+def _at_edge(spec: TuneSpec, best: Setting) -> list[str]:
+    """The numeric parameters (of more than two values) whose best value ends their range."""
+    return [
+        g.name
+        for g in spec.grids
+        if len(g.values) > 2
+        and not isinstance(g.values[0], bool | str)
+        and best.params.get(g.name) in (g.values[0], g.values[-1])
+    ]
+
+
+def _ranges(spec: TuneSpec, plausible: list[Setting]) -> dict[str, list[Any]]:
+    """Per parameter, the values the plausible settings span: [low, high] when numeric,
+    else the values shown."""
+    ranges: dict[str, list[Any]] = {}
+    for grid in spec.grids:
+        values = [s.params[grid.name] for s in plausible if grid.name in s.params]
+        numeric = [v for v in values if not isinstance(v, bool | str)]
+        if numeric and len(numeric) == len(values):
+            ranges[grid.name] = [min(numeric), max(numeric)]
+        else:
+            ranges[grid.name] = sorted({_shown(v) for v in values})
+    return ranges
 
 
 def _confirm(
@@ -495,57 +514,6 @@ def _confirm(
     return out
 
 
-def write_spec(path: Path, result: dict[str, Any], games: int) -> None:
-    """A spec TOML for ``tourney simulate``: the best setting against the field."""
-    players = [result["best"]["setting"], *result["field"]]
-    lines = [
-        f"# Written by tourney tune: the best setting of {result['strategy']} against the field.",
-        f"description = {_toml_str('tuned ' + result['best']['setting'])}",
-        f"game = {_toml_str(result['game'])}",
-        "players = [" + ", ".join(_toml_str(p) for p in players) + "]",
-        f"games = {games}",
-    ]
-    if result["rules"]:
-        lines.append(f"rules = {_toml_str(str(result['rules']))}")
-    if result.get("islands"):
-        lines.append(f"islands = {_toml_str(str(result['islands']))}")
-    write_text(path, "\n".join(lines) + "\n", "--write")
-
-
-def write_text(path: Path, text: str, what: str) -> None:
-    """Write ``text`` to ``path`` whole or not at all (a temporary file, then a rename);
-    ``InputError`` names ``what`` and the path when it cannot be written."""
-    tmp = path.with_name(path.name + ".tmp")
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp.write_text(text)
-        tmp.replace(path)
-    except OSError as exc:
-        with contextlib.suppress(OSError):
-            tmp.unlink(missing_ok=True)
-        raise InputError(f"{what} {path}: cannot write it ({exc.strerror or exc})") from None
-
-
-def check_writable(path: Path, what: str, directory: bool) -> None:
-    """``InputError`` unless ``path`` is (or can become) a directory, or a file, as asked:
-    checked before any game is played."""
-    if directory:
-        if path.exists() and not path.is_dir():
-            raise InputError(f"{what} {path}: not a directory")
-        return
-    if path.is_dir():
-        raise InputError(f"{what} {path}: a directory (give the spec file's path)")
-    parent = path.parent
-    while not parent.exists():
-        parent = parent.parent
-    if not parent.is_dir():
-        raise InputError(f"{what} {path}: {parent} is not a directory")
-
-
-def _toml_str(text: str) -> str:
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
-
-
 def field_labels(text: str, game: str) -> tuple[str, ...]:
     """The field: 1 to 3 strategy specs (checked)."""
     labels = tuple(split_specs(text))
@@ -556,84 +524,6 @@ def field_labels(text: str, game: str) -> tuple[str, ...]:
     for label in labels:
         parse_strategy(label, game)
     return labels
-
-
-def simulate_runner(spec: TuneSpec, progress: Progress | None = None) -> Runner:
-    """``play`` for :func:`tune`: each call is a ``simulate`` run into ``out`` (resumed when
-    it exists with the same spec), read back from its Parquet tables; ``progress`` shows
-    each run's games as ``simulate`` does."""
-    from pipelines.experiments.simulate import at_once, resolve
-    from sim.runner.run import run
-
-    def play(players: list[str], games: int, seed: int, out: Path) -> tuple[dict[int, float], int]:
-        flags = {
-            "game": spec.game,
-            "games": games,
-            "seed": seed,
-            "seating": "rotate",
-            "rules": spec.rules,
-            "islands": spec.islands,
-            "backend": spec.backend,
-            "workers": spec.workers,
-            "address": spec.address,
-            "out": str(out),
-        }
-        config = resolve({"players": players}, flags, "tune")
-        if progress is None:
-            run(config)
-            return read_blocks(out)
-
-        def start(to_play: int, _: list[str]) -> None:
-            assert progress is not None
-            progress.begin(to_play, at_once(config, to_play))
-
-        try:
-            run(config, progress, start, progress.in_shard)
-        finally:
-            progress.finish()
-        return read_blocks(out)
-
-    return play
-
-
-def read_blocks(run_dir: Path) -> tuple[dict[int, float], int]:
-    """Player 0's mean win share per seed block over the games that ended naturally, and
-    how many games did not (the run's recorded parts only, checked as ``report`` does)."""
-    import duckdb
-
-    from pipelines.metrics.source import duckdb_path, open_run
-    from sim.outcome import UNFINISHED
-
-    run = open_run(run_dir)
-
-    def source(table: str) -> str:
-        files = ", ".join(duckdb_path(p.path(run.path)) for p in run.parts[table])
-        return f"read_parquet([{files}], hive_partitioning = false)"
-
-    unfinished = ", ".join(f"'{r}'" for r in UNFINISHED)
-    with duckdb.connect() as con:
-        con.execute("SET threads = 1")  # float sums in one order: the same means every time
-        rows = con.execute(
-            f"""
-            SELECT g.block,
-                   avg(s.win_share) FILTER (WHERE g.end_reason::VARCHAR NOT IN ({unfinished})),
-                   count(*) FILTER (WHERE g.end_reason::VARCHAR IN ({unfinished}))
-            FROM {source("seats")} s JOIN {source("games")} g USING (game_id)
-            WHERE s.player = 0
-            GROUP BY g.block
-            """
-        ).fetchall()
-    blocks = {int(b): float(share) for b, share, _ in rows if share is not None}
-    return blocks, sum(int(u) for _, _, u in rows)
-
-
-def _pct(e: dict[str, Any]) -> str:
-    low, high = e["interval"]
-    if e["mean"] is None:
-        return "no games"
-    if low is None:
-        return f"{100 * e['mean']:.1f}% (one block: no interval)"
-    return f"{100 * e['mean']:.1f}% [{100 * low:.1f}, {100 * high:.1f}]"
 
 
 def confirmation_verdict(d: Estimate, games: int) -> dict[str, Any]:
@@ -651,75 +541,3 @@ def confirmation_verdict(d: Estimate, games: int) -> dict[str, Any]:
         d.mean, d.low, d.high, games, words, lambda x: f"{100 * x:.1f} points"
     )
     return {"verdict": f"{text}: {said}" + (f"; {note}" if note else ""), **seen}
-
-
-def format_summary(result: dict[str, Any]) -> list[str]:
-    """The answer first (the best setting, its gain over the default on fresh seeds, where
-    the optimum may lie), then the rounds."""
-    best, default = result["best"], result["default"]
-    lines = []
-    if result["unfinished_games"]:
-        lines.append(
-            f"warning: {result['unfinished_games']:,} games did not end naturally (turn cap, "
-            "deadlock or timeout) and are left out of the win shares"
-        )
-    field_text = ", ".join(result["field"])
-    confirmation = result["confirmation"]
-    if confirmation is not None and not confirmation.get("confirmed", True):
-        lines.append(f"no best setting confirmed against {field_text}")
-        lines.append(f"  {confirmation['verdict']}")
-    else:
-        lines.append(f"best setting: {best['setting']} against {field_text}")
-    if confirmation is not None:
-        # The figure to quote comes from games the setting was not picked on.
-        lines.append(
-            f"  win share {_pct(confirmation['best'])} on fresh seeds "
-            f"({confirmation['best']['blocks']:,} seed blocks); in the search it was "
-            f"{_pct(best)}, optimistic: picked as the best on those games"
-        )
-    else:
-        lines.append(
-            f"  win share {_pct(best)} over {best['blocks']:,} seed blocks of the search "
-            "(optimistic: picked as the best on those games; no confirmation played)"
-        )
-    if best["setting"] == default["setting"]:
-        lines.append("  the untuned default is the best setting: nothing to confirm")
-    elif confirmation is not None:
-        lines.append(
-            f"  confirmation on fresh seeds ({confirmation['games_per_setting']:,} games each): "
-            f"{_pct(confirmation['best'])} against the default's "
-            f"{_pct(confirmation['default'])}; {confirmation['default_verdict']}"
-        )
-        if confirmation.get("runner_up") is not None:
-            lines.append(
-                f"  against the runner-up {confirmation['runner_up']['setting']} "
-                f"({_pct(confirmation['runner_up'])}): best - runner-up "
-                f"{points(confirmation['difference_runner_up'])}"
-            )
-    ranges = result["plausible_ranges"]
-    plausible = ", ".join(
-        f"{k} in [{v[0]}, {v[1]}]"
-        if v and not isinstance(v[0], str)
-        else f"{k} in {{{', '.join(map(str, v))}}}"
-        for k, v in ranges.items()
-    )
-    lines.append(
-        f"  plausible optimum ({len(result['plausible'])} of {result['settings']} settings not "
-        f"shown worse than the best in any round, allowing for the {result['settings'] - 1} "
-        "comparisons in each): "
-        f"{plausible}"
-    )
-    for name in result["best_at_edge"]:
-        lines.append(
-            f"  note: the best {name} is at the edge of its range: the optimum may lie beyond "
-            "it (widen the range)"
-        )
-    for rnd in result["rounds"]:
-        lines.append(
-            f"round {rnd['round']}: {len(rnd['settings'])} settings x "
-            f"{rnd['games_per_setting']:,} games (seed {rnd['seed']})"
-        )
-        for row in rnd["settings"]:
-            lines.append(f"  {row['setting']:<40} {_pct(row)}")
-    lines.append(f"spec written: {result.get('spec_written', '-')} (tourney simulate FILE)")
-    return lines

@@ -21,6 +21,7 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
+from typing import TYPE_CHECKING, Any
 
 from sim.errors import InputError, RunError
 from sim.runner import shard as shard_module
@@ -35,6 +36,9 @@ from sim.runner.shard import (
     run_shard,
     set_worker_report,
 )
+
+if TYPE_CHECKING:
+    from ray import ObjectRef
 
 OnDone = Callable[[ShardSummary], None]
 BACKENDS: tuple[str, ...] = ("ray", "process", "serial")
@@ -265,6 +269,28 @@ def ray_start(workers: int, address: str | None) -> bool:
     return True
 
 
+def _ray_result(ref: ObjectRef[Any], shard: int, code: CodeIdentity) -> ShardSummary:
+    """The summary of a finished Ray task playing ``shard``; its failure as a one-line
+    error when it stands for one (see :func:`_one_line_cause`)."""
+    import ray
+
+    try:
+        summary: ShardSummary = ray.get(ref)
+    except ray.exceptions.RayTaskError as exc:
+        cause = _one_line_cause(exc, code)
+        if cause is None:
+            raise
+        raise cause from None
+    except ray.exceptions.RayError as exc:  # a worker that died, a lost node
+        first_line = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+        raise RunError(
+            f"a Ray worker failed while playing shard {shard} "
+            f"({type(exc).__name__}: {first_line[:160]}); finished shards are kept: "
+            "run the same command to resume"
+        ) from None
+    return summary
+
+
 def run_ray(
     tasks: Sequence[ShardTask],
     on_done: OnDone,
@@ -323,20 +349,7 @@ def run_ray(
                 shard, _ = min((handed[r] for r in pending), key=lambda st: st[1])
                 assert shard_timeout is not None
                 raise _shard_overrun(shard, shard_timeout)
-            try:
-                summary = ray.get(done[0])
-            except ray.exceptions.RayTaskError as exc:
-                cause = _one_line_cause(exc, code)
-                if cause is None:
-                    raise
-                raise cause from None
-            except ray.exceptions.RayError as exc:  # a worker that died, a lost node
-                first_line = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
-                raise RunError(
-                    f"a Ray worker failed while playing shard {handed[done[0]][0]} "
-                    f"({type(exc).__name__}: {first_line[:160]}); finished shards are kept: "
-                    "run the same command to resume"
-                ) from None
+            summary = _ray_result(done[0], handed[done[0]][0], code)
             handed.pop(done[0], None)
             on_done(summary)
     except BaseException:

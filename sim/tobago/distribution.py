@@ -86,7 +86,36 @@ def gaze_cell(game: TobagoGame, statue: int, facing: int) -> int:
 def raise_treasure(game: TobagoGame, raiser: int, m: int) -> None:
     """Raise map ``m``'s treasure at ``raiser``'s ATV and resolve everything it triggers."""
     s = game.state
-    n = s.n
+    roses = _raise(game, raiser, m)
+    _draw_cards(game, raiser, roses)
+    last_taker, cursed = _share(game, raiser, roses)
+    pool = s.dist_pool
+    if pool:
+        curses = pool.count(CURSE)
+        remove = cursed or s.rules.leftover_curse_removed
+        for card in pool:
+            (s.t_removed if card == CURSE and remove else s.t_discard).append(card)
+        s.log.add(s.turn, -1, _EV["leftover"], len(pool), curses)
+        pool.clear()
+    for owner in roses:
+        s.roses[owner] += 1
+    s.dist_roses = []
+    s.dist_left = 0
+    for hand in s.drawn:
+        hand.clear()
+
+    game.restart_map(last_taker if last_taker >= 0 else raiser, m)
+
+    if s.deck_exhausted:
+        s.over = True
+        return
+    _amulets_appear(game)
+
+
+def _raise(game: TobagoGame, raiser: int, m: int) -> list[int]:
+    """Rules §7.2: the rose list R, from the bottom (the raiser's rose) up; the map's clues
+    are discarded and its roses move into R."""
+    s = game.state
     cell = s.located(m)
     roses = list(reversed(s.map_roses[m]))  # R, from the bottom up
     if s.roses[raiser]:
@@ -95,11 +124,7 @@ def raise_treasure(game: TobagoGame, raiser: int, m: int) -> None:
         s.roses[raiser] -= 1
         roses.insert(0, raiser)
     s.dist_roses = roses
-    turn = s.turn
-    log = s.log
-    # MoveLog.add without a Python call for the rows of every card (six ints a row).
-    row = log.flat.extend
-    row((turn, raiser, _RAISE, m, cell, len(roses)))
+    s.log.flat.extend((s.turn, raiser, _RAISE, m, cell, len(roses)))
     s.treasures_raised[raiser] += 1
     # The map's clues are done with; its roses now live in R until they go home.
     s.clue_discard.extend(s.map_cards[m])
@@ -107,7 +132,17 @@ def raise_treasure(game: TobagoGame, raiser: int, m: int) -> None:
     s.map_roses[m] = []
     s.map_cand[m] = s.island.all_mask
     s.map_removed[m] = 0
+    return roses
 
+
+def _draw_cards(game: TobagoGame, raiser: int, roses: list[int]) -> None:
+    """Rules §7.3: each player draws a card per rose in R, one more joins blind, and the
+    pool is shuffled."""
+    s = game.state
+    n = s.n
+    turn = s.turn
+    # MoveLog.add without a Python call for the rows of every card (six ints a row).
+    row = s.log.flat.extend
     pool = s.dist_pool
     for k in range(n):
         seat = (raiser + k) % n
@@ -127,9 +162,18 @@ def raise_treasure(game: TobagoGame, raiser: int, m: int) -> None:
         row((turn, -1, _EXTRA, extra, -1, -1))
     s.distribution_rng.shuffle(pool)
 
+
+def _share(game: TobagoGame, raiser: int, roses: list[int]) -> tuple[int, bool]:
+    """Rules §7.4-§7.5: turn the cards up one by one, each offered along R from the bottom,
+    until the pool or R is empty or a curse strikes; the last taker (-1: none) and whether a
+    curse struck."""
+    s = game.state
+    turn = s.turn
+    log = s.log
+    row = log.flat.extend
+    pool = s.dist_pool
     last_taker = -1
     number = 0
-    cursed = False
     asker = game.referee.asker
     events = s.public_events
     while pool and roses:
@@ -141,8 +185,7 @@ def raise_treasure(game: TobagoGame, raiser: int, m: int) -> None:
             events.append(("curse", raiser, CURSE))
             _curse(game, raiser, roses)
             s.t_removed.append(pool.pop())
-            cursed = True
-            break
+            return last_taker, True
         taker = -1
         for pos, owner in enumerate(roses):
             offer = _OFFERS.get((owner, card, pos))
@@ -167,27 +210,7 @@ def raise_treasure(game: TobagoGame, raiser: int, m: int) -> None:
             s.t_discard.append(pool.pop())
             events.append(("unclaimed", -1, card))
             log.add(turn, -1, _EV["unclaimed"], card)
-
-    if pool:
-        curses = pool.count(CURSE)
-        remove = cursed or s.rules.leftover_curse_removed
-        for card in pool:
-            (s.t_removed if card == CURSE and remove else s.t_discard).append(card)
-        s.log.add(s.turn, -1, _EV["leftover"], len(pool), curses)
-        pool.clear()
-    for owner in roses:
-        s.roses[owner] += 1
-    s.dist_roses = []
-    s.dist_left = 0
-    for hand in s.drawn:
-        hand.clear()
-
-    game.restart_map(last_taker if last_taker >= 0 else raiser, m)
-
-    if s.deck_exhausted:
-        s.over = True
-        return
-    _amulets_appear(game)
+    return last_taker, False
 
 
 def _curse(game: TobagoGame, raiser: int, roses: list[int]) -> None:

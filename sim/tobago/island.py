@@ -93,8 +93,14 @@ class Island:
         # Read-only: an island is shared by every game on it (and handed to strategies).
         self.index: Mapping[Hex, int] = MappingProxyType(index_dict)
         self.all_mask = (1 << self.n) - 1
-        index = self.index
+        self._link()
+        self._balls()
+        self._areas()
+        self._frozen = True
 
+    def _link(self) -> None:
+        """Each cell's step in every direction, its neighbours, and the coast."""
+        index = self.index
         step: list[tuple[int, ...]] = []
         neighbours: list[tuple[int, ...]] = []
         coast = 0
@@ -108,6 +114,11 @@ class Island:
         self.neighbours = tuple(neighbours)
         self.coast_mask = coast
 
+    def _balls(self) -> None:
+        """The cells within one and two steps of each cell, and those two steps from the
+        ocean."""
+        index = self.index
+        neighbours = self.neighbours
         ball1: list[int] = []
         ball2: list[int] = []
         ocean2 = 0
@@ -130,6 +141,10 @@ class Island:
         self.ball2 = tuple(ball2)
         self.ocean2_mask = ocean2
 
+    def _areas(self) -> None:
+        """The terrains' cells, the areas (connected cells of one terrain), each terrain's
+        largest area, and each cell's one-leg moves."""
+        neighbours = self.neighbours
         terrain_mask = [0] * len(TERRAINS)
         for i, t in enumerate(self.terrain):
             terrain_mask[t] |= 1 << i
@@ -179,7 +194,6 @@ class Island:
                     other |= 1 << j
             leg.append((area_mask[area_of[i]] & ~(1 << i)) | other)
         self.leg_mask = tuple(leg)
-        self._frozen = True
 
     def __setattr__(self, name: str, value: object) -> None:
         # Immutable once built: one island serves every game played on it in a process.

@@ -51,7 +51,6 @@ def determinize(view: PlayerView, rng: random.Random) -> GameState:
     (the position must be between decisions of a turn, not inside a distribution)."""
     rules = view.rules
     n = view.n_players
-    me = view.seat
     s: GameState = object.__new__(GameState)
     s.rules = rules
     s.island = view.island
@@ -62,7 +61,36 @@ def determinize(view: PlayerView, rng: random.Random) -> GameState:
     s.distribution_rng = rng
     s.log = MoveLog()
     s.hand_size = rules.hand_size_for(n)
-    # The maps, as shown.
+    _deal_clues(s, view, rng)
+    _deal_treasures(s, view, rng)
+    # The open board.
+    s.amulets_spent = 0
+    s.amulet_stack = view.amulet_stack
+    s.amulet_board = view.amulet_board
+    s.amulets = [view.amulets(p) for p in range(n)]
+    s.facings = list(view.facings)
+    s.atv = [view.atv(p) for p in range(n)]
+    s.roses = [view.roses(p) for p in range(n)]
+    s.turn = view.turn
+    s.current = view.current
+    s.deck_exhausted = False
+    s.over = False
+    s.setup_done = True
+    s.truncated = False
+    s.end_reason = "deck_exhausted"
+    s.treasures_raised = [0] * n
+    s.clues_played = [0] * n
+    s.amulets_collected = [0] * n
+    s.amulets_used = [0] * n
+    s.curse_hits = [0] * n
+    s.coins_lost = [0] * n
+    return s
+
+
+def _deal_clues(s: GameState, view: PlayerView, rng: random.Random) -> None:
+    """The maps as shown, the seat's own hand, and the unseen clue cards dealt at random
+    into the other hands, the draw pile and the discard."""
+    n = view.n_players
     s.map_cards = []
     s.map_roses = []
     on_maps: list[int] = []
@@ -75,13 +103,12 @@ def determinize(view: PlayerView, rng: random.Random) -> GameState:
     s.map_removed = [0] * N_MAPS
     s.located_key = []
     s.located_memo = ()
-    # Clue cards: the seat's own hand, then the unseen ones dealt at random.
     hand = view.hand
-    unseen = sorted(set(range(len(rules.deck.cards))) - set(hand) - set(on_maps))
+    unseen = sorted(set(range(len(view.rules.deck.cards))) - set(hand) - set(on_maps))
     rng.shuffle(unseen)
     s.hands = []
     for p in range(n):
-        if p == me:
+        if p == view.seat:
             s.hands.append(list(hand))
             continue
         k = view.hand_size(p)
@@ -91,7 +118,13 @@ def determinize(view: PlayerView, rng: random.Random) -> GameState:
     s.clue_draw = unseen[:pile]
     s.clue_discard = unseen[pile:]
     s.hand_short = [len(h) < s.hand_size for h in s.hands]
-    # Treasure cards: piles and the discard from the face-up events, the rest at random.
+
+
+def _deal_treasures(s: GameState, view: PlayerView, rng: random.Random) -> None:
+    """The treasure piles and the discard from the face-up events, the rest of the cards
+    at random into the deck and the left-overs nobody saw."""
+    rules = view.rules
+    n = view.n_players
     events = view.revealed
     s.treasures = [[] for _ in range(n)]
     seen: list[int] = []  # every card turned face up
@@ -108,7 +141,7 @@ def determinize(view: PlayerView, rng: random.Random) -> GameState:
         elif what == "lost_card":
             s.treasures[seat].remove(value)
             public_discard.append(value)
-    s.treasures[me] = view.my_treasures
+    s.treasures[view.seat] = view.my_treasures
     initial = [*rules.treasure_values, *([CURSE] * rules.curse_count)]
     size = view.treasure_deck_size
     drawn = len(initial) - size
@@ -140,28 +173,6 @@ def determinize(view: PlayerView, rng: random.Random) -> GameState:
     s.dist_roses = []
     s.dist_left = 0
     s.dist_pool = []
-    # The open board.
-    s.amulets_spent = 0
-    s.amulet_stack = view.amulet_stack
-    s.amulet_board = view.amulet_board
-    s.amulets = [view.amulets(p) for p in range(n)]
-    s.facings = list(view.facings)
-    s.atv = [view.atv(p) for p in range(n)]
-    s.roses = [view.roses(p) for p in range(n)]
-    s.turn = view.turn
-    s.current = view.current
-    s.deck_exhausted = False
-    s.over = False
-    s.setup_done = True
-    s.truncated = False
-    s.end_reason = "deck_exhausted"
-    s.treasures_raised = [0] * n
-    s.clues_played = [0] * n
-    s.amulets_collected = [0] * n
-    s.amulets_used = [0] * n
-    s.curse_hits = [0] * n
-    s.coins_lost = [0] * n
-    return s
 
 
 def game_at(state: GameState, strategies: Sequence[Any]) -> TobagoGame:

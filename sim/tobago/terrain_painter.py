@@ -33,10 +33,20 @@ def grow_shape(
 
 def paint(rng: random.Random, shape: set[Hex], beach_ok: set[Hex]) -> dict[Hex, int]:
     """A terrain for every cell of ``shape``; beaches only on ``beach_ok`` cells."""
-    n = len(shape)
     terrain: dict[Hex, int] = {}
-    coast = sorted(beach_ok & shape)
+    _beaches(rng, shape, beach_ok, terrain)
+    _river(rng, shape, terrain)
+    _lake(rng, shape, terrain)
+    _the_rest(rng, shape, terrain)
+    return terrain
 
+
+def _beaches(
+    rng: random.Random, shape: set[Hex], beach_ok: set[Hex], terrain: dict[Hex, int]
+) -> None:
+    """Beaches as short strips along the coast, on 14-20% of the cells."""
+    n = len(shape)
+    coast = sorted(beach_ok & shape)
     target = max(2, round(n * rng.uniform(0.14, 0.2)))
     tries = 0
     while sum(1 for t in terrain.values() if t == BEACH) < target and tries < 50 and coast:
@@ -51,6 +61,9 @@ def paint(rng: random.Random, shape: set[Hex], beach_ok: set[Hex]) -> dict[Hex, 
                 break
             cell = rng.choice(sorted(options))
 
+
+def _river(rng: random.Random, shape: set[Hex], terrain: dict[Hex, int]) -> None:
+    """A river winding inland from the ocean or a beach."""
     free = sorted(c for c in shape if c not in terrain)
     starts = [
         c for c in free if any(n not in shape or terrain.get(n) == BEACH for n in neighbours(c))
@@ -70,6 +83,9 @@ def paint(rng: random.Random, shape: set[Hex], beach_ok: set[Hex]) -> dict[Hex, 
                 break
             cell = rng.choice(sorted(options))
 
+
+def _lake(rng: random.Random, shape: set[Hex], terrain: dict[Hex, int]) -> None:
+    """A small lake of two to five cells."""
     free = sorted(c for c in shape if c not in terrain)
     if free:
         cell = rng.choice(free)
@@ -89,6 +105,9 @@ def paint(rng: random.Random, shape: set[Hex], beach_ok: set[Hex]) -> dict[Hex, 
         for c in lake:
             terrain[c] = LAKE
 
+
+def _the_rest(rng: random.Random, shape: set[Hex], terrain: dict[Hex, int]) -> None:
+    """The cells left: mountain, jungle and scrub."""
     # The rest: mountain, jungle and scrub grow in turns from a couple of seeds each, the
     # kind furthest behind its share going next, so that no kind swallows the island.
     free = sorted(c for c in shape if c not in terrain)
@@ -115,4 +134,3 @@ def paint(rng: random.Random, shape: set[Hex], beach_ok: set[Hex]) -> dict[Hex, 
         if cell not in terrain:
             near = sorted({terrain[n] for n in neighbours(cell) if n in terrain} & set(kinds))
             terrain[cell] = rng.choice(near or kinds)
-    return terrain

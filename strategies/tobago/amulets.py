@@ -123,65 +123,116 @@ def choose_power(
         if not (dead and style.exchange_stuck and player.stalled(view)):
             return None
         spare = amulets
-    legs = player.legs_per_move
-    # Cells within 0, 1, 2... legs of the ATV (the last entry: the whole island).
-    within = player.within[here]
-    last = len(within) - 1
     may_raise = player.may_raise(view)
     reach_marker = style.marker_legs if style.marker_legs >= 0 and may_raise else -1
     reach_clue = style.extra_clue_legs if may_raise and view.roses(seat) else 0
     if reach_marker >= 0 or reach_clue > 0:
-        # "Reached this turn": the ATV's cell, or one main move away (and no farther than
-        # the style chases, so that the move that follows does drive there).
-        move_reach = 0
-        if main_open and d.MOVE in actions:
-            move_reach = legs if legs < style.chase_legs else style.chase_legs
-        cands = view.candidate_masks()
-        counts = view.clue_counts()
-        # 1. Marker removals that locate a treasure the ATV reaches this turn.
-        if reach_marker >= 0:
-            reach = within[_least(reach_marker, move_reach, last)]
-            threshold = player.marker_threshold
-            for m in range(len(cands)):
-                cand = cands[m]
-                n = cand.bit_count()
-                if counts[m] and 1 < n <= threshold and n - 1 <= spare and cand & reach:
-                    return (_AMULET_MARKER, m)
-        # 2. An extra clue that locates a treasure the ATV reaches this turn.
-        if reach_clue > 0:
-            reach = within[_least(reach_clue, move_reach, last)]
-            maps = [m for m in range(len(cands)) if cands[m] & reach and cands[m] & (cands[m] - 1)]
-            if maps:
-                masks = player.masks
-                for card in view.hand:
-                    f = masks[card]
-                    for m in maps:
-                        after = cands[m] & f
-                        if not after or after & (after - 1) or not after & reach:
-                            continue  # nothing left, more than one cell, or out of reach
-                        if main_open and after >> here & 1 and (_CLUE, card, m) in actions:
-                            continue  # the main clue play does the same for free
-                        return (_AMULET_CLUE, card, m)
-
+        power = _locate_now(player, view, actions, here, main_open, spare, reach_marker, reach_clue)
+        if power is not None:
+            return power
     # 3. An extra move to a located treasure.
     if style.amulet_move_legs > 0 and may_raise and located != _UNLOCATED:
-        dist = player.dist[here]
-        target, x = -1, 10**9
-        for cell in located:
-            if cell >= 0 and dist[cell] < x:
-                target, x = cell, dist[cell]
-        if 0 < x <= style.amulet_move_legs and d.AMULET_MOVE in actions:
-            if main_open and d.MOVE in actions:
-                # Beyond one move: amulet move first, the main move finishes the trip. Within
-                # one move: only to keep the main action for a clue worth playing.
-                useful = x <= 2 * legs if x > legs else player.best_clue_score(view, actions) > 0
-            else:
-                useful = x <= legs
-            if useful and (not style.move_race_only or player.rival_within(target, legs)):
-                return d.AMULET_MOVE
-
+        power = _move_to_located(player, view, actions, located, here, main_open)
+        if power is not None:
+            return power
     if not main_open or not (dead or style.exchange_poor > 0):
         return None
+    return _exchange(player, view, actions, located, here, dead)
+
+
+def _locate_now(
+    player: ScriptedPlayer,
+    view: PlayerView,
+    actions: tuple[d.Action, ...],
+    here: int,
+    main_open: bool,
+    spare: int,
+    reach_marker: int,
+    reach_clue: int,
+) -> d.Action | None:
+    """A marker removal (1) or an extra clue (2) that locates a treasure the ATV reaches this
+    turn, or None."""
+    style = player.style
+    legs = player.legs_per_move
+    # Cells within 0, 1, 2... legs of the ATV (the last entry: the whole island).
+    within = player.within[here]
+    last = len(within) - 1
+    # "Reached this turn": the ATV's cell, or one main move away (and no farther than
+    # the style chases, so that the move that follows does drive there).
+    move_reach = 0
+    if main_open and d.MOVE in actions:
+        move_reach = legs if legs < style.chase_legs else style.chase_legs
+    cands = view.candidate_masks()
+    counts = view.clue_counts()
+    # 1. Marker removals that locate a treasure the ATV reaches this turn.
+    if reach_marker >= 0:
+        reach = within[_least(reach_marker, move_reach, last)]
+        threshold = player.marker_threshold
+        for m in range(len(cands)):
+            cand = cands[m]
+            n = cand.bit_count()
+            if counts[m] and 1 < n <= threshold and n - 1 <= spare and cand & reach:
+                return (_AMULET_MARKER, m)
+    # 2. An extra clue that locates a treasure the ATV reaches this turn.
+    if reach_clue > 0:
+        reach = within[_least(reach_clue, move_reach, last)]
+        maps = [m for m in range(len(cands)) if cands[m] & reach and cands[m] & (cands[m] - 1)]
+        if maps:
+            masks = player.masks
+            for card in view.hand:
+                f = masks[card]
+                for m in maps:
+                    after = cands[m] & f
+                    if not after or after & (after - 1) or not after & reach:
+                        continue  # nothing left, more than one cell, or out of reach
+                    if main_open and after >> here & 1 and (_CLUE, card, m) in actions:
+                        continue  # the main clue play does the same for free
+                    return (_AMULET_CLUE, card, m)
+    return None
+
+
+def _move_to_located(
+    player: ScriptedPlayer,
+    view: PlayerView,
+    actions: tuple[d.Action, ...],
+    located: tuple[int, ...],
+    here: int,
+    main_open: bool,
+) -> d.Action | None:
+    """An extra move to the nearest located treasure when it helps this turn, or None."""
+    style = player.style
+    legs = player.legs_per_move
+    dist = player.dist[here]
+    target, x = -1, 10**9
+    for cell in located:
+        if cell >= 0 and dist[cell] < x:
+            target, x = cell, dist[cell]
+    if 0 < x <= style.amulet_move_legs and d.AMULET_MOVE in actions:
+        if main_open and d.MOVE in actions:
+            # Beyond one move: amulet move first, the main move finishes the trip. Within
+            # one move: only to keep the main action for a clue worth playing.
+            useful = x <= 2 * legs if x > legs else player.best_clue_score(view, actions) > 0
+        else:
+            useful = x <= legs
+        if useful and (not style.move_race_only or player.rival_within(target, legs)):
+            return d.AMULET_MOVE
+    return None
+
+
+def _exchange(
+    player: ScriptedPlayer,
+    view: PlayerView,
+    actions: tuple[d.Action, ...],
+    located: tuple[int, ...],
+    here: int,
+    dead: bool,
+) -> d.Action | None:
+    """An exchange for a dead hand (4) or a poor one while a treasure is near (5), or None
+    (the main action still to come)."""
+    style = player.style
+    legs = player.legs_per_move
+    within = player.within[here]
+    last = len(within) - 1
     near = within[legs if legs < last else last]
     # 4. A dead hand, with no treasure to drive to this turn.
     if dead:

@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from pipelines.experiments.tune import ParamGrid, TuneSpec, format_summary, tune
+from pipelines.experiments.tune import ParamGrid, TuneSpec, tune
+from pipelines.experiments.tune_output import format_summary
 
 STRATEGY = "tests.pipelines.planted:Planted"
 XS = tuple(round(0.1 * k, 1) for k in range(11))

@@ -161,7 +161,7 @@ def _mine() -> CodeIdentity:
 def _other_code(monkeypatch: pytest.MonkeyPatch) -> CodeIdentity:
     """Make this process's code identity another one (as after editing a strategy)."""
     other = CodeIdentity(code_identity().version, "f" * 64)
-    monkeypatch.setattr("sim.runner.run.code_identity", lambda *args: other)
+    monkeypatch.setattr("sim.runner.prepare.code_identity", lambda *args: other)
     return other
 
 
