@@ -296,6 +296,7 @@ def compare(spec: CompareSpec, progress: Progress | None = None) -> dict[str, An
     """Run the sequential test; return its verdict and figures (units of the metric).
     ``progress`` is told the games played and the test's state after every look."""
     verdicts.metric_info(spec.metric)  # a metric it cannot describe fails before any game
+    n = len(spec.labels)
     most = max_blocks(spec)
     test = _test(spec)
     issues = {side: dict.fromkeys(ISSUES, 0) for side in ("a", "b")}

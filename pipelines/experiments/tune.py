@@ -35,7 +35,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pipelines.experiments.tune_select import plausible as is_plausible
 from pipelines.experiments.tune_select import points, share_interval, t_bounds, verdict

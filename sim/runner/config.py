@@ -11,8 +11,8 @@ from typing import Any
 
 from sim.guard import NO_GUARD, Guard
 from sim.runner.games import Factory, Rules
-from sim.storage.locations import open_store
 from sim.runner.schedule import Schedule
+from sim.storage.locations import open_store
 from sim.storage.store import RunStore
 
 #: Spec keys that may grow when a run is extended; every other key must stay the same.

@@ -30,13 +30,13 @@ from sim.errors import InputError
 from sim.game import Board
 from sim.runner.backends import check_address, run_process, run_ray, run_serial
 from sim.runner.code_identity import CodeIdentity, pin_loaded
-from sim.storage.compaction import compact
 from sim.runner.config import GROWING, RunConfig, shard_ranges, spec_schedule
 from sim.runner.games import game_kind
 from sim.runner.manifest import check_schema, read_manifest, run_code, write_manifest
-from sim.storage.parts import PartRecord, records_to_manifest
 from sim.runner.prepare import Prepared, prepare
 from sim.runner.shard import GameReport, ShardSummary, ShardTask
+from sim.storage.compaction import compact
+from sim.storage.parts import PartRecord, records_to_manifest
 from sim.storage.store import MANIFEST, RunStore
 
 __all__ = [
