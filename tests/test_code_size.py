@@ -14,16 +14,7 @@ MAX_MODULE_LINES = 600
 MAX_FUNCTION_LINES = 80
 
 #: ``path`` (a module) or ``path::qualified.name`` (a function) -> why it may be longer.
-ALLOWED: dict[str, str] = {
-    "sim/tobago/engine.py": "being split",
-    "sim/treasure_island/engine.py": "being split",
-    "pipelines/tobago/report.py::findings": "being split",
-    "pipelines/tobago/fairness.py::_island_summary": "being split",
-    "pipelines/tobago/report_page.py::curse_section": "being split",
-    "pipelines/tobago/report_page.py::fairness_section": "being split",
-    "pipelines/treasure_island/report.py::findings": "being split",
-    "pipelines/treasure_island/report.py::sections": "being split",
-}
+ALLOWED: dict[str, str] = {}
 
 
 def _functions(
