@@ -107,6 +107,7 @@ def game_part(game: str, part: GamePart, expected: type[T]) -> T | None:
     kind = game_kind(game)
     target = kind.named_parts().get(part)
     if target is None:
+        _refuse_retired_group(game, part)
         return None
     where = f"game {game!r}: its {part} ({target})"
     module_name, colon, attribute = (t.strip() for t in target.partition(":"))
@@ -123,6 +124,28 @@ def game_part(game: str, part: GamePart, expected: type[T]) -> T | None:
     if not isinstance(value, expected):
         raise InputError(f"{where} is not a {expected.__name__}")
     return value
+
+
+#: The entry-point groups a game's parts were once registered under, by part: a package
+#: still using one would lose that part without a word, so it is refused by name instead.
+RETIRED_GROUPS: dict[GamePart, str] = {
+    "strategies": "tourney.strategies",
+    "report": "tourney.reports",
+    "commands": "tourney.commands",
+}
+
+
+def _refuse_retired_group(game: str, part: GamePart) -> None:
+    """``InputError`` when a package registers ``game``'s ``part`` under its retired group
+    (the kind now names every part): never a game played without its players or report."""
+    group = RETIRED_GROUPS[part]
+    for point in entry_points(group=group):
+        if point.name == game:
+            raise InputError(
+                f"game {game!r}: its {part} ({point.value}) is registered under the retired "
+                f"entry-point group {group!r}; name it in the game's kind instead "
+                f"(GameKind({part}={point.value!r}))"
+            )
 
 
 def kind_of(rules: RulesLike) -> AnyKind:

@@ -97,3 +97,18 @@ def test_a_game_without_players_says_why_in_one_line(monkeypatch: pytest.MonkeyP
     with pytest.raises(InputError, match=r"^game 'none': its kind names no strategies"):
         registry.DEFAULT_PLAYERS["none"]
     assert registry.DEFAULT_PLAYERS["tobago"] == ("hunter", "cartographer", "collector", "cautious")
+
+
+def test_a_part_under_a_retired_entry_point_group_is_refused_not_lost(fake: Path) -> None:
+    # A package that still registers its report the old way would otherwise be played and
+    # reported without it, silently.
+    info = fake / "fake_old-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: fake-old\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text("[tourney.reports]\nfake = fake_old.report:REPORT\n")
+    with pytest.raises(InputError) as caught:
+        game_part("fake", "report", object)
+    message = str(caught.value)
+    assert "game 'fake'" in message and "'tourney.reports'" in message
+    assert "GameKind(report='fake_old.report:REPORT')" in message and "\n" not in message
+    assert game_part("fake", "strategies", object) is None  # nothing registered the old way
