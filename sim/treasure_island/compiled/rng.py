@@ -162,3 +162,9 @@ def stream_shuffle(state: np.ndarray, items: np.ndarray, size: int) -> None:
     for i in range(size - 1, 0, -1):
         j = int(random(state) * (i + 1))
         items[i], items[j] = items[j], items[i]
+
+
+@njit(cache=True)
+def new_states_compiled(count: int) -> np.ndarray:
+    """:func:`new_states`, callable from compiled code."""
+    return np.zeros((count, STATE_SIZE), dtype=np.int64)
