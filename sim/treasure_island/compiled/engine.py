@@ -426,6 +426,27 @@ def _draft(
 
 
 @njit(cache=True)
+def start(
+    g: np.ndarray,
+    rules: np.ndarray,
+    pool: np.ndarray,
+    streams: np.ndarray,
+    seeds: np.ndarray,
+    players: np.ndarray,
+    params: np.ndarray,
+    n: int,
+) -> int:
+    """A game set up and its characters drafted, ready for its first turn; the first player
+    (``seeds``: the cards and characters streams', then the seats')."""
+    _setup(g, rules, streams, seeds, n)
+    first: int = g[lay.TURN]
+    g[lay.TURN] = 0
+    if rules[lay.R_CHARACTERS]:
+        _draft(g, rules, pool, streams, seeds, players, params, first)
+    return first
+
+
+@njit(cache=True)
 def play_game(
     g: np.ndarray,
     rules: np.ndarray,
@@ -443,12 +464,8 @@ def play_game(
     reason, decisions, busts, Key + Chest bonuses), each seat's into ``seat_out`` (score,
     rank, stash cards, stash kinds, turns, busts, cards banked, bonus cards, character) and
     the win shares into ``shares``."""
-    _setup(g, rules, streams, seeds, n)
-    first = g[lay.TURN]
-    g[lay.TURN] = 0
+    first = start(g, rules, pool, streams, seeds, players, params, n)
     seat_seeds = seeds[2:]
-    if rules[lay.R_CHARACTERS]:
-        _draft(g, rules, pool, streams, seeds, players, params, first)
     turns = np.zeros((lay.MAX_SEATS + 1, 4), dtype=np.int64)
     seat = first
     reason = 0
