@@ -141,7 +141,7 @@ def _bonus(
     character = g[lay.CHARACTER + seat]
     if character == TREASURE_HUNTER:
         count *= 3
-    options = np.empty(64, dtype=np.int64)
+    options = g[lay.BONUS_CHOICES : lay.BONUS_CHOICES + 64]
     if character == PLUNDERER:
         for _ in range(count):
             n = _opponent_piles(g, rules, seat, False, options)
@@ -244,7 +244,7 @@ def _resolve(
 ) -> bool:
     """Place a card (the pile's top when ``from_pile``, else ``card``) and run the chain of
     powers it starts; True when the turn is over (a bust, or a Spyglass put back)."""
-    options = np.empty(64, dtype=np.int64)
+    options = g[lay.CHOICES : lay.CHOICES + 64]
     while True:
         if from_pile:  # _draw
             g[lay.PILE_LEN] -= 1
@@ -335,10 +335,9 @@ def play_turn(
     players: np.ndarray,
     params: np.ndarray,
     seat: int,
-    turns: np.ndarray,
 ) -> None:
-    """One whole turn (§5.1); adds the turn's counts to ``turns`` (per seat: turns, busts,
-    cards banked, bonus cards; then the game's Key + Chest bonuses)."""
+    """One whole turn (§5.1); adds the turn's counts to the state's ``TURNS`` (per seat:
+    turns, busts, cards banked, bonus cards; then the game's Key + Chest bonuses)."""
     for at in (lay.AREA_LEN, lay.AREA_KINDS, lay.RUM, lay.BUSTING, lay.BANKED):
         g[at] = 0
     g[lay.BONUS_CARDS] = 0
@@ -361,11 +360,12 @@ def play_turn(
                     break
             if _resolve(g, rules, streams, seeds, players, params, seat, -1, True):
                 break
-    turns[seat, 0] += 1
-    turns[seat, 1] += g[lay.ENDED] == BUSTED
-    turns[seat, 2] += g[lay.BANKED]
-    turns[seat, 3] += g[lay.BONUS_CARDS]
-    turns[lay.MAX_SEATS, 0] += g[lay.KEY_CHEST]
+    at = lay.TURNS + seat * 4
+    g[at] += 1
+    g[at + 1] += g[lay.ENDED] == BUSTED
+    g[at + 2] += g[lay.BANKED]
+    g[at + 3] += g[lay.BONUS_CARDS]
+    g[lay.TURNS + lay.MAX_SEATS * 4] += g[lay.KEY_CHEST]
 
 
 @njit(cache=True)
@@ -426,6 +426,16 @@ def _draft(
 
 
 @njit(cache=True)
+def _rank_key(g: np.ndarray, rules: np.ndarray, seat: int) -> int:
+    """The seat's (score, cards, kinds) comparison key (§7) as one int in the same order
+    (cards and kinds are below 64)."""
+    cards = g[lay.CARDS + seat] if rules[lay.R_TIE_CARDS] else 0
+    kinds = _BITS[g[lay.STASH_KINDS + seat]] if rules[lay.R_TIE_KINDS] else 0
+    key: int = g[lay.POINTS + seat] * 4096 + cards * 64 + kinds
+    return key
+
+
+@njit(cache=True)
 def start(
     g: np.ndarray,
     rules: np.ndarray,
@@ -466,28 +476,20 @@ def play_game(
     the win shares into ``shares``."""
     first = start(g, rules, pool, streams, seeds, players, params, n)
     seat_seeds = seeds[2:]
-    turns = np.zeros((lay.MAX_SEATS + 1, 4), dtype=np.int64)
     seat = first
     reason = 0
     while g[lay.PILE_LEN]:
         if g[lay.TURN] >= rules[lay.R_MAX_TURNS]:
             reason = 1  # turn_cap
             break
-        play_turn(g, rules, streams, seat_seeds, players, params, seat, turns)
+        play_turn(g, rules, streams, seat_seeds, players, params, seat)
         seat = (seat + 1) % n
         g[lay.TURN] += 1
-    keys = np.zeros((n, 3), dtype=np.int64)
-    for p in range(n):
-        keys[p, 0] = g[lay.POINTS + p]
-        keys[p, 1] = g[lay.CARDS + p] if rules[lay.R_TIE_CARDS] else 0
-        keys[p, 2] = _BITS[g[lay.STASH_KINDS + p]] if rules[lay.R_TIE_KINDS] else 0
     winners = 0
     for p in range(n):
         above = 0
         for q in range(n):
-            a, b = keys[q], keys[p]
-            if a[0] > b[0] or (a[0] == b[0] and (a[1] > b[1] or (a[1] == b[1] and a[2] > b[2]))):
-                above += 1
+            above += _rank_key(g, rules, q) > _rank_key(g, rules, p)
         seat_out[p, 1] = above + 1
         winners += above == 0
     for p in range(n):
@@ -495,15 +497,17 @@ def play_game(
         seat_out[p, 2] = g[lay.CARDS + p]
         seat_out[p, 3] = _BITS[g[lay.STASH_KINDS + p]]
         for i in range(4):
-            seat_out[p, 4 + i] = turns[p, i]
+            seat_out[p, 4 + i] = g[lay.TURNS + p * 4 + i]
         seat_out[p, 8] = g[lay.CHARACTER + p]
         shares[p] = 1.0 / winners if seat_out[p, 1] == 1 else 0.0
     game_out[0] = first
     game_out[1] = g[lay.TURN]
     game_out[2] = reason
     game_out[3] = g[lay.DECISIONS]
-    game_out[4] = turns[:n, 1].sum()
-    game_out[5] = turns[lay.MAX_SEATS, 0]
+    game_out[4] = 0
+    for p in range(n):
+        game_out[4] += g[lay.TURNS + p * 4 + 1]
+    game_out[5] = g[lay.TURNS + lay.MAX_SEATS * 4]
 
 
 @njit(cache=True)

@@ -55,7 +55,11 @@ BANKED = ENDED + 1
 BONUS_CARDS = BANKED + 1
 KEY_CHEST = BONUS_CARDS + 1
 DECISIONS = KEY_CHEST + 1
-STATE_SIZE = DECISIONS + 1
+TURNS = DECISIONS + 1  # per seat: turns, busts, cards banked, bonus cards; then the game's
+# Key + Chest bonuses
+CHOICES = TURNS + (MAX_SEATS + 1) * 4  # room for a power's options (a game allocates nothing)
+BONUS_CHOICES = CHOICES + 64  # the bonus's, which a power's bust or plunder may ask for
+STATE_SIZE = BONUS_CHOICES + 64
 
 # -- the rules as ints ---------------------------------------------------------------------------
 R_CHARACTERS = 0

@@ -34,17 +34,19 @@ def new_states(count: int) -> np.ndarray:
 
 
 @njit(cache=True)
-def seed_words(state: np.ndarray, key: np.ndarray, key_length: int) -> None:
-    """CPython's ``init_by_array``: seed from ``key_length`` 32-bit words of ``key``."""
+def _init_by_array(state: np.ndarray, low: int, high: int, key_length: int) -> None:
+    """CPython's ``init_by_array`` over the key ``low`` (``high`` too when ``key_length`` is
+    2), without making the key an array."""
     state[0] = 19650218
     for i in range(1, _N):
         prev = state[i - 1]
         state[i] = (1812433253 * (prev ^ (prev >> 30)) + i) & _MASK32
     i = 1
     j = 0
-    for _ in range(max(_N, key_length)):
+    for _ in range(_N):  # max(N, key length) steps
         prev = state[i - 1]
-        state[i] = ((state[i] ^ ((prev ^ (prev >> 30)) * 1664525)) + key[j] + j) & _MASK32
+        word = low if j == 0 else high
+        state[i] = ((state[i] ^ ((prev ^ (prev >> 30)) * 1664525)) + word + j) & _MASK32
         i += 1
         j += 1
         if i >= _N:
@@ -65,22 +67,25 @@ def seed_words(state: np.ndarray, key: np.ndarray, key_length: int) -> None:
 
 @njit(cache=True)
 def seed_u64(state: np.ndarray, seed: np.uint64) -> None:
-    """``random.Random(seed)`` for a seed in 0..2**64-1 (one word below 2**32, else two)."""
+    """``random.Random(seed)`` for a seed in 0..2**64-1: its key is one 32-bit word below
+    2**32, else two, least significant first."""
     value = np.int64(seed)  # the same 64 bits; the words are read with masks
-    key = np.empty(2, dtype=np.int64)
-    key[0] = value & _MASK32
-    key[1] = (value >> 32) & _MASK32
-    seed_words(state, key, 2 if key[1] != 0 else 1)
+    low = int(value & _MASK32)
+    high = int((value >> 32) & _MASK32)
+    _init_by_array(state, low, high, 2 if high != 0 else 1)
 
 
 @njit(cache=True)
 def _twist(state: np.ndarray) -> None:
-    for kk in range(_N):
-        y = (state[kk] & _UPPER) | (state[(kk + 1) % _N] & _LOWER)
-        value = state[(kk + _M) % _N] ^ (y >> 1)
-        if y & 1:
-            value ^= _MATRIX_A
-        state[kk] = value
+    # The reference's three loops (no modulo in the hot path).
+    for kk in range(_N - _M):
+        y = (state[kk] & _UPPER) | (state[kk + 1] & _LOWER)
+        state[kk] = state[kk + _M] ^ (y >> 1) ^ (_MATRIX_A if y & 1 else 0)
+    for kk in range(_N - _M, _N - 1):
+        y = (state[kk] & _UPPER) | (state[kk + 1] & _LOWER)
+        state[kk] = state[kk + (_M - _N)] ^ (y >> 1) ^ (_MATRIX_A if y & 1 else 0)
+    y = (state[_N - 1] & _UPPER) | (state[0] & _LOWER)
+    state[_N - 1] = state[_M - 1] ^ (y >> 1) ^ (_MATRIX_A if y & 1 else 0)
     state[_N] = 0
 
 
