@@ -211,13 +211,29 @@ def bench_cmd(
             help="The games of a run with this seating: rotate (the default) or random.",
         ),
     ] = "rotate",
+    engine: Annotated[
+        str,
+        typer.Option(
+            "--engine",
+            help="reference (the default) or compiled (Treasure Island's numba engine, for "
+            "the random, stop-at, bust-threshold and expected-value players).",
+        ),
+    ] = "reference",
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object.")] = False,
 ) -> None:
     """Play games on one core and print games/s and decisions/s."""
     game = choose_game(game, players=players, rules=[rules])
     check_game(game)
     lineup = parse_players(players, game)
-    result = bench(games, lineup, rules, chess_seconds, game, rounds, seating)
+    if engine == "compiled":
+        # Imported when asked for: loading the compiled engine takes seconds.
+        from pipelines.play.compiled_bench import bench_compiled
+
+        result = bench_compiled(games, lineup, rules, chess_seconds, game, rounds, seating)
+    elif engine == "reference":
+        result = bench(games, lineup, rules, chess_seconds, game, rounds, seating)
+    else:
+        raise InputError(f"--engine: {engine!r} is not allowed (reference or compiled)")
     if as_json:
         echo_json(result)
         return
