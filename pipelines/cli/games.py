@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import shlex
@@ -184,6 +185,16 @@ def _show(played: Any, as_json: bool) -> None:
         typer.echo(line)
 
 
+def compiled_bench(game: str) -> Any:
+    """The ``bench_compiled`` of ``game``'s own analysis package
+    (``pipelines.<game>.compiled_bench``); ``InputError`` for a game without one."""
+    try:
+        module = importlib.import_module(f"pipelines.{game.replace('-', '_')}.compiled_bench")
+    except ModuleNotFoundError:
+        raise InputError(f"--engine compiled: {game!r} has no compiled engine") from None
+    return module.bench_compiled
+
+
 @command(app, "bench")
 def bench_cmd(
     game: GameOpt = None,
@@ -226,10 +237,9 @@ def bench_cmd(
     check_game(game)
     lineup = parse_players(players, game)
     if engine == "compiled":
-        # Imported when asked for: loading the compiled engine takes seconds.
-        from pipelines.play.compiled_bench import bench_compiled
-
-        result = bench_compiled(games, lineup, rules, chess_seconds, game, rounds, seating)
+        # A game's compiled engine is its own analysis package's (this module names no
+        # game), imported when asked for: loading it takes seconds.
+        result = compiled_bench(game)(games, lineup, rules, chess_seconds, game, rounds, seating)
     elif engine == "reference":
         result = bench(games, lineup, rules, chess_seconds, game, rounds, seating)
     else:

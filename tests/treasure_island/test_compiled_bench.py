@@ -9,8 +9,8 @@ import pytest
 from typer.testing import CliRunner
 
 from pipelines.cli.main import app
-from pipelines.play.compiled_bench import compiled_players
 from pipelines.play.game import parse_players
+from pipelines.treasure_island.compiled_bench import compiled_players
 
 runner = CliRunner()
 BENCH = ["bench", "--game", "treasure-island", "--chess-seconds", "0"]
@@ -56,4 +56,4 @@ def test_what_the_compiled_engine_cannot_play_is_one_line_and_exit_2(
 def test_only_treasure_island_has_a_compiled_engine() -> None:
     result = runner.invoke(app, ["bench", "--game", "tobago", "--engine", "compiled"])
     assert result.exit_code == 2
-    assert "only treasure-island has a compiled engine, not 'tobago'" in result.stderr
+    assert "--engine compiled: 'tobago' has no compiled engine" in result.stderr
