@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import shlex
@@ -207,6 +208,16 @@ def _show(played: Any, as_json: bool) -> None:
         typer.echo(line)
 
 
+def compiled_bench(game: str) -> Any:
+    """The ``bench_compiled`` of ``game``'s own analysis package
+    (``pipelines.<game>.compiled_bench``); ``InputError`` for a game without one."""
+    try:
+        module = importlib.import_module(f"pipelines.{game.replace('-', '_')}.compiled_bench")
+    except ModuleNotFoundError:
+        raise InputError(f"--engine compiled: {game!r} has no compiled engine") from None
+    return module.bench_compiled
+
+
 @command(app, "bench")
 def bench_cmd(
     game: GameOpt = None,
@@ -234,13 +245,28 @@ def bench_cmd(
             help="The games of a run with this seating: rotate (the default) or random.",
         ),
     ] = "rotate",
+    engine: Annotated[
+        str,
+        typer.Option(
+            "--engine",
+            help="reference (the default) or compiled (Treasure Island's numba engine, for "
+            "the random, stop-at, bust-threshold and expected-value players).",
+        ),
+    ] = "reference",
     as_json: JsonOpt = False,
 ) -> None:
     """Play games on one core and print games/s and decisions/s."""
     game = choose_game(game, players=players, rules=[rules])
     check_game(game)
     lineup = parse_players(players, game)
-    result = bench(games, lineup, rules, chess_seconds, game, rounds, seating)
+    if engine == "compiled":
+        # A game's compiled engine is its own analysis package's (this module names no
+        # game), imported when asked for: loading it takes seconds.
+        result = compiled_bench(game)(games, lineup, rules, chess_seconds, game, rounds, seating)
+    elif engine == "reference":
+        result = bench(games, lineup, rules, chess_seconds, game, rounds, seating)
+    else:
+        raise InputError(f"--engine: {engine!r} is not allowed (reference or compiled)")
     if as_json:
         echo_json(result)
         return
