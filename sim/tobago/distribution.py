@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from sim.referee import Referee
-from sim.tobago import decisions as d
+from sim.tobago import decisions
 from sim.tobago.decisions import OFFER, OFFER_ACTIONS, TAKE, Decision
 from sim.tobago.island import Island
 from sim.tobago.movelog import CODE
@@ -227,8 +227,10 @@ def _curse(game: TobagoGame, raiser: int, roses: list[int]) -> None:
             # BGA (S3) and S4: "sacrifice an amulet, or lose their most valuable treasure
             # card". The choice stands even without a card: giving up "the best card" then
             # costs nothing, and the amulet is kept.
-            answer = game.ask(_new(Decision, (d.CURSE, seat, d.CURSE_ACTIONS, 0, -1, -1)))
-            pay_amulet = answer == d.PAY_AMULET
+            answer = game.ask(
+                _new(Decision, (decisions.CURSE, seat, decisions.CURSE_ACTIONS, 0, -1, -1))
+            )
+            pay_amulet = answer == decisions.PAY_AMULET
         if pay_amulet:
             s.amulets[seat] -= 1
             s.amulets_spent += 1

@@ -34,14 +34,14 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from sim.tobago import decisions as d
+from sim.tobago import decisions
 from sim.tobago.state import N_MAPS
 from sim.tobago.view import PlayerView
 from strategies.tobago.style import Style
 
-_CLUE = d.ActionKind.CLUE
-_AMULET_CLUE = d.ActionKind.AMULET_CLUE
-_AMULET_MARKER = d.ActionKind.AMULET_MARKER
+_CLUE = decisions.ActionKind.CLUE
+_AMULET_CLUE = decisions.ActionKind.AMULET_CLUE
+_AMULET_MARKER = decisions.ActionKind.AMULET_MARKER
 
 
 class ScriptedPlayer(Protocol):
@@ -61,9 +61,9 @@ class ScriptedPlayer(Protocol):
 
     def stalled(self, view: PlayerView) -> bool: ...
 
-    def best_clue_score(self, view: PlayerView, actions: tuple[d.Action, ...]) -> float: ...
+    def best_clue_score(self, view: PlayerView, actions: tuple[decisions.Action, ...]) -> float: ...
 
-    def best_share(self, view: PlayerView, actions: tuple[d.Action, ...]) -> float: ...
+    def best_share(self, view: PlayerView, actions: tuple[decisions.Action, ...]) -> float: ...
 
 
 #: ``located`` with no treasure located (a comparison is cheaper than ``max``).
@@ -102,12 +102,12 @@ def marker_to_remove(cells: int, dist: list[int]) -> int:
 def choose_power(
     player: ScriptedPlayer,
     view: PlayerView,
-    actions: tuple[d.Action, ...],
+    actions: tuple[decisions.Action, ...],
     located: tuple[int, ...],
     here: int,
     main_open: bool,
     dead: bool,
-) -> d.Action | None:
+) -> decisions.Action | None:
     """The amulet power to use now, or None (see the module for the rules of thumb).
 
     ``dead``: the hand holds no legal clue (and the seat has a rose to play one with);
@@ -143,13 +143,13 @@ def choose_power(
 def _locate_now(
     player: ScriptedPlayer,
     view: PlayerView,
-    actions: tuple[d.Action, ...],
+    actions: tuple[decisions.Action, ...],
     here: int,
     main_open: bool,
     spare: int,
     reach_marker: int,
     reach_clue: int,
-) -> d.Action | None:
+) -> decisions.Action | None:
     """A marker removal (1) or an extra clue (2) that locates a treasure the ATV reaches this
     turn, or None."""
     style = player.style
@@ -160,7 +160,7 @@ def _locate_now(
     # "Reached this turn": the ATV's cell, or one main move away (and no farther than
     # the style chases, so that the move that follows does drive there).
     move_reach = 0
-    if main_open and d.MOVE in actions:
+    if main_open and decisions.MOVE in actions:
         move_reach = legs if legs < style.chase_legs else style.chase_legs
     cands = view.candidate_masks()
     counts = view.clue_counts()
@@ -194,11 +194,11 @@ def _locate_now(
 def _move_to_located(
     player: ScriptedPlayer,
     view: PlayerView,
-    actions: tuple[d.Action, ...],
+    actions: tuple[decisions.Action, ...],
     located: tuple[int, ...],
     here: int,
     main_open: bool,
-) -> d.Action | None:
+) -> decisions.Action | None:
     """An extra move to the nearest located treasure when it helps this turn, or None."""
     style = player.style
     legs = player.legs_per_move
@@ -207,26 +207,26 @@ def _move_to_located(
     for cell in located:
         if cell >= 0 and dist[cell] < x:
             target, x = cell, dist[cell]
-    if 0 < x <= style.amulet_move_legs and d.AMULET_MOVE in actions:
-        if main_open and d.MOVE in actions:
+    if 0 < x <= style.amulet_move_legs and decisions.AMULET_MOVE in actions:
+        if main_open and decisions.MOVE in actions:
             # Beyond one move: amulet move first, the main move finishes the trip. Within
             # one move: only to keep the main action for a clue worth playing.
             useful = x <= 2 * legs if x > legs else player.best_clue_score(view, actions) > 0
         else:
             useful = x <= legs
         if useful and (not style.move_race_only or player.rival_within(target, legs)):
-            return d.AMULET_MOVE
+            return decisions.AMULET_MOVE
     return None
 
 
 def _exchange(
     player: ScriptedPlayer,
     view: PlayerView,
-    actions: tuple[d.Action, ...],
+    actions: tuple[decisions.Action, ...],
     located: tuple[int, ...],
     here: int,
     dead: bool,
-) -> d.Action | None:
+) -> decisions.Action | None:
     """An exchange for a dead hand (4) or a poor one while a treasure is near (5), or None
     (the main action still to come)."""
     style = player.style
@@ -238,23 +238,23 @@ def _exchange(
     if dead:
         if not style.exchange_stuck or any(cell >= 0 and near >> cell & 1 for cell in located):
             return None
-        if d.AMULET_EXCHANGE in actions:
-            return d.AMULET_EXCHANGE
+        if decisions.AMULET_EXCHANGE in actions:
+            return decisions.AMULET_EXCHANGE
         # Both clue piles are empty: nothing to exchange for. A marker removal still changes
         # a map (the one with the fewest candidates; the marker answer keeps the nearest).
         return _fewest_markers(view, player.marker_threshold)
-    if d.AMULET_EXCHANGE not in actions:
+    if decisions.AMULET_EXCHANGE not in actions:
         return None
     # 5. A poor hand while a treasure is near (a map showing markers, one within a move).
     if player.best_share(view, actions) < style.exchange_poor:
         threshold = player.marker_threshold
         for cand, count in zip(view.candidate_masks(), view.clue_counts(), strict=True):
             if count and 1 < cand.bit_count() <= threshold and cand & near:
-                return d.AMULET_EXCHANGE
+                return decisions.AMULET_EXCHANGE
     return None
 
 
-def _fewest_markers(view: PlayerView, threshold: int) -> d.Action | None:
+def _fewest_markers(view: PlayerView, threshold: int) -> decisions.Action | None:
     """A marker removal on the map showing the fewest markers (at least two), or None."""
     best, best_n = -1, threshold + 1
     for m, (cand, count) in enumerate(zip(view.candidate_masks(), view.clue_counts(), strict=True)):
