@@ -196,6 +196,36 @@ def bench(
     warm_up = Schedule(BENCH_SEED + 1, n, seating, islands)
     for g in range(min(2 * n * len(islands), 128, games)):
         kind.play(warm_up.plan(g), rules, factories)
+
+    def play_slice(first: int, stop: int) -> tuple[int, dict[str, int]]:
+        decisions = 0
+        ends: dict[str, int] = dict.fromkeys(END_REASONS, 0)
+        for plan in plans[first:stop]:
+            result = kind.play(plan, rules, factories)
+            decisions += result.decisions
+            assert result.result is not None
+            ends[result.result.end_reason] += 1
+        return decisions, ends
+
+    head = {"game": game, "players": [p.label for p in players], "seating": seating}
+    return timed_rounds(games, rounds, chess_seconds, play_slice, head)
+
+
+#: Plays the bench's games ``[first, stop)``; returns their decisions and how many ended for
+#: each reason (:data:`sim.outcome.END_REASONS`).
+SlicePlayer = Callable[[int, int], tuple[int, dict[str, int]]]
+
+
+def timed_rounds(
+    games: int,
+    rounds: int,
+    chess_seconds: float,
+    play_slice: SlicePlayer,
+    head: dict[str, Any],
+) -> dict[str, Any]:
+    """Time ``games`` games in ``rounds`` rounds of ``play_slice`` alternating with the
+    python-chess yardstick (``chess_seconds`` in all, none when 0); the bench's figures,
+    after the keys of ``head``."""
     rounds = max(1, min(rounds, games))
     # The first chess round plays for its share of the time; the later ones play the same
     # games again, so that rounds differ only by what the machine was doing.
@@ -207,13 +237,12 @@ def bench(
     for r in range(rounds):
         first, stop = games * r // rounds, games * (r + 1) // rounds
         start = time.perf_counter()
-        for plan in plans[first:stop]:
-            result = kind.play(plan, rules, factories)
-            decisions += result.decisions
-            assert result.result is not None
-            ends[result.result.end_reason] += 1
+        slice_decisions, slice_ends = play_slice(first, stop)
         took = time.perf_counter() - start
         seconds += took
+        decisions += slice_decisions
+        for reason, count in slice_ends.items():
+            ends[reason] += count
         row: dict[str, Any] = {
             "games": stop - first,
             "games_per_s": round((stop - first) / took, 2),
@@ -227,9 +256,7 @@ def bench(
                 row["chess_random_games_per_s"] = round(played / elapsed, 2)
         per_round.append(row)
     out: dict[str, Any] = {
-        "game": game,
-        "players": [p.label for p in players],
-        "seating": seating,
+        **head,
         "games": games,
         "seconds": round(seconds, 4),
         "games_per_s": round(games / seconds, 2),

@@ -8,12 +8,11 @@ building of the tables.
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import numpy as np
 
-from pipelines.play.game import BENCH_SEED, chess_games
+from pipelines.play.game import BENCH_SEED, timed_rounds
 from sim.errors import InputError
 from sim.outcome import END_REASONS
 from sim.runner.games import NO_ISLAND, game_kind
@@ -66,51 +65,16 @@ def bench_compiled(
     # Loads (or compiles, the first time) the engine before the clock starts.
     warm_up = Schedule(BENCH_SEED + 1, n, seating, (NO_ISLAND,))
     play([warm_up.plan(g) for g in range(min(2 * n, games))], rules, lineup)
-    rounds = max(1, min(rounds, games))
-    chess_round: int | None = None
-    decisions = 0
-    ends = np.zeros(len(END_REASONS), dtype=np.int64)
-    seconds = chess_played = chess_time = 0.0
-    per_round: list[dict[str, Any]] = []
-    for r in range(rounds):
-        first, stop = games * r // rounds, games * (r + 1) // rounds
-        start = time.perf_counter()
+
+    def play_slice(first: int, stop: int) -> tuple[int, dict[str, int]]:
         played = play(plans[first:stop], rules, lineup)
-        took = time.perf_counter() - start
-        seconds += took
-        decisions += int(played.game_out[:, 3].sum())
-        ends += np.bincount(played.game_out[:, 2], minlength=len(END_REASONS))
-        row: dict[str, Any] = {
-            "games": stop - first,
-            "games_per_s": round((stop - first) / took, 2),
-        }
-        if chess_seconds > 0:
-            chess, elapsed = chess_games(chess_seconds / rounds, chess_round)
-            chess_round = chess
-            if chess:
-                chess_played += chess
-                chess_time += elapsed
-                row["chess_random_games_per_s"] = round(chess / elapsed, 2)
-        per_round.append(row)
-    out: dict[str, Any] = {
+        ends = np.bincount(played.game_out[:, 2], minlength=len(END_REASONS))
+        return int(played.game_out[:, 3].sum()), dict(zip(END_REASONS, ends.tolist(), strict=True))
+
+    head = {
         "game": game,
         "engine": "compiled",
         "players": [p.label for p in players],
         "seating": seating,
-        "games": games,
-        "seconds": round(seconds, 4),
-        "games_per_s": round(games / seconds, 2),
-        "decisions_per_s": round(decisions / seconds, 1),
-        "end_reasons": dict(zip(END_REASONS, ends.tolist(), strict=True)),
-        "best_round_games_per_s": max(row["games_per_s"] for row in per_round),
-        "rounds": per_round,
     }
-    if chess_played:
-        best_chess = max(row["chess_random_games_per_s"] for row in per_round)
-        out["chess_random_games_per_s"] = round(chess_played / chess_time, 2)
-        out["best_round_chess_random_games_per_s"] = best_chess
-        out["ratio_to_chess"] = round(out["best_round_games_per_s"] / best_chess, 2)
-        out["overall_ratio_to_chess"] = round(
-            out["games_per_s"] / out["chess_random_games_per_s"], 2
-        )
-    return out
+    return timed_rounds(games, rounds, chess_seconds, play_slice, head)
