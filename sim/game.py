@@ -48,9 +48,10 @@ Factory = Callable[[random.Random], object]
 #: What a game without boards puts in the ``island`` column.
 NO_ISLAND = "-"
 #: The parts a kind names by import path, each imported by the layer that uses it: the
-#: strategies, the report (pipelines.report) and the command line (pipelines.cli).
-GamePart = Literal["strategies", "report", "commands"]
-GAME_PARTS: tuple[GamePart, ...] = ("strategies", "report", "commands")
+#: strategies, the report (pipelines.report), the command line (pipelines.cli) and the
+#: compiled engine (the runner, only for a run it plays: :mod:`sim.compiled_engine`).
+GamePart = Literal["strategies", "report", "commands", "compiled"]
+GAME_PARTS: tuple[GamePart, ...] = ("strategies", "report", "commands", "compiled")
 
 
 @dataclass(frozen=True, slots=True)
@@ -264,13 +265,17 @@ class GameKind(Generic[RulesT, GameT]):
     #: The module whose import registers its own commands on the command line
     #: (``pipelines.tobago.cli_board``); None for none.
     commands: str | None = None
+    #: Its compiled engine: ``module:attribute`` of a
+    #: :class:`sim.compiled_engine.CompiledEngine`; None for a game with the reference only.
+    compiled: str | None = None
 
     def named_parts(self) -> dict[GamePart, str]:
-        """What the kind names of the layers above (see :data:`GAME_PARTS`), by part."""
+        """What the kind names by import path (see :data:`GAME_PARTS`), by part."""
         named: dict[GamePart, str | None] = {
             "strategies": self.strategies,
             "report": self.report,
             "commands": self.commands,
+            "compiled": self.compiled,
         }
         return {part: target for part, target in named.items() if target is not None}
 

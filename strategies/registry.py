@@ -70,6 +70,13 @@ class StrategySpec:
         return functools.partial(self.cls, **dict(self.params))
 
 
+def builtin_name(spec: StrategySpec, game: str) -> str:
+    """The name of the built-in player ``spec`` is (the first name its class is registered
+    under in ``game``'s catalog), or "" for any other class (a plug-in, a subclass): what a
+    compiled engine is told of a seat (:data:`sim.compiled_engine.CompiledSeat`)."""
+    return next((n for n, cls in REGISTRIES[game].items() if cls is spec.cls), "")
+
+
 def _value(text: str) -> Param:
     low = text.strip().lower()
     if low in ("true", "false"):

@@ -27,6 +27,7 @@ from pipelines.cli.run_options import (
     AuditOpt,
     BackendOpt,
     DecisionTimeoutOpt,
+    EngineOpt,
     IslandsOpt,
     IsolateOpt,
     OutOpt,
@@ -161,7 +162,9 @@ def play(
     )
     _show(played, as_json)
     if checked is not None and not as_json:
-        typer.echo(f"replayed game {game_id} of {run}: its {checked:,} move rows match the run's")
+        from pipelines.play.replay import checked_words
+
+        typer.echo(f"replayed game {game_id} of {run}: {checked_words(checked)}")
     if doc is not None and html is not None:
         _write_page(doc, html, err=as_json)
 
@@ -195,7 +198,9 @@ def replay_cmd(
         stem = f"{name}-game{game_id}" if run is not None else f"{doc['game']}-seed{seed or 0}"
         out = Path(f"{stem}.html")
     if checked is not None:
-        typer.echo(f"replayed game {game_id} of {run}: its {checked:,} move rows match the run's")
+        from pipelines.play.replay import checked_words
+
+        typer.echo(f"replayed game {game_id} of {run}: {checked_words(checked)}")
     _write_page(doc, out)
 
 
@@ -313,6 +318,7 @@ def simulate_cmd(
     isolate: IsolateOpt = None,
     decision_timeout: DecisionTimeoutOpt = None,
     shard_timeout: ShardTimeoutOpt = None,
+    engine: EngineOpt = None,
 ) -> None:
     """Run a tournament: seeded games in shards, Parquet tables, resumable."""
     from pipelines.experiments.simulate import read_spec, resolve, twin_config
@@ -341,6 +347,7 @@ def simulate_cmd(
         "isolate": isolate,
         "decision_timeout": decision_timeout,
         "shard_timeout": shard_timeout,
+        "engine": engine,
     }
     config = resolve(file_values, flags, source)
     counterfactual = twin_config(file_values, flags, source)
@@ -398,12 +405,12 @@ def _simulate_one(config: Any) -> None:
         raise typer.Exit(130) from None
     typer.echo(
         f"played {report.games_played} games in {report.seconds:.1f} s "
-        f"({report.shards_skipped} shards already done)"
+        f"({report.shards_skipped} shards already done) on the {report.engine} engine"
     )
     opened = open_run(config.run_dir)  # checked once, read twice (a store's run: copied once)
     for line in format_win_table(win_table(opened)):
         typer.echo(line)
-    names = ",".join(sorted(GAMES[config.game].tables))
+    names = ",".join(sorted(opened.tables))
     typer.echo(f"tables: {config.run_dir}/{{{names}}}/*.parquet")
     for line in warning_lines(opened):
         typer.echo(line, err=True)

@@ -102,6 +102,15 @@ DecisionTimeoutOpt = Annotated[
         "ends (end reason timeout). Off by default.",
     ),
 ]
+EngineOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--engine",
+        help="auto (default): the game's compiled engine when every player has a compiled "
+        "version and no guard is asked for, else the reference; reference; or compiled. The "
+        "games are the same; a compiled run keeps no move log (its manifest says so).",
+    ),
+]
 ShardTimeoutOpt = Annotated[
     float | None,
     typer.Option(

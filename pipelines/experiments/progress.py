@@ -78,6 +78,15 @@ class Progress:
         self.speed.reached(done, self.clock())
         self._show(detail)
 
+    def stage(self, text: str) -> None:
+        """Say what the work does before its first games (the runner's ``on_stage``: a
+        compiled engine loading), at once: on a terminal in the bar, else as a line."""
+        if self.bar is not None:
+            self.bar.update(self.bar.task_ids[0], detail=text, refresh=True)
+        else:
+            prefix = f"{self.label}: " if self.label else ""
+            print(f"progress: {prefix}{text}", file=self.stream, flush=True)
+
     def __call__(self, summary: ShardSummary) -> None:
         """Shard ``summary.shard`` ended (the runner's ``on_done``)."""
         self.playing.pop(summary.shard, None)

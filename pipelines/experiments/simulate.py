@@ -24,6 +24,7 @@ from pipelines.experiments.game_choice import choose_game
 from pipelines.experiments.pools import Lineup, lineup
 from pipelines.experiments.progress import Progress
 from pipelines.play.ablation import ablated
+from sim.compiled_engine import ENGINES
 from sim.errors import InputError
 from sim.game import AnyKind, BoardHooks, RulesLike
 from sim.guard import MAX_DECISION_TIMEOUT, MIN_DECISION_TIMEOUT, Guard
@@ -33,7 +34,7 @@ from sim.runner.run import RunConfig, RunReport, run
 from sim.storage.locations import is_uri, open_store
 from sim.storage.store import RunStore
 from sim.toml_files import read_toml
-from strategies.registry import parse_strategy
+from strategies.registry import builtin_name, parse_strategy
 
 __all__ = ["ablated"]
 
@@ -59,6 +60,7 @@ SPEC_KEYS = (
     "decision_timeout",
     "shard_timeout",
     "isolate",
+    "engine",
 )
 DEFAULTS: dict[str, Any] = {
     "game": None,  # the spec's, else the one the command fits (pipelines.experiments.game_choice)
@@ -82,6 +84,7 @@ DEFAULTS: dict[str, Any] = {
     "decision_timeout": None,  # seconds a decision may take (off by default)
     "shard_timeout": None,  # seconds a shard may take (process and ray backends)
     "isolate": False,  # each plug-in strategy in its own process (sim.isolate)
+    "engine": "auto",  # the compiled engine when it can play the run (sim.runner.engine_choice)
 }
 
 
@@ -155,7 +158,9 @@ MAX_WORKERS = 256
 MAX_ISLANDS = 256
 MAX_SEED = 2**64 - 1
 #: Spec keys whose value is a string (``players`` and ``islands`` may also be lists).
-_STRING_KEYS = ("game", "seating", "rules", "backend", "address", "out", "ablate", "twin")
+_STRING_KEYS = (
+    "game", "seating", "rules", "backend", "address", "out", "ablate", "twin", "engine",
+)  # fmt: skip
 
 
 def _shown(value: Any) -> str:
@@ -260,6 +265,7 @@ def resolve(file_values: dict[str, Any], flags: dict[str, Any], source: str) -> 
     if not isinstance(shared, bool):
         raise InputError(f"{source}: shared_out = {_shown(shared)} is not allowed (true or false)")
     guard, shard_timeout = _guard(values, backend, source)
+    engine = _engine(values["engine"], source)
     out = values["out"]
     run_dir = out_store(
         out or str(Path("data") / "runs" / _run_id(values, who)),
@@ -290,7 +296,16 @@ def resolve(file_values: dict[str, Any], flags: dict[str, Any], source: str) -> 
         requested_games=asked,
         guard=guard,
         shard_timeout=shard_timeout,
+        engine=engine,
+        compiled_seats=tuple((builtin_name(s, game), s.params) for s in specs),
     )
+
+
+def _engine(value: Any, source: str) -> str:
+    """The engine asked for (``auto`` is resolved when the run is opened)."""
+    if value not in ENGINES:
+        raise InputError(f"{source}: engine = {value!r} is not allowed ({', '.join(ENGINES)})")
+    return str(value)
 
 
 def _shard_size(source: str, value: Any, games: int) -> int:
@@ -442,6 +457,6 @@ def simulate(
     if progress is None:
         return run(config, None, on_start)
     try:
-        return run(config, progress, on_start, progress.in_shard)
+        return run(config, progress, on_start, progress.in_shard, progress.stage)
     finally:
         progress.finish()  # a bar stopped by an error or an interrupt still ends its line

@@ -41,7 +41,7 @@ def simulate_runner(spec: TuneSpec, progress: Progress | None = None) -> Runner:
             progress.begin(to_play, at_once(config, to_play))
 
         try:
-            run(config, progress, start, progress.in_shard)
+            run(config, progress, start, progress.in_shard, progress.stage)
         finally:
             progress.finish()
         return read_blocks(out)

@@ -32,6 +32,7 @@ import duckdb
 
 from sim.errors import InputError
 from sim.outcome import UNFINISHED
+from sim.runner.engine_choice import run_tables
 from sim.runner.games import GAMES, UNNAMED_GAME
 from sim.runner.run import MANIFEST, check_schema, read_manifest, run_code
 from sim.storage.locations import open_store
@@ -72,8 +73,8 @@ class RunInfo:
 
     @property
     def tables(self) -> tuple[str, ...]:
-        """The run's tables."""
-        return GAMES[self.game].tables
+        """The tables the run keeps (a compiled run skips its move log's)."""
+        return run_tables(GAMES[self.game], self.manifest)
 
     @property
     def complete(self) -> bool:
@@ -92,8 +93,8 @@ class CheckedRun:
 
     @property
     def tables(self) -> tuple[str, ...]:
-        """The run's tables."""
-        return GAMES[manifest_game(self.manifest)].tables
+        """The tables the run keeps (a compiled run skips its move log's)."""
+        return run_tables(GAMES[manifest_game(self.manifest)], self.manifest)
 
 
 def check_run(
@@ -119,7 +120,7 @@ def check_run(
             f"{store}: a simulate is writing this run ({writer}); read it once that has finished"
         )
     run_code(store, manifest)  # a run whose games were played by two codes is refused
-    parts = records_from_manifest(manifest, GAMES[game].tables, store.show(MANIFEST))
+    parts = records_from_manifest(manifest, run_tables(GAMES[game], manifest), store.show(MANIFEST))
     unfinished = manifest.get("status") != "complete"
     shards = manifest.get("shards")
     checked = check_parts(
@@ -173,7 +174,9 @@ def connect(runs: list[RunInfo], include_unfinished: bool = False) -> duckdb.Duc
     # the last digits changed from one report of a run to the next. It costs about 12 s per
     # million games (30 s instead of 18 s on 2 cores), within the 60 s a report may take.
     con.execute("SET threads = 1")
-    for table in runs[0].tables:
+    # A table some run does not keep (a compiled run's move log) is no view: the report
+    # parts that read it say so instead of reading the others' rows alone.
+    for table in [t for t in runs[0].tables if all(t in r.tables for r in runs)]:
         selects = [
             f"SELECT {k} AS run, * FROM read_parquet({_file_list(r, table)}, "
             "hive_partitioning = false)"

@@ -89,7 +89,7 @@ def replay_game(
     found = _query(run, "games", "SELECT seed, island::VARCHAR FROM {t} WHERE game_id = ?", game_id)
     if not found:
         raise InputError(f"--game-id {game_id}: the run has not played that game yet")
-    logged = _logged_rows(run, game_id)
+    logged = _logged_rows(run, game_id) if "moves" in run.tables else None
     kind = game_kind(run.game)
     labels = [str(p) for p in spec["players"]]
     plan = spec_schedule(spec).plan(game_id)
@@ -108,6 +108,9 @@ def replay_game(
     built.play()
     seated = [strategies[p] for p in plan.order]
     played = PlayedGame(run.game, built, rules, seated, str(island) if kind.boards else NO_ISLAND)
+    if logged is None:  # a compiled run keeps no move log: its games and seats rows instead
+        _check_rows(run, game_id, played)
+        return played, 0
     events = kind.event_names
     mine: list[Row] = [(t, s, events[k], a, b, c) for t, s, k, a, b, c in log_rows(played)]
     if mine != logged:
@@ -121,3 +124,29 @@ def replay_game(
             "since the run"
         )
     return played, len(logged)
+
+
+def checked_words(checked: int) -> str:
+    """What a replay was checked against, in words (``checked``: move rows; 0 for a run that
+    kept no move log, whose games and seats rows were compared instead)."""
+    if checked:
+        return f"its {checked:,} move rows match the run's"
+    return "its games and seats rows match the run's (the run kept no move log)"
+
+
+def _check_rows(run: RunInfo, game_id: int, played: PlayedGame) -> None:
+    """``RunError`` unless the replayed game has the run's ``games`` row (turns, end reason)
+    and ``seats`` rows (scores): the check of a run that kept no move log."""
+    result = played.game.result
+    assert result is not None
+    sql = "SELECT turns, end_reason::VARCHAR FROM {t} WHERE game_id = ?"
+    game = _query(run, "games", sql, game_id)
+    scores = _query(run, "seats", "SELECT score FROM {t} WHERE game_id = ? ORDER BY seat", game_id)
+    mine = ((result.turns, result.end_reason), [int(x) for x in result.scores])
+    theirs = ((int(game[0][0]), str(game[0][1])), [int(r[0]) for r in scores])
+    if mine != theirs:
+        raise RunError(
+            f"{run.where}: game {game_id} replayed differently from its games and seats rows "
+            f"(turns and end {mine[0]}, scores {mine[1]}; the run has {theirs[0]}, "
+            f"{theirs[1]}): the code changed since the run"
+        )

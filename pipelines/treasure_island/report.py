@@ -19,7 +19,7 @@ from pipelines.report.data import CohortResult, Finding, ReportData
 from pipelines.report.findings import cohort_scope, power_note
 from pipelines.report.run_groups import Cohort
 from pipelines.treasure_island import push_luck
-from pipelines.treasure_island.report_page import ALPHA, sections
+from pipelines.treasure_island.report_page import ALPHA, move_log_kept, sections
 from reports import numbers
 
 #: The reference strategy whose gap the report measures when it is seated.
@@ -52,7 +52,9 @@ def optimal_gap(con: duckdb.DuckDBPyConnection) -> pa.Table:
 
 
 def compute(con: duckdb.DuckDBPyConnection, cohort: Cohort) -> dict[str, pa.Table]:
-    """The Treasure Island tables of one cohort."""
+    """The Treasure Island tables of one cohort (none when its runs kept no move log)."""
+    if not move_log_kept(cohort):
+        return {}
     tables = {
         "bust_by_kinds": push_luck.bust_by_kinds(con),
         "turns_by_strategy": push_luck.turns_by_strategy(con),

@@ -10,6 +10,7 @@ from typing import Any
 
 from pipelines.report.data import CohortResult, ReportData
 from pipelines.report.page import cohort_heading
+from pipelines.report.run_groups import Cohort
 from reports import figures, numbers
 from reports.blocks import (
     Block,
@@ -23,6 +24,16 @@ from reports.blocks import (
     Table,
     col,
 )
+
+#: The tables every part here reads: the move log and what derives from it, which a run on
+#: the compiled engine does not keep (:mod:`sim.compiled_engine`).
+MOVE_LOG = ("moves", "turns", "draws")
+
+
+def move_log_kept(cohort: Cohort) -> bool:
+    """Whether every run of ``cohort`` kept its move log."""
+    return all(t in run.tables for run in cohort.runs for t in MOVE_LOG)
+
 
 #: A bust-rate check is flagged when its two-sided p-value, Holm-adjusted over the groups
 #: of kinds in play, is below this.
@@ -225,13 +236,37 @@ SECTIONS: list[tuple[str, str, str, Callable[[CohortResult], list[Block]]]] = [
 ]  # fmt: skip
 
 
+def _not_recorded(data: ReportData) -> list[Section]:
+    """The section that says which cohorts have none of the parts here: their runs were
+    played by the compiled engine, which keeps no move log."""
+    blocks: list[Block] = []
+    for result in data.cohorts:
+        if not move_log_kept(result.cohort):
+            blocks += [*cohort_heading(result, data), Paragraph(NOT_RECORDED)]
+    if not blocks:
+        return []
+    caption = "Busts, plunders, the Key + Chest bonus and the powers are read from move logs."
+    return [Section("move-log", "Push your luck: no move log", caption, tuple(blocks))]
+
+
+#: What a cohort without move logs is told.
+NOT_RECORDED = (
+    "Not measured: these games were played by the compiled engine, which writes the games "
+    "and seats tables only, so busts against their exact chance, turns, plunders, the Key + "
+    "Chest bonus and the powers' use are not known. Simulate with --engine reference for them."
+)
+
+
 def sections(data: ReportData) -> list[Section]:
-    """Each section with every cohort's blocks under its heading; one without blocks (the
-    gap to optimal when optimal did not play) is left out."""
-    out = []
+    """First the note on cohorts without move logs, if any; then each section with every
+    cohort's blocks under its heading; one without blocks (the gap to optimal when optimal
+    did not play) is left out."""
+    out = _not_recorded(data)
     for anchor, heading, caption, part in SECTIONS:
         blocks: list[Block] = []
         for result in data.cohorts:
+            if not move_log_kept(result.cohort):
+                continue  # said once, by the note above
             mine = part(result)
             if mine:
                 blocks += [*cohort_heading(result, data), *mine]

@@ -9,6 +9,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from sim.compiled_engine import CompiledSeat
 from sim.guard import NO_GUARD, Guard
 from sim.runner.games import Factory, Rules
 from sim.runner.schedule import Schedule
@@ -67,6 +68,14 @@ class RunConfig:
     #: Seconds a shard may take before the run stops (process and ray backends); not part of
     #: the data.
     shard_timeout: float | None = None
+    #: The engine that plays the games (:data:`sim.compiled_engine.ENGINES`): ``auto`` is
+    #: resolved when the run is opened (:func:`sim.runner.engine_choice.choose_engine`). The
+    #: games are the same on either; a compiled run keeps fewer tables, so it is part of
+    #: :meth:`spec` when compiled (but not of the ``run_id``).
+    engine: str = "reference"
+    #: Each player as a compiled engine takes it (a built-in player's name, "" for any other
+    #: class, and its parameters), in ``labels`` order; empty when not known.
+    compiled_seats: tuple[CompiledSeat, ...] = ()
 
     @property
     def pool(self) -> bool:
@@ -80,22 +89,26 @@ class RunConfig:
         """The data-defining part, compared on resume (``games`` and ``games_per_size`` may
         grow: see :func:`sim.runner.prepare.prepare`)."""
         sizes = self.table_sizes or (len(self.labels),)
-        return {
-            "game": self.game,
-            "players": list(self.labels),
-            "pool": list(self.labels) if self.pool else None,
-            "table_sizes": list(sizes),
-            "games": self.games,
-            "games_per_size": self.games // len(sizes) if self.pool else None,
-            "seed": self.seed,
-            "seating": self.seating,
-            "islands": list(self.islands),
-            "rules": self.rules_source,
-            "rules_preset": self.rules.preset,
-            "rules_hash": self.rules.hash,
-            "resolved_rules": self.rules.to_dict(),
-            "shard_size": self.shard_size,
-        } | ({"guard": self.guard.to_dict()} if self.guard.recorded else {})
+        return (
+            {
+                "game": self.game,
+                "players": list(self.labels),
+                "pool": list(self.labels) if self.pool else None,
+                "table_sizes": list(sizes),
+                "games": self.games,
+                "games_per_size": self.games // len(sizes) if self.pool else None,
+                "seed": self.seed,
+                "seating": self.seating,
+                "islands": list(self.islands),
+                "rules": self.rules_source,
+                "rules_preset": self.rules.preset,
+                "rules_hash": self.rules.hash,
+                "resolved_rules": self.rules.to_dict(),
+                "shard_size": self.shard_size,
+            }
+            | ({"guard": self.guard.to_dict()} if self.guard.recorded else {})
+            | ({"engine": "compiled"} if self.engine == "compiled" else {})
+        )
 
     def schedule(self) -> Schedule:
         """Which game is which."""
@@ -116,9 +129,9 @@ def spec_schedule(spec: dict[str, Any]) -> Schedule:
 
 def run_id(spec: dict[str, Any]) -> str:
     """A run's identity for joins: 16 hex digits of the sha256 of its data-defining spec
-    without the keys that grow (games) or only cut the work into pieces (shard_size). Two
-    runs with the same id hold the same game under every game id they both have; a run keeps
-    its id when it grows."""
-    kept = {k: v for k, v in spec.items() if k not in (*GROWING_KEYS, "shard_size")}
+    without the keys that grow (games), only cut the work into pieces (shard_size) or only
+    say which engine played the same games (engine). Two runs with the same id hold the same
+    game under every game id they both have; a run keeps its id when it grows."""
+    kept = {k: v for k, v in spec.items() if k not in (*GROWING_KEYS, "shard_size", "engine")}
     text = json.dumps(kept, sort_keys=True, separators=(",", ":"), default=str)
     return hashlib.sha256(text.encode()).hexdigest()[:16]

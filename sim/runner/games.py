@@ -138,7 +138,9 @@ RETIRED_GROUPS: dict[GamePart, str] = {
 def _refuse_retired_group(game: str, part: GamePart) -> None:
     """``InputError`` when a package registers ``game``'s ``part`` under its retired group
     (the kind now names every part): never a game played without its players or report."""
-    group = RETIRED_GROUPS[part]
+    group = RETIRED_GROUPS.get(part)
+    if group is None:  # a part that never had a group of its own
+        return
     for point in entry_points(group=group):
         if point.name == game:
             raise InputError(

@@ -4,6 +4,7 @@ grown, its unsound parts dropped and the shards left to play planned."""
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import time
 from collections.abc import Mapping
@@ -23,6 +24,7 @@ from sim.runner.code_identity import (
     run_entry_points,
 )
 from sim.runner.config import GROWING, GROWING_KEYS, RunConfig, shard_ranges
+from sim.runner.engine_choice import SKIPPED, choose_engine, run_tables, skipped_tables
 from sim.runner.games import game_kind
 from sim.runner.loaded_code import changed_since
 from sim.runner.manifest import (
@@ -57,6 +59,8 @@ class Prepared:
     spans: list[range]
     #: The code that plays the shards (the driver's, which is the run's).
     code: CodeIdentity
+    #: The run as played: its engine resolved (``reference`` or ``compiled``).
+    config: RunConfig
 
 
 def _games_text(spec: dict[str, Any]) -> str:
@@ -102,11 +106,13 @@ def prepare(config: RunConfig, boards: Mapping[str, tuple[str, Board]]) -> Prepa
     The same spec with more games **grows** the run: a new extent of games is added after
     the ones it has, cut into shards of its own, and only those games are played; the parts
     of the games it had are kept as they are (checked by hash, never rewritten or merged).
-    Fewer games is refused: a run never shrinks."""
+    Fewer games is refused: a run never shrinks. The engine ``auto`` is resolved here: a run
+    keeps the engine it was started with (:mod:`sim.runner.engine_choice`)."""
     kind = game_kind(config.game)
     recorded_boards = kind.boards.manifest(boards) if kind.boards else {}
     code = code_identity(plugin_modules(config.factories), run_entry_points(config.game))
     existing = read_manifest(config.run_dir)
+    config = dataclasses.replace(config, engine=choose_engine(config, existing))
     if existing is not None:
         return _reopen(config, existing, recorded_boards, code)
     return _create(config, recorded_boards, code)
@@ -131,7 +137,7 @@ def _reopen(
     ranges = shard_ranges(extents, config.shard_size)
     if kind.boards:
         kind.boards.check(existing.get("boards") or {}, recorded_boards)
-    recorded = records_from_manifest(existing, kind.tables, store.show(MANIFEST))
+    recorded = records_from_manifest(existing, run_tables(kind, existing), store.show(MANIFEST))
     plan = plan_resume(store, recorded, len(ranges))
     played_by = run_code(store, existing)
     playing = bool(plan.play) or growing is not None
@@ -152,6 +158,7 @@ def _reopen(
         notes + plan.notes,
         _spans(extents, config.shard_size, compacted, plan.play),
         code,
+        config,
     )
 
 
@@ -234,7 +241,9 @@ def _create(
 ) -> Prepared:
     """Create the run directory and its manifest, with every shard to play."""
     store = config.run_dir
-    tables = game_kind(config.game).tables
+    kind = game_kind(config.game)
+    skipped = skipped_tables(kind, config.engine)
+    tables = tuple(t for t in kind.tables if t not in skipped)
     if store.top_entries():
         raise InputError(f"{store}: exists, is not empty and holds no run; use another --out")
     try:
@@ -258,8 +267,15 @@ def _create(
         "parts": records_to_manifest(records),
         # Recorded before any shard is played: a run killed at any point says what played it.
         "code": code.to_json(),
-    }
+    } | ({SKIPPED: list(skipped)} if skipped else {})
     write_manifest(store, manifest)
     return Prepared(
-        manifest, records, ranges, list(range(len(ranges))), [], [range(len(ranges))], code
+        manifest,
+        records,
+        ranges,
+        list(range(len(ranges))),
+        [],
+        [range(len(ranges))],
+        code,
+        config,
     )

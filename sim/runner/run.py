@@ -31,6 +31,7 @@ from sim.game import Board
 from sim.runner.backends import check_address, run_process, run_ray, run_serial
 from sim.runner.code_identity import CodeIdentity, pin_loaded
 from sim.runner.config import GROWING, RunConfig, shard_ranges, spec_schedule
+from sim.runner.engine_choice import check_compiled
 from sim.runner.games import game_kind
 from sim.runner.manifest import check_schema, read_manifest, run_code, write_manifest
 from sim.runner.prepare import Prepared, prepare
@@ -72,6 +73,8 @@ class RunReport:
     startup_seconds: float = 0.0
     #: What a resume repaired (parts deleted or lost), one line each.
     notes: tuple[str, ...] = ()
+    #: The engine that played it (``reference`` or ``compiled``).
+    engine: str = "reference"
 
 
 class _Recorder:
@@ -127,18 +130,24 @@ def run(
     on_done: Callable[[ShardSummary], None] | None = None,
     on_start: Callable[[int, list[str]], None] | None = None,
     on_playing: GameReport | None = None,
+    on_stage: Callable[[str], None] | None = None,
 ) -> RunReport:
     """Play every missing shard of the run and finish its manifest. ``on_start`` is told the
     games to play and what a resume repaired, once the directory is held and checked;
-    ``on_playing`` the games finished inside shards still playing."""
+    ``on_playing`` the games finished inside shards still playing; ``on_stage`` what the
+    driver does before the first shard starts (loading or compiling a compiled engine)."""
     if config.backend == "ray" and config.address:
         check_address(config.address)  # before anything is written: a wrong address is input
+    if config.engine == "compiled":
+        check_compiled(config)  # before anything is written too
     hooks = game_kind(config.game).boards
     boards = hooks.read(config.islands) if hooks else {}
     config.run_dir.check_reachable()
     with config.run_dir.lock() as lock:
         prepared = prepare(config, boards)
-        return _play(config, prepared, boards, on_done, on_start, lock, on_playing)
+        return _play(
+            prepared.config, prepared, boards, on_done, on_start, lock, on_playing, on_stage
+        )
 
 
 def _play(
@@ -149,6 +158,7 @@ def _play(
     on_start: Callable[[int, list[str]], None] | None,
     lock: Any = None,
     on_playing: GameReport | None = None,
+    on_stage: Callable[[str], None] | None = None,
 ) -> RunReport:
     manifest = prepared.manifest
     code = prepared.code
@@ -171,13 +181,18 @@ def _play(
     start = time.perf_counter()
     complete = False
     startup = 0.0
+    compile_seconds = 0.0
     try:
+        if tasks and config.engine == "compiled":
+            compile_seconds = _load_compiled(config.game, on_stage)
         startup = _execute(config, tasks, done, code, on_playing)
         complete = True
     finally:
         seconds = time.perf_counter() - start
         runs = manifest.setdefault("executions", [])
         runs.append(_execution(config, code, summaries, seconds, startup, complete))
+        if config.engine == "compiled":
+            runs[-1]["compile_seconds"] = round(compile_seconds, 3)
         n_shards = len(prepared.ranges)
         all_done = recorder.shards_done() == set(range(n_shards))
         if all_done:
@@ -210,6 +225,7 @@ def _play(
         all_done,
         startup,
         tuple(prepared.notes),
+        config.engine,
     )
 
 
@@ -239,9 +255,28 @@ def _tasks(
                 config.table_sizes,
                 run_id,
                 config.guard,
+                config.engine,
+                config.compiled_seats,
             )
         )
     return tasks
+
+
+def _load_compiled(game: str, on_stage: Callable[[str], None] | None) -> float:
+    """Load the game's compiled engine in the driver (compiling it the first time on this
+    machine, which numba caches for every worker here): its seconds."""
+    from sim.runner.engine_choice import compiled_engine
+
+    engine = compiled_engine(game)
+    assert engine is not None
+    if on_stage is not None:
+        on_stage("loading the compiled engine (compiling it the first time on a machine)")
+    t0 = time.perf_counter()
+    engine.load()
+    seconds = time.perf_counter() - t0
+    if on_stage is not None:
+        on_stage(f"compiled engine ready in {seconds:.1f} s")
+    return seconds
 
 
 def _execute(
@@ -276,6 +311,7 @@ def _execution(
     """The manifest's record of one execution: how it ran, what it played, where time went."""
     return {
         "backend": config.backend,
+        "engine": config.engine,
         "workers": config.workers,
         "address": config.address,
         "code": code.to_json(compact=True),

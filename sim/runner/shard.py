@@ -20,15 +20,17 @@ import pickle
 import resource
 import socket
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
+from sim.compiled_engine import CompiledSeat
 from sim.errors import InputError
 from sim.guard import NO_GUARD, Guard, stray_alarms_ignored
 from sim.isolate import isolated_shard
@@ -66,6 +68,10 @@ class ShardTask:
     run_id: str = ""
     #: How the games watch their strategies (audit, decision time limit).
     guard: Guard = NO_GUARD
+    #: The engine that plays the games (``reference`` or ``compiled``: resolved).
+    engine: str = "reference"
+    #: The players as the compiled engine takes them (see :class:`sim.runner.config.RunConfig`).
+    compiled_seats: tuple[CompiledSeat, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,18 +194,65 @@ def with_run_id(table: pa.Table, run_id: str) -> pa.Table:
 def run_shard(
     task: ShardTask, report: GameReport | None = None, every: float | None = None
 ) -> ShardSummary:
-    """Play the shard's games and write its part files (one per table of the game);
+    """Play the shard's games and write its part files (one per table the run keeps);
     ``report`` hears the games finished so far every ``every`` seconds (default
     :data:`REPORT_EVERY`)."""
     every = REPORT_EVERY if every is None else every
     check_visible(open_store(task.run_dir))
     before = modules_now()
+    kind = game_kind(task.game)
+    play_games = _play_compiled if task.engine == "compiled" else _play_reference
+    played = play_games(task, report, every)
+    loaded = tuple(sorted(loaded_code(since=before).items()))
+    t3 = time.perf_counter()
+    store = open_store(task.run_dir)
+    parts = []
+    for name in kind.tables:
+        if name not in played.tables:
+            continue  # a table the run does not keep (its manifest says so)
+        table = with_run_id(played.tables[name], task.run_id)
+        try:
+            parts.append(write_recorded(table, store, name, task.shard, task.shard))
+        except OSError as exc:  # a full or read-only disk: one line, not a worker traceback
+            where = exc.filename or store.show(f"{name}/{part_name(task.shard)}")
+            raise InputError(f"{where}: cannot write a part file ({exc.strerror})") from None
+    t4 = time.perf_counter()
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    moves = played.tables.get("moves")
+    return ShardSummary(
+        task.shard,
+        task.n_games,
+        moves.num_rows if moves is not None else 0,
+        played.truncated,
+        played.violations,
+        played.play_seconds,
+        played.log_seconds,
+        t4 - t3,
+        rss,
+        tuple(parts),
+        loaded,
+        played.check_seconds,
+    )
+
+
+@dataclass(frozen=True)
+class _Played:
+    """A shard's games, played and checked: its tables and what the summary says of them."""
+
+    tables: Mapping[str, pa.Table]
+    truncated: int
+    violations: int
+    play_seconds: float
+    log_seconds: float
+    check_seconds: float
+
+
+def _play_reference(task: ShardTask, report: GameReport | None, every: float) -> _Played:
+    """The shard's games on the reference engine, one at a time, with their tables."""
     boards = dict(task.boards)
     kind = game_kind(task.game)
     builder = kind.builder(task.game, list(task.labels))
-    schedule = Schedule(
-        task.root_seed, len(task.labels), task.seating, task.islands, task.table_sizes
-    )
+    schedule = _schedule(task)
     check = ShardCheck(kind, task.shard, task.first_game, task.n_games, task.root_seed)
     truncated = 0
     violations = 0
@@ -231,36 +284,59 @@ def run_shard(
                 report(task.shard, finished, t1 - started)  # the last comes with the summary
                 next_report = t1 - started + every
         t2 = clock()
-        loaded = tuple(sorted(loaded_code(since=before).items()))
         tables = builder.build()
         t_built = clock()
         # Before anything is written: a shard whose tables are not its games is never a part.
         check.check(
             tables, lambda p: play_planned(p, task.rules, task.factories, boards, task.guard)
         )
-    t3 = clock()
-    store = open_store(task.run_dir)
-    parts = []
-    for name in kind.tables:
-        table = with_run_id(tables[name], task.run_id)
-        try:
-            parts.append(write_recorded(table, store, name, task.shard, task.shard))
-        except OSError as exc:  # a full or read-only disk: one line, not a worker traceback
-            where = exc.filename or store.show(f"{name}/{part_name(task.shard)}")
-            raise InputError(f"{where}: cannot write a part file ({exc.strerror})") from None
-    t4 = clock()
-    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    return ShardSummary(
-        task.shard,
-        task.n_games,
-        tables["moves"].num_rows,
-        truncated,
-        violations,
-        play,
-        log + (t_built - t2),
-        t4 - t3,
-        rss,
-        tuple(parts),
-        loaded,
-        t3 - t_built,
+    return _Played(tables, truncated, violations, play, log + (t_built - t2), clock() - t_built)
+
+
+#: Games a compiled engine plays per call within a shard: calls long enough that their
+#: overhead vanishes, short enough that progress is heard from a long shard.
+COMPILED_BATCH = 5000
+
+
+def _play_compiled(task: ShardTask, report: GameReport | None, every: float) -> _Played:
+    """The shard's games on the game's compiled engine, a batch per call; its sample played
+    by the reference engine too and compared row for row before anything is written."""
+    from sim.runner.engine_choice import compiled_engine
+
+    kind = game_kind(task.game)
+    engine = compiled_engine(task.game)
+    assert engine is not None
+    schedule = _schedule(task)
+    check = ShardCheck(
+        kind, task.shard, task.first_game, task.n_games, task.root_seed, engine.tables
     )
+    clock = time.perf_counter
+    started = clock()
+    next_report = every
+    pieces: list[Mapping[str, pa.Table]] = []
+    sampled = []
+    end = task.first_game + task.n_games
+    for first in range(task.first_game, end, COMPILED_BATCH):
+        plans = [schedule.plan(g) for g in range(first, min(first + COMPILED_BATCH, end))]
+        sampled += check.saw_plans(plans)
+        pieces.append(engine.play(task.game, plans, task.rules, task.compiled_seats, task.labels))
+        now = clock() - started
+        finished = min(first + COMPILED_BATCH, end) - task.first_game
+        if report is not None and now >= next_report and finished < task.n_games:
+            report(task.shard, finished, now)
+            next_report = now + every
+    t1 = clock()
+    tables = {name: pa.concat_tables([p[name] for p in pieces]) for name in engine.tables}
+    t2 = clock()
+    reference = kind.builder(task.game, list(task.labels))
+    for plan in sampled:
+        game = play_planned(plan, task.rules, task.factories, dict(task.boards), task.guard)
+        reference.add(plan, game)
+    check.check_against(tables, reference.build())
+    games = tables["games"]
+    truncated = int(pc.sum(games.column("truncated")).as_py() or 0)
+    return _Played(tables, truncated, 0, t1 - started, t2 - t1, clock() - t2)
+
+
+def _schedule(task: ShardTask) -> Schedule:
+    return Schedule(task.root_seed, len(task.labels), task.seating, task.islands, task.table_sizes)

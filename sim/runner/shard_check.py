@@ -26,7 +26,11 @@ written.
     the shard, at most :data:`SAMPLE` games) played again from its plan gives the same result
     and the same move log: a game that depends on anything but its seed, rules and players
     is caught in the run that plays it. A game that ended on a decision time limit is not
-    compared (a time limit depends on the clock by design).
+    compared (a time limit depends on the clock by design). A shard played by a compiled
+    engine (:mod:`sim.compiled_engine`) has its sample played by the reference engine
+    instead, whose rows its rows must equal in every table both keep
+    (:meth:`ShardCheck.check_against`): a compiled engine that drifts from its reference is
+    caught in the run too.
 
 The checks read whole columns with numpy; with the replayed games they cost about 2.5 ms per
 1,000-game Treasure Island shard (1% of its play and table building, whose games are short)
@@ -41,6 +45,7 @@ from typing import Any
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from sim.errors import RunError
 from sim.game import AnyKind, GamePlan
@@ -75,13 +80,16 @@ def sample_ids(root_seed: int, shard: int, first_game: int, n_games: int) -> tup
 Columns = list[tuple[str, pa.DataType]]
 
 
-def declared_schemas(kind: AnyKind) -> dict[str, tuple[Columns, bool]]:
+def declared_schemas(
+    kind: AnyKind, tables: tuple[str, ...] | None = None
+) -> dict[str, tuple[Columns, bool]]:
     """Each table's declared columns and whether they are all of its columns: a game's own
     schema is, for a table whose game declares none they are its leading columns (those of
-    :data:`COMMON` for its name, or ``game_id`` for any other table)."""
+    :data:`COMMON` for its name, or ``game_id`` for any other table). ``tables``: the ones
+    a run keeps (default all the game's)."""
     own: Mapping[str, pa.Schema] = kind.schemas() if kind.schemas is not None else {}
     out: dict[str, tuple[Columns, bool]] = {}
-    for name in kind.tables:
+    for name in kind.tables if tables is None else tables:
         schema = own.get(name)
         if schema is not None:
             out[name] = ([(f.name, f.type) for f in schema], True)
@@ -104,14 +112,22 @@ class ShardCheck:
     the sampled games' results and logs), then checks the shard's tables."""
 
     def __init__(
-        self, kind: AnyKind, shard: int, first_game: int, n_games: int, root_seed: int
+        self,
+        kind: AnyKind,
+        shard: int,
+        first_game: int,
+        n_games: int,
+        root_seed: int,
+        tables: tuple[str, ...] | None = None,
     ) -> None:
         self.kind = kind
         self.shard = shard
         self.first_game = first_game
         self.n_games = n_games
         self.sampled = frozenset(sample_ids(root_seed, shard, first_game, n_games))
-        self.declared = declared_schemas(kind)
+        #: The tables the shard must hold (a compiled run keeps fewer than its game's).
+        self.tables = kind.tables if tables is None else tables
+        self.declared = declared_schemas(kind, self.tables)
         self.players: list[int] = []
         #: The sampled games as first played: plan, result and a copy of the move log.
         self.kept: list[tuple[GamePlan, GameResult, list[int]]] = []
@@ -122,11 +138,33 @@ class ShardCheck:
         if plan.game_id in self.sampled:
             self.kept.append((plan, game.result, list(self.kind.log(game))))
 
+    def saw_plans(self, plans: list[GamePlan]) -> list[GamePlan]:
+        """Note the games a compiled engine played (their plans); the sampled ones, which
+        :meth:`check_against` has the reference play."""
+        self.players += [len(plan.order) for plan in plans]
+        return [plan for plan in plans if plan.game_id in self.sampled]
+
     def check(self, tables: Mapping[str, pa.Table], replay: Callable[[GamePlan], Any]) -> None:
         """``RunError`` naming the game, the shard and the first failed check, unless the
         tables hold exactly the games played; ``replay(plan)`` plays a game again."""
+        self._raising(lambda: self.find(tables, replay))
+
+    def check_against(
+        self, tables: Mapping[str, pa.Table], reference: Mapping[str, pa.Table]
+    ) -> None:
+        """:meth:`check` for the tables of a compiled engine: the ``replay`` check compares
+        the sampled games' rows with ``reference``, the tables the reference engine built
+        for them (every table both keep, value for value)."""
+
+        def find() -> None:
+            self._layout(tables)
+            self._same_rows(tables, reference)
+
+        self._raising(find)
+
+    def _raising(self, find: Callable[[], None]) -> None:
         try:
-            self.find(tables, replay)
+            find()
         except ShardCheckError as fault:
             last = self.first_game + self.n_games - 1
             raise RunError(
@@ -138,18 +176,22 @@ class ShardCheck:
     def find(self, tables: Mapping[str, pa.Table], replay: Callable[[GamePlan], Any]) -> None:
         """The checks in order: :class:`ShardCheckError` for the first that fails (the
         conformance kit reports it as its own)."""
+        self._layout(tables)
+        self._replay(replay)
+
+    def _layout(self, tables: Mapping[str, pa.Table]) -> None:
+        """Every check but ``replay``."""
         self._schema(tables)
         self._games(tables["games"])
         self._seats(tables)
         self._ids(tables)
-        self._replay(replay)
 
     def _schema(self, tables: Mapping[str, pa.Table]) -> None:
-        if sorted(tables) != sorted(self.kind.tables):
+        if sorted(tables) != sorted(self.tables):
             raise ShardCheckError(
                 "schema",
-                f"the tables built are ({', '.join(sorted(tables))}), the game declares "
-                f"({', '.join(sorted(self.kind.tables))})",
+                f"the tables built are ({', '.join(sorted(tables))}), the run keeps "
+                f"({', '.join(sorted(self.tables))})",
             )
         for name, (columns, exact) in self.declared.items():
             found = [(f.name, f.type) for f in tables[name].schema]
@@ -217,7 +259,7 @@ class ShardCheck:
 
     def _ids(self, tables: Mapping[str, pa.Table]) -> None:
         low, high = self.first_game, self.first_game + self.n_games
-        for name in self.kind.tables:
+        for name in self.tables:
             if name in ("games", "seats") or tables[name].num_rows == 0:
                 continue
             ids = tables[name].column("game_id").to_numpy()
@@ -253,6 +295,37 @@ class ShardCheck:
                     f"row {row} on): the game depends on something besides its seed, rules "
                     "and players",
                 )
+
+    def _same_rows(self, tables: Mapping[str, pa.Table], reference: Mapping[str, pa.Table]) -> None:
+        ids = pa.array(sorted(self.sampled), pa.int64())
+        for name in self.tables:
+            if name not in reference:
+                continue
+            mine = tables[name].filter(pc.is_in(tables[name].column("game_id"), ids))
+            theirs = reference[name]
+            # Values, not buffers: a dictionary column may hold its words in another order.
+            if mine.schema == theirs.schema and mine.to_pylist() == theirs.to_pylist():
+                continue
+            raise ShardCheckError(
+                "replay",
+                f"table {name}: {_row_difference(mine, theirs)}: the compiled engine does not "
+                "play its reference's games",
+            )
+
+
+def _row_difference(mine: pa.Table, theirs: pa.Table) -> str:
+    """The first difference between a compiled engine's rows and the reference's, in words."""
+    if mine.schema != theirs.schema:
+        return f"its columns are not the reference's ({mine.schema.names})"
+    if mine.num_rows != theirs.num_rows:
+        return f"{mine.num_rows} rows of the sampled games, the reference has {theirs.num_rows}"
+    for column in mine.schema.names:
+        a, b = mine.column(column).to_pylist(), theirs.column(column).to_pylist()
+        for i, (x, y) in enumerate(zip(a, b, strict=True)):
+            if x != y:
+                game = mine.column("game_id")[i].as_py()
+                return f"game {game} has {column} = {x!r}, the reference engine {y!r}"
+    return "its rows differ from the reference's"
 
 
 def _column_difference(found: Columns, declared: Columns) -> str:

@@ -78,4 +78,5 @@ KIND: GameKind[TreasureIslandRules, TreasureIslandGame] = GameKind(
     facts=GameFacts(players=(2, 4), end_reasons=("deck_exhausted", "turn_cap", "timeout")),
     strategies="strategies.treasure_island.catalog:CATALOG",
     report="pipelines.treasure_island.report:REPORT",
+    compiled="sim.treasure_island.compiled.kind:ENGINE",
 )

@@ -37,7 +37,7 @@ def test_the_built_in_games_name_every_part_they_bring() -> None:
         "report": "pipelines.tobago.report:REPORT",
         "commands": "pipelines.tobago.cli_board",
     }
-    assert set(GAMES["treasure-island"].named_parts()) == {"strategies", "report"}
+    assert set(GAMES["treasure-island"].named_parts()) == {"strategies", "report", "compiled"}
     catalog = load_catalog("treasure-island")
     assert catalog is not None and "expected-value" in catalog.strategies
 
