@@ -102,6 +102,16 @@ PlanOpt = Annotated[
 PilotBlocksOpt = Annotated[int, typer.Option("--pilot-blocks", min=2)]
 
 
+PlayEngineOpt = Annotated[
+    str,
+    typer.Option(
+        "--engine",
+        help="auto: the game's compiled engine when every player compiles, else the "
+        "reference; reference; or compiled. The games are the same.",
+    ),
+]
+
+
 @command(app, "compare")
 def compare_cmd(
     b_rules: BRulesOpt = None,
@@ -124,6 +134,7 @@ def compare_cmd(
     plan_effect: PlanOpt = None,
     pilot_blocks: PilotBlocksOpt = 100,
     as_json: JsonOpt = False,
+    engine: PlayEngineOpt = "auto",
 ) -> None:
     """Compare A and B on common seeds (rules, an ablation, or strategies) with a one-sided or
     two-sided SPRT; the verdict in words, with the estimate and its 95% interval."""
@@ -151,6 +162,7 @@ def compare_cmd(
         workers=workers,
         batch_blocks=batch_blocks,
         plan_effect=plan_effect,
+        engine=engine,
     )
     if plan_effect is not None:
         result = plan(spec, pilot_blocks, plan_effect, progress=Progress("compare --plan"))
@@ -246,11 +258,13 @@ def sweep_cmd(
     workers: WorkersOpt = 2,
     out: SweepOutOpt = Path("sweep-out"),
     as_json: RowsJsonOpt = False,
+    engine: PlayEngineOpt = "auto",
 ) -> None:
     """Sweep one or two rule parameters on common seeds: fairness, length, curses, spread."""
     from pipelines.experiments.progress import Progress
     from pipelines.experiments.simulate import game_islands
-    from pipelines.experiments.sweep import SweepSpec, parse_param, sweep
+    from pipelines.experiments.sweep import SweepSpec, engine_of, parse_param, sweep
+    from pipelines.play.outcomes import Lineup
 
     keys = [p.partition("=")[0].strip() for p in param]
     game = choose_game(game, players=players, rules=[rules], boards=islands is not None, keys=keys)
@@ -262,17 +276,21 @@ def sweep_cmd(
     params = tuple((k, tuple(v)) for k, v in (parse_param(p, base) for p in param))
     if len(params) == 2 and params[0][0] == params[1][0]:
         raise InputError(f"--param: give two different keys, not {params[0][0]} twice")
-    specs = parse_players(players, game)
+    lineup = Lineup.of(parse_players(players, game), game)
     spec = SweepSpec(
-        labels=tuple(p.label for p in specs),
-        factories=tuple(p.factory() for p in specs),
+        labels=lineup.labels,
+        factories=lineup.factories,
         base=base,
         params=params,
         games=games,
         seed=seed,
         islands=game_islands(kind, islands, "--islands", "--islands"),
         workers=workers,
+        seats=lineup.seats,
+        engine=engine,
     )
+    spec = engine_of(spec)
+    typer.echo(f"sweep on the {spec.engine} engine", err=True)
     rows = sweep(spec, Progress("sweep"))
     said, table = _write_sweep(out, rows, spec, rules or kind.default_rules, kind.title)
     if as_json:

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from pipelines.cli.app import AddressOpt, BoardsOpt, GameOpt, RulesOpt, app, command, echo_json
+from pipelines.cli.run_options import EngineOpt
 from pipelines.experiments.game_choice import choose_game
 from pipelines.play.game import check_game
 from sim.errors import InputError
@@ -85,6 +86,7 @@ def tune_cmd(
     out: TuneOutOpt = None,
     write: WriteOpt = None,
     as_json: ResultJsonOpt = False,
+    engine: EngineOpt = None,
 ) -> None:
     """Search a strategy's parameters against a field on paired seeds (successive halving),
     confirm the best against the default on fresh seeds, and write it as a simulate spec."""
@@ -129,6 +131,7 @@ def tune_cmd(
         address=address,
         islands=islands,
         confirm_games=-1 if confirm_games is None else confirm_games,
+        engine=engine or "auto",
     )
     target = write or where / "tuned.toml"
     _check_before_playing(spec, target)

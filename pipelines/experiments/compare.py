@@ -33,12 +33,14 @@ from typing import Any
 from pipelines.experiments import play_issues
 from pipelines.experiments.play_issues import ISSUES
 from pipelines.experiments.progress import Progress
+from pipelines.play.outcomes import Lineup, Outcome, outcomes
 from pipelines.report import verdicts
 from pipelines.stats.sequential_estimate import Design, look_schedule, plain, sequential_estimate
 from pipelines.stats.sprt import CONTINUE, MIN_BLOCKS, Sprt, TwoSidedSprt, fixed_size
 from reports import numbers
+from sim.compiled_engine import CompiledSeat
 from sim.errors import InputError
-from sim.runner.games import Factory, Rules, kind_of, play_planned
+from sim.runner.games import Factory, Rules, kind_of
 from sim.runner.schedule import plan_game
 
 
@@ -71,6 +73,20 @@ class CompareSpec:
     candidates: tuple[str, str] | None = None
     #: B's players when B is a whole other lineup (``--b-players``), seat for seat.
     lineup_b: tuple[str, ...] | None = None
+    #: The players as the compiled engine takes them, A's seats and B's (empty: none).
+    seats: tuple[CompiledSeat, ...] = ()
+    seats_b: tuple[CompiledSeat, ...] | None = None
+    #: The engine that plays both sides: ``reference`` or ``compiled`` (resolved when the
+    #: spec is made, :func:`pipelines.experiments.compare_setup.compare_spec`).
+    engine: str = "reference"
+
+    def lineup(self, b_side: bool) -> Lineup:
+        """A's players, or B's (A's when B only changes the rules)."""
+        game = kind_of(self.rules_a).name
+        if b_side and self.factories_b is not None:
+            labels = self.lineup_b or self.labels
+            return Lineup(game, labels, self.factories_b, self.seats_b or ())
+        return Lineup(game, self.labels, self.factories, self.seats)
 
 
 def check_metric(metric: str, labels: tuple[str, ...], strategies: bool = False) -> None:
@@ -92,47 +108,61 @@ def check_metric(metric: str, labels: tuple[str, ...], strategies: bool = False)
     )
 
 
-def _value(
-    spec: CompareSpec, rules: Rules, factories: tuple[Factory, ...], block: int
-) -> tuple[float, dict[str, int]]:
-    """The metric over one block's rotations under ``rules`` with ``factories`` (raw: shares
-    0..1, turns), and the block's counts of :data:`ISSUES`."""
+def _metric(spec: CompareSpec, result: Outcome) -> float:
+    """The metric of one game (raw: a share 0..1, or turns)."""
+    if spec.metric == "first-seat":
+        return result.win_shares[result.first_player]
+    if spec.metric == "turns":
+        return float(result.turns)
+    order = result.plan.order
+    if spec.metric == "candidate":
+        return result.win_shares[order.index(0)]
+    # Player 0 of a strategy comparison is the candidate (A's or B's), never the field.
+    name = spec.metric[4:]
+    first = 0 if spec.candidates is None else 1
+    return sum(
+        share
+        for seat, share in enumerate(result.win_shares)
+        if order[seat] >= first and spec.labels[order[seat]] == name
+    )
+
+
+def _values(
+    spec: CompareSpec, rules: Rules, lineup: Lineup, blocks: range
+) -> list[tuple[float, dict[str, int]]]:
+    """Per block: the metric over the block's rotations under ``rules`` with ``lineup``
+    (raw: shares 0..1, turns), and the block's counts of :data:`ISSUES`."""
     n = len(spec.labels)
-    total = 0.0
-    counts = dict.fromkeys(ISSUES, 0)
-    for rotation in range(n):
-        plan = plan_game(block * n + rotation, spec.seed, n, "rotate", spec.islands)
-        game = play_planned(plan, rules, factories)
-        result = game.result
-        assert result is not None
-        play_issues.count(game, counts)
-        if spec.metric == "first-seat":
-            total += result.win_shares[result.first_player]
-        elif spec.metric == "turns":
-            total += result.turns
-        elif spec.metric == "candidate":
-            total += result.win_shares[plan.order.index(0)]
-        else:
-            # Player 0 of a strategy comparison is the candidate (A's or B's), never the field.
-            name = spec.metric[4:]
-            first = 0 if spec.candidates is None else 1
-            total += sum(
-                share
-                for seat, share in enumerate(result.win_shares)
-                if plan.order[seat] >= first and spec.labels[plan.order[seat]] == name
-            )
-    return total / n, counts
+    plans = [
+        plan_game(block * n + rotation, spec.seed, n, "rotate", spec.islands)
+        for block in blocks
+        for rotation in range(n)
+    ]
+    results = outcomes(spec.engine, plans, rules, lineup)
+    out = []
+    for k in range(len(blocks)):
+        counts = dict.fromkeys(ISSUES, 0)
+        total = 0.0
+        for result in results[k * n : (k + 1) * n]:
+            play_issues.count(result.end_reason, result.violations, counts)
+            total += _metric(spec, result)
+        out.append((total / n, counts))
+    return out
 
 
-def block_difference(
-    args: tuple[CompareSpec, int],
-) -> tuple[float, dict[str, int], dict[str, int]]:
-    """``metric(B) - metric(A)`` for one block (raw; a pure function of the spec and block),
-    with A's and B's counts of :data:`ISSUES`."""
-    spec, block = args
-    b, b_issues = _value(spec, spec.rules_b, spec.factories_b or spec.factories, block)
-    a, a_issues = _value(spec, spec.rules_a, spec.factories, block)
-    return b - a, a_issues, b_issues
+def block_differences(
+    args: tuple[CompareSpec, range],
+) -> list[tuple[float, dict[str, int], dict[str, int]]]:
+    """``metric(B) - metric(A)`` for each of the blocks (raw; each a pure function of the
+    spec and its block), with A's and B's counts of :data:`ISSUES`."""
+    spec, blocks = args
+    b = _values(spec, spec.rules_b, spec.lineup(b_side=True), blocks)
+    a = _values(spec, spec.rules_a, spec.lineup(b_side=False), blocks)
+    return [(vb - va, ia, ib) for (va, ia), (vb, ib) in zip(a, b, strict=True)]
+
+
+#: Blocks per job on a worker: whole calls of the compiled engine, and progress still heard.
+JOB_BLOCKS = 25
 
 
 def _differences(
@@ -143,11 +173,13 @@ def _differences(
 ) -> list[float]:
     """The blocks' differences in the metric's units; their :data:`ISSUES` are added to
     ``issues`` (per side, ``a`` and ``b``) when given."""
-    jobs = [(spec, b) for b in blocks]
+    step = max(1, min(JOB_BLOCKS, -(-len(blocks) // 8)))
+    jobs = [(spec, blocks[i : i + step]) for i in range(0, len(blocks), step)]
     if pool is None:
-        raw = [block_difference(j) for j in jobs]
+        parts = [block_differences(j) for j in jobs]
     else:
-        raw = list(pool.map(block_difference, jobs, chunksize=max(1, len(jobs) // 8)))
+        parts = list(pool.map(block_differences, jobs))
+    raw = [x for part in parts for x in part]
     if issues is not None:
         for _, a_issues, b_issues in raw:
             for side, counts in (("a", a_issues), ("b", b_issues)):
@@ -185,6 +217,7 @@ def field(spec: CompareSpec) -> dict[str, Any]:
             out["players_a"] = list(spec.labels)
             out["players_b"] = list(spec.lineup_b)
     out["seating"] = "every seat rotation of each deal"
+    out["engine"] = spec.engine
     out["rules_a"] = {"name": spec.rules_a_name, "hash": spec.rules_a.hash}
     out["rules_b"] = {
         "name": spec.rules_b_name,

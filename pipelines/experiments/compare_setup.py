@@ -13,6 +13,7 @@ from pipelines.experiments.game_choice import choose_game
 from pipelines.experiments.simulate import game_islands
 from pipelines.play.ablation import ablated
 from pipelines.play.game import check_game, parse_players
+from pipelines.play.outcomes import Lineup, choose_engine
 from pipelines.report import verdicts
 from sim.errors import InputError
 from sim.runner.games import Factory, Rules, game_kind
@@ -44,6 +45,7 @@ def compare_spec(
     workers: int = 2,
     batch_blocks: int = 50,
     plan_effect: float | None = None,
+    engine: str = "auto",
 ) -> CompareSpec:
     """The comparison the options describe (the ``tourney compare`` options by name); without
     ``game``, the game they fit (:func:`pipelines.experiments.game_choice.choose_game`)."""
@@ -77,7 +79,13 @@ def compare_spec(
     theta0, theta1, delta_value = _hypotheses(
         verdicts.metric_info(side.metric), bounds, two_sided, delta, plan_effect
     )
+    lineup_a = Lineup.of(side.specs, game)
+    lineup_b = Lineup.of(side.specs_b, game) if side.specs_b is not None else lineup_a
+    plays = [(lineup_a, rules_a), (lineup_b, side.rules)]
     return CompareSpec(
+        engine=choose_engine(engine, plays, "--engine"),
+        seats=lineup_a.seats,
+        seats_b=lineup_b.seats if side.specs_b is not None else None,
         labels=labels,
         factories=tuple(p.factory() for p in side.specs),
         rules_a=rules_a,
@@ -110,6 +118,8 @@ class _B(NamedTuple):
     factories: tuple[Factory, ...] | None = None
     candidates: tuple[str, str] | None = None
     lineup: tuple[str, ...] | None = None
+    #: B's own players (with ``factories``), when they differ from ``specs``.
+    specs_b: list[StrategySpec] | None = None
 
 
 def _rules_b(
@@ -156,6 +166,7 @@ def _strategies_b(
         metric or "candidate",
         factories=(cand_b.factory(), *(p.factory() for p in field)),
         candidates=(cand_a.label, cand_b.label),
+        specs_b=[cand_b, *field],
     )
 
 
@@ -190,6 +201,7 @@ def _players_b(
         metric,
         factories=tuple(p.factory() for p in specs_b),
         lineup=tuple(p.label for p in specs_b),
+        specs_b=specs_b,
     )
 
 

@@ -5,7 +5,6 @@ said in words before the figures."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from reports import numbers
 from sim.outcome import UNFINISHED
@@ -20,12 +19,12 @@ _WORDS = {
 }
 
 
-def count(game: Any, counts: dict[str, int]) -> None:
-    """Add a played game (its ``result`` and ``violations``) to ``counts`` (keys: ISSUES)."""
-    reason = game.result.end_reason
-    if reason in UNFINISHED:
-        counts[reason] += 1
-    counts["strategy_failures"] += len(game.violations)
+def count(end_reason: str, violations: int, counts: dict[str, int]) -> None:
+    """Add a played game (its end reason and its strategy failures) to ``counts`` (keys:
+    ISSUES)."""
+    if end_reason in UNFINISHED:
+        counts[end_reason] += 1
+    counts["strategy_failures"] += violations
 
 
 def sentences(counts: Mapping[str, int], games: int, whose: str, where: str) -> list[str]:

@@ -17,6 +17,7 @@ workers; the chunks are added up in order, so the figures depend only on the see
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 import multiprocessing
@@ -26,10 +27,12 @@ from typing import Any
 from pipelines.experiments import play_issues
 from pipelines.experiments.play_issues import ISSUES
 from pipelines.experiments.progress import Progress
+from pipelines.play.outcomes import Lineup, choose_engine, outcomes
 from pipelines.stats.core import Z95, block_mean_interval, clustered_share, ratio_se
 from reports import numbers
+from sim.compiled_engine import CompiledSeat
 from sim.errors import InputError
-from sim.runner.games import Factory, Rules, kind_of, play_planned
+from sim.runner.games import Factory, Rules, kind_of
 from sim.runner.schedule import plan_game
 from sim.seeding import stream
 
@@ -91,6 +94,15 @@ class SweepSpec:
     seed: int
     islands: tuple[str, ...]
     workers: int = 2
+    #: The players as the compiled engine takes them (in ``labels`` order; empty: none).
+    seats: tuple[CompiledSeat, ...] = ()
+    #: The engine that plays every point: ``reference`` or ``compiled`` (resolved by
+    #: :func:`sweep` from ``auto``).
+    engine: str = "reference"
+
+    @property
+    def lineup(self) -> Lineup:
+        return Lineup(kind_of(self.base).name, self.labels, self.factories, self.seats)
 
 
 def points(spec: SweepSpec) -> list[dict[str, Any]]:
@@ -111,15 +123,12 @@ def _play_chunk(args: tuple[SweepSpec, dict[str, Any], int, int]) -> dict[str, A
     and the counts of games that did not end naturally and of strategy failures."""
     spec, overrides, start, stop = args
     rules = _rules(spec, overrides)
-    totals_of = kind_of(rules).sweep_totals
     n = len(spec.labels)
     blocks: dict[int, dict[str, Any]] = {}
     issues = dict.fromkeys(ISSUES, 0)
-    for game_id in range(start, stop):
-        plan = plan_game(game_id, spec.seed, n, "rotate", spec.islands)
-        game = play_planned(plan, rules, spec.factories)
-        result = game.result
-        assert result is not None
+    plans = [plan_game(g, spec.seed, n, "rotate", spec.islands) for g in range(start, stop)]
+    for result in outcomes(spec.engine, plans, rules, spec.lineup):
+        plan = result.plan
         b = blocks.setdefault(
             plan.block, {"games": 0, "first": 0.0, "turns": 0.0,
                          "totals": {}, "by_player": [0.0] * n}
@@ -127,12 +136,11 @@ def _play_chunk(args: tuple[SweepSpec, dict[str, Any], int, int]) -> dict[str, A
         b["games"] += 1
         b["first"] += result.win_shares[result.first_player]
         b["turns"] += result.turns
-        if totals_of is not None:
-            for name, count in totals_of(game).items():
-                b["totals"][name] = b["totals"].get(name, 0) + count
+        for name, count in result.totals.items():
+            b["totals"][name] = b["totals"].get(name, 0) + count
         for seat, share in enumerate(result.win_shares):
             b["by_player"][plan.order[seat]] += share
-        play_issues.count(game, issues)
+        play_issues.count(result.end_reason, result.violations, issues)
     return {"blocks": blocks, "issues": issues, "games": stop - start}
 
 
@@ -215,12 +223,18 @@ def warnings(rows: list[dict[str, Any]], keys: list[str]) -> list[str]:
     return out
 
 
+def engine_of(spec: SweepSpec) -> SweepSpec:
+    """``spec`` with its engine resolved for every grid point (each point validated before
+    any game); ``InputError`` for a bad point or an engine that cannot play them."""
+    plays = [(spec.lineup, _rules(spec, overrides)) for overrides in points(spec)]
+    return dataclasses.replace(spec, engine=choose_engine(spec.engine, plays, "--engine"))
+
+
 def sweep(spec: SweepSpec, progress: Progress | None = None) -> list[dict[str, Any]]:
     """One row of figures per grid point (every point validated before any game); ``progress``
     is told the games played and the point after every chunk of games."""
     grid = points(spec)
-    for overrides in grid:
-        _rules(spec, overrides)
+    spec = engine_of(spec)
     # Chunks of whole seed blocks (a block is the seat rotations of one deal), so that every
     # block's sums come from one chunk.
     n = len(spec.labels)

@@ -174,6 +174,8 @@ class TuneSpec:
     #: Fresh games for the best against the default (-1: as many as the last round's).
     confirm_games: int = -1
     eta: int = 2
+    #: The engine of every run (``simulate``'s ``--engine``: auto, reference or compiled).
+    engine: str = "auto"
 
 
 @dataclass

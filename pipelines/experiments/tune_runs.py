@@ -30,6 +30,7 @@ def simulate_runner(spec: TuneSpec, progress: Progress | None = None) -> Runner:
             "workers": spec.workers,
             "address": spec.address,
             "out": str(out),
+            "engine": spec.engine,
         }
         config = resolve({"players": players}, flags, "tune")
         if progress is None:

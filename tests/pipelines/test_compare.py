@@ -146,7 +146,7 @@ def test_paired_design_has_lower_variance_than_unpaired() -> None:
     """The same games, differenced by seed block (paired) or across blocks (unpaired)."""
     from statistics import variance
 
-    from pipelines.experiments.compare import CompareSpec, _value
+    from pipelines.experiments.compare import CompareSpec, _values
     from sim.tobago.modular import island_names
     from sim.tobago.rules import preset, with_overrides
     from strategies.registry import parse_strategy
@@ -169,8 +169,9 @@ def test_paired_design_has_lower_variance_than_unpaired() -> None:
         islands=tuple(island_names()),
         max_games=0,
     )
-    a = [_value(spec, rules_a, spec.factories, b)[0] for b in range(40)]
-    b = [_value(spec, rules_b, spec.factories, b)[0] for b in range(40)]
+    lineup = spec.lineup(b_side=False)
+    a = [value for value, _ in _values(spec, rules_a, lineup, range(40))]
+    b = [value for value, _ in _values(spec, rules_b, lineup, range(40))]
     paired = [y - x for x, y in zip(a, b, strict=True)]
     unpaired = [y - x for x, y in zip(a, b[1:] + b[:1], strict=True)]
     assert variance(paired) < 0.8 * variance(unpaired)

@@ -6,6 +6,7 @@ it skipped, replays, reports and is checked against the reference in every shard
 from __future__ import annotations
 
 import dataclasses
+import json
 from pathlib import Path
 from typing import Any
 
@@ -145,3 +146,36 @@ def test_the_command_line_reports_and_replays_a_compiled_run(tmp_path: Path) -> 
     page = (tmp_path / "rep" / "summary.md").read_text()
     assert "Push your luck: no move log" in page and "--engine reference" in page
     assert "Bust rate against the exact chance" not in page
+
+
+def test_compare_and_sweep_give_the_same_answers_on_either_engine(tmp_path: Path) -> None:
+    compare = ["compare", "--game", "treasure-island", "--a-strategy", "expected-value",
+               "--b-strategy", "stop-at(n=1)", "--max-games", "600", "--bounds", "0,-5",
+               "--workers", "1", "--json"]  # fmt: skip
+    sweep = ["sweep", "--game", "treasure-island", "--param", "rum_cards=1,2", "--games", "120",
+             "--workers", "1", "--json"]  # fmt: skip
+    for args in (compare, sweep):
+        out = {}
+        for engine in ("reference", "compiled"):
+            extra = ["--out", str(tmp_path / engine)] if args is sweep else []
+            result = runner.invoke(app, [*args, *extra, "--engine", engine])
+            assert result.exit_code == 0, result.output
+            out[engine] = json.loads(result.stdout)
+        if args is compare:
+            engines = {e: out[e]["field"].pop("engine") for e in out}
+            assert engines == {"reference": "reference", "compiled": "compiled"}
+        assert out["compiled"] == out["reference"]
+    bad = runner.invoke(app, [*compare[:-3], "--players", "pimc", "--engine", "compiled"])
+    assert bad.exit_code == 2 and len(bad.stderr.strip().splitlines()) == 1
+    assert "--engine compiled: 'pimc' has no compiled player" in bad.stderr
+
+
+def test_tune_plays_its_rounds_on_the_engine_asked(tmp_path: Path) -> None:
+    out = tmp_path / "tune"
+    args = ["tune", "stop-at", "--game", "treasure-island", "--param", "n=1..3",
+            "--points", "3", "--field", "expected-value", "--games", "60", "--confirm-games",
+            "60", "--backend", "serial", "--out", str(out), "--json"]  # fmt: skip
+    result = runner.invoke(app, [*args, "--engine", "compiled"])
+    assert result.exit_code == 0, result.output
+    engines = {json.loads(p.read_text())["spec"].get("engine") for p in out.rglob("manifest.json")}
+    assert engines == {"compiled"}
