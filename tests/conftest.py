@@ -21,9 +21,11 @@ def small_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="session")
 def ti_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A real 2,000-game Treasure Island run (serial backend), made once per test session."""
+    """A real 2,000-game Treasure Island run (serial backend, on the reference engine: its
+    move log is what the game's report parts read), made once per test session."""
     out = tmp_path_factory.mktemp("runs") / "ti"
     values = {"game": "treasure-island", "games": 2000, "seed": 5, "backend": "serial"}
+    values["engine"] = "reference"
     run(resolve({**values, "shard_size": 500, "out": str(out)}, {}, "test"))
     return out
 

@@ -249,6 +249,8 @@ def _runs_json(groups: Groups) -> list[dict[str, Any]]:
                 "games_per_size": spec.get("games_per_size"),
                 "run_id": run.manifest.get("run_id"),
                 "complete": run.complete,
+                "engine": spec.get("engine") or "reference",
+                "tables": list(run.tables),
                 "cohort": groups.cohort_of(run).index,
             }
         )

@@ -371,9 +371,11 @@ def _runs_list(data: ReportData) -> list[str]:
         if pool:
             who = f"the pool {who}, every combination at {', '.join(map(str, sizes))} players"
             games += f" ({numbers.count(spec['games_per_size'])} per table size)"
+        engine = ", compiled engine: no move log" if spec.get("engine") == "compiled" else ""
         runs.append(
             f"{short_label(run)}: {run_label(run)} ({run.where}): {games} games of {who} under "
-            f"{rules_name(run)}, seed {spec['seed']}, {spec['seating']} seating ({state})"
+            f"{rules_name(run)}, seed {spec['seed']}, {spec['seating']} seating ({state}"
+            f"{engine})"
         )
     return runs
 

@@ -88,6 +88,7 @@ def test_the_bust_check_counts_every_game_even_when_most_are_cut_off(tmp_path: P
     rules.write_text('preset = "standard"\nmax_turns = 12\n')
     run = tmp_path / "short"
     simulate = ["simulate", "--game", "treasure-island", "--games", "1200", "--seed", "16"]
+    simulate += ["--engine", "reference"]  # the move log: every draw is tested
     simulate += ["--backend", "serial", "--rules", str(rules), "--out", str(run)]
     made = CliRunner().invoke(app, simulate)
     assert made.exit_code == 0, made.output
