@@ -654,15 +654,15 @@ def table_seconds(plans: list[GamePlan], played: list[Any]) -> float:
     return time.perf_counter() - start
 
 
-def deal_seconds(kind: Any, rules: TobagoRules, plans: list[GamePlan]) -> tuple[float, int]:
-    """Seconds to make the deals of ``plans`` (each seed block's once, as the engine keeps a
-    block's deal), and how many."""
+def deal_seconds(kind: Any, rules: TobagoRules, plans: list[GamePlan]) -> float:
+    """Seconds to make the deals of ``plans``: each seed block's once, as the engine keeps a
+    block's deal for its games."""
     boards = {p.island: kind.boards.resolve(p.island) for p in plans}
     blocks = sorted({(p.seed, p.island, len(p.order)) for p in plans})
     start = time.perf_counter()
     for seed, island, n in blocks:
         deal_module._deal(boards[island], seed, rules, n)
-    return time.perf_counter() - start, len(blocks)
+    return time.perf_counter() - start
 
 
 def seed_seconds(count: int) -> float:
@@ -803,47 +803,61 @@ def main() -> int:
         print("  " + line)
     if bad:
         return 1
-    split = len(rec.plays)
-    per_call = python_calls(a)
-    nulls = _null_calls(len(replay))
-    out = new_outputs(a)
-    _run(per_call)
-    t: dict[str, list[float]] = {}
-    played: list[Any] = []
-    for _ in range(args.rounds):  # the sides alternate, so that each sees the same machine
-        sides: tuple[tuple[str, Callable[[], float]], ...] = (
-            ("games", lambda: play_games(kind, rules, factories, plans, played)),
-            ("tables", lambda: table_seconds(plans, played)),
-            ("ref plays", lambda: _run(replay[:split])),
-            ("ref best", lambda: _run(replay[split:])),
-            ("null", lambda: _run(nulls)),
-            ("loop plays", lambda: run_plays(a, out)),
-            ("loop best", lambda: run_best(a, out)),
-            ("call plays", lambda: _run(per_call[:split])),
-            ("call best", lambda: _run(per_call[split:])),
-        )
-        for key, seconds in sides:
-            t.setdefault(key, []).append(seconds())
-    report(args.games, rec, t, kind, rules, plans)
+    t = timings(args.rounds, rec, a, replay, (kind, rules, factories, plans))
+    report(args.games, rec, t)
     print(f"load average after: {os.getloadavg()[0]:.2f}")
     return 0
 
 
-def report(
-    games: int,
+def timings(
+    rounds: int,
     rec: Recorded,
-    t: dict[str, list[float]],
-    kind: Any,
-    rules: TobagoRules,
-    plans: list[GamePlan],
-) -> None:
-    """Print the timings (fastest round, and the median), the clue filter's share of a game
-    and Amdahl's speed-ups, the deal's and the streams' costs."""
+    a: Arrays,
+    replay: list[Callable[[], object]],
+    setup: tuple[Any, TobagoRules, list[Any], list[GamePlan]],
+) -> dict[str, list[float]]:
+    """Every side's seconds in each of ``rounds`` rounds; the sides alternate within a round,
+    so that each sees the same machine, and every cost can be set against the game's."""
+    kind, rules, factories, plans = setup
+    games = len(plans)
+    split = len(rec.plays)
+    per_call = python_calls(a)
+    nulls = _null_calls(len(replay))
+    out = new_outputs(a)
+    streams = round(sum(rec.seeded.values()) / games)
+    words = round(sum(rec.words.values()) / games)
+    _run(per_call)
+    mt_seconds(1, streams, words)  # compiled (or loaded) before the clock starts
+    played: list[Any] = []
+    sides: tuple[tuple[str, Callable[[], float]], ...] = (
+        ("games", lambda: play_games(kind, rules, factories, plans, played)),
+        ("tables", lambda: table_seconds(plans, played)),
+        ("ref plays", lambda: _run(replay[:split])),
+        ("ref best", lambda: _run(replay[split:])),
+        ("null", lambda: _run(nulls)),
+        ("loop plays", lambda: run_plays(a, out)),
+        ("loop best", lambda: run_best(a, out)),
+        ("call plays", lambda: _run(per_call[:split])),
+        ("call best", lambda: _run(per_call[split:])),
+        ("deal", lambda: deal_seconds(kind, rules, plans)),
+        ("seeds", lambda: seed_seconds(rec.derived)),
+        ("mt", lambda: mt_seconds(games, streams, words)),
+        ("mt one", lambda: mt_seconds(games, 1, 1)),
+        ("cpython one", lambda: cpython_seed_seconds(games)),
+    )
+    t: dict[str, list[float]] = {key: [] for key, _ in sides}
+    for _ in range(rounds):
+        for key, seconds in sides:
+            t[key].append(seconds())
+    return t
+
+
+def report(games: int, rec: Recorded, t: dict[str, list[float]]) -> None:
+    """Print the fastest round of each side: the game, the clue filter's calls (reference and
+    compiled), its share of a game and Amdahl's speed-ups, then what surrounds the game."""
     game = min(t["games"]) / games
     median = statistics.median(t["games"]) / games
     print(f"reference game: fastest {game * 1e6:,.0f} us, median {median * 1e6:,.0f} us")
-    tables = min(t["tables"]) / games
-    print(f"its tables (games, seats, moves, treasures; Python): {tables * 1e6:,.0f} us a game")
     null = min(t["null"]) / (len(rec.plays) + len(rec.best))
     ref_total = loop_total = call_total = 0.0
     for part, calls in (("plays", len(rec.plays)), ("best", len(rec.best))):
@@ -865,16 +879,24 @@ def report(
         speed = ref_total / total
         whole = 1 / ((1 - share) + share / speed)
         print(f"Amdahl, the clue filter alone compiled ({name}, {speed:.1f}x): {whole:.2f}x")
-    rng_report(games, rec, game)
-    deal, blocks = deal_seconds(kind, rules, plans)
+    draws_report(games, rec)
+    for key, what in (
+        ("mt", "the game's draws on a compiled Mersenne Twister (Treasure Island's)"),
+        ("seeds", f"the game's {rec.derived / games:.2f} stream seeds (BLAKE2b, Python)"),
+        ("deal", "the deal (landmarks, clue masks, treasure deck; Python; once a seed block)"),
+        ("tables", "the run's five tables (TableBuilder, Python)"),
+    ):
+        cost = min(t[key]) / games
+        print(f"{what}: {cost * 1e6:,.1f} us a game, {cost / game:.1%} of the reference game")
+    one, c_one = min(t["mt one"]) / games, min(t["cpython one"]) / games
     print(
-        f"deal (landmarks, clue masks, treasure deck; Python): {deal / blocks * 1e6:,.0f} us "
-        f"a seed block ({blocks} blocks), {deal / games * 1e6:,.1f} us a game"
+        f"a stream seeded and its first word drawn: {one * 1e6:.1f} us compiled, "
+        f"{c_one * 1e6:.1f} us in CPython (C)"
     )
 
 
-def rng_report(games: int, rec: Recorded, game: float) -> None:
-    """The random draws of a game by stream, and what they would cost compiled."""
+def draws_report(games: int, rec: Recorded) -> None:
+    """The random draws of a game by stream."""
     words = sum(rec.words.values())
     seeded = sum(rec.seeded.values())
     print(f"random draws: {words / games:,.0f} words a game from {seeded / games:.2f} streams")
@@ -884,19 +906,6 @@ def rng_report(games: int, rec: Recorded, game: float) -> None:
             f"{rec.seeded.get(name, 0) / games:.2f} streams seeded, "
             f"{rec.drew.get(name, 0) / games:.2f} drew, a game"
         )
-    derive = seed_seconds(20_000) / 20_000 * rec.derived / games
-    print(f"stream seeds: {rec.derived / games:.2f} a game, {derive * 1e6:.1f} us (Python)")
-    mt_time = mt_seconds(games, round(seeded / games), round(words / games)) / games
-    print(
-        f"the compiled Mersenne Twister (Treasure Island's) for them: {mt_time * 1e6:.1f} us "
-        f"a game (the reference game: {game * 1e6:,.0f} us)"
-    )
-    pairs = [(mt_seconds(20_000, 1, 1), cpython_seed_seconds(20_000)) for _ in range(7)]
-    print(
-        f"a stream seeded and its first word drawn (fastest of 7 alternating rounds): "
-        f"{min(p[0] for p in pairs) / 20_000 * 1e6:.1f} us compiled, "
-        f"{min(p[1] for p in pairs) / 20_000 * 1e6:.1f} us in CPython (C)"
-    )
 
 
 if __name__ == "__main__":
