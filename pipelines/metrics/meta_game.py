@@ -140,20 +140,23 @@ class Solved:
     profiles: np.ndarray | None
 
 
-def solver(b: Blocks) -> tuple[str, object] | None:
+def solver(b: Blocks) -> tuple[str, np.ndarray | None] | None:
     """What solves ``b``'s meta-game (``"nash"`` with nothing, or ``"alpharank"`` with its
-    moves), or None when the table size has none (see the module docstring)."""
+    moves), or None when the table size has none (see the module docstring) or more
+    profiles than :data:`pipelines.stats.equilibrium.MAX_PROFILES`."""
     k = len(b.strategies)
     if k < 3:
         return None
     if b.n_players == 2:
         pairs = {p for p in b.profiles if p[0] != p[1]}
         return ("nash", None) if len(pairs) == k * (k - 1) // 2 else None
+    if len(b.profiles) > eq.MAX_PROFILES:
+        return None
     moves = eq.profile_moves(b.profiles)
     return ("alpharank", moves) if eq.connected(len(b.profiles), moves) else None
 
 
-def solve(b: Blocks, how: tuple[str, object], payoff: np.ndarray) -> Solved:
+def solve(b: Blocks, how: tuple[str, np.ndarray | None], payoff: np.ndarray) -> Solved:
     """The meta-game of ``b`` under per-profile ``payoff``."""
     k = len(b.strategies)
     if how[0] == "nash":
@@ -164,13 +167,14 @@ def solve(b: Blocks, how: tuple[str, object], payoff: np.ndarray) -> Solved:
                 a[j, i] = -a[i, j]
         mix, _ = eq.nash(a)
         return Solved(mix, eq.nash_averaged(a, mix), None)
-    moves = how[1]
-    assert isinstance(moves, list)
-    pi = eq.alpharank(payoff, moves, ALPHA, POPULATION)
+    assert how[1] is not None
+    pi = eq.alpharank(payoff, how[1], ALPHA, POPULATION)
     return Solved(eq.strategy_mix(pi, b.profiles, k), None, pi)
 
 
-def bootstrap(b: Blocks, how: tuple[str, object], reps: int = REPLICATES) -> list[Solved]:
+def bootstrap(
+    b: Blocks, how: tuple[str, np.ndarray | None], reps: int = REPLICATES
+) -> list[Solved]:
     """``reps`` solves over the blocks resampled within each profile."""
     order = np.argsort(b.profile, kind="stable")
     size = np.bincount(b.profile, minlength=len(b.profiles))
@@ -192,7 +196,9 @@ def _membership(b: Blocks) -> sp.csr_matrix:
     return sp.csr_matrix((np.ones(n), (b.profile, np.arange(n))), shape=(len(b.profiles), n))
 
 
-def _summary(b: Blocks, how: tuple[str, object]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+def _summary(
+    b: Blocks, how: tuple[str, np.ndarray | None]
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """One table size's row of ``meta_game`` and its rows of ``meta_game_mix``."""
     point = solve(b, how, _payoffs(b, _membership(b), None))
     reps = bootstrap(b, how)

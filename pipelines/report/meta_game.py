@@ -16,6 +16,7 @@ otherwise said to be uncertain, with every strategy that may belong to it.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import duckdb
@@ -24,6 +25,7 @@ import pyarrow as pa
 from pipelines.metrics.meta_game import IN_MIX, SUPPORT_CHANGES, meta_game_tables
 from pipelines.report.data import CohortResult, ReportData
 from pipelines.report.run_groups import Cohort, lineup_shape
+from pipelines.stats.equilibrium import MAX_PROFILES
 from reports import numbers
 from reports.blocks import Block, Paragraph, Section, Subheading, Table, col
 
@@ -149,13 +151,23 @@ def skipped(result: CohortResult) -> dict[int, str]:
     for n in result.cohort.table_sizes:
         if n in done:
             continue
-        out[n] = (
-            f"At {n} players every game seats the whole pool: no strategy can be swapped for "
-            "another, so there is no meta-game."
-            if n >= pool
-            else f"At {n} players not every combination of the pool was played (or fewer than "
-            "three strategies were): no meta-game."
-        )
+        tables = math.comb(pool, n)
+        if n >= pool:
+            out[n] = (
+                f"At {n} players every game seats the whole pool: no strategy can be swapped "
+                "for another, so there is no meta-game."
+            )
+        elif n > 2 and tables > MAX_PROFILES:
+            out[n] = (
+                f"At {n} players the pool makes {numbers.count(tables)} different tables, more "
+                f"than the {numbers.count(MAX_PROFILES)} alpha-Rank is solved over within a "
+                "report's time: no meta-game."
+            )
+        else:
+            out[n] = (
+                f"At {n} players not every combination of the pool was played (or fewer than "
+                "three strategies were): no meta-game."
+            )
     return out
 
 

@@ -8,7 +8,7 @@ import duckdb
 import numpy as np
 import pytest
 
-from pipelines.metrics.meta_game import meta_game_tables
+from pipelines.metrics.meta_game import Blocks, meta_game_tables, solver
 from pipelines.report.meta_game import headline
 from pipelines.stats import equilibrium as eq
 
@@ -154,3 +154,15 @@ def test_the_headline_names_a_mix_only_when_separated_and_outside_only_below_one
     unsure = headline(_row(False), mix)
     assert "the stable mix is uncertain" in unsure and "the stable mix is 70%" not in unsure
     assert "It may hold cautious 70% [55, 85], hunter 30% [15, 45] and cartographer" in unsure
+
+
+def test_too_many_tables_get_no_alpharank() -> None:
+    # A pool of 11 at 4 players (330 tables) is solved; one of 12 (495) is not.
+    for k, solved in ((11, True), (12, False)):
+        profiles = eq.all_profiles(k, 4, repeats=False)
+        empty = np.zeros((len(profiles), k))
+        blocks = Blocks(4, [f"s{i}" for i in range(k)], profiles,
+                        np.arange(len(profiles)), empty, empty)  # fmt: skip
+        assert (solver(blocks) is not None) is solved
+    with pytest.raises(ValueError, match="at most 330 profiles"):
+        eq.alpharank(np.zeros((495, 12)), eq.profile_moves(profiles), alpha=10.0, m=50)
