@@ -41,6 +41,9 @@ REPLICATES = 200
 ALPHA = 10.0
 #: alpha-Rank's population size per seat.
 POPULATION = 50
+#: The bootstrap resamples at most this many groups of whole seed blocks per profile (each
+#: block its own group below that), so a replicate costs the same for a million games.
+GROUPS = 256
 #: A strategy is in a mix when it holds at least this share of it; "outside" the mix when
 #: the upper end of its interval is below it.
 IN_MIX = 0.01
@@ -156,8 +159,14 @@ def solver(b: Blocks) -> tuple[str, np.ndarray | None] | None:
     return ("alpharank", moves) if eq.connected(len(b.profiles), moves) else None
 
 
-def solve(b: Blocks, how: tuple[str, np.ndarray | None], payoff: np.ndarray) -> Solved:
-    """The meta-game of ``b`` under per-profile ``payoff``."""
+def solve(
+    b: Blocks,
+    how: tuple[str, np.ndarray | None],
+    payoff: np.ndarray,
+    hint: np.ndarray | None = None,
+) -> Solved:
+    """The meta-game of ``b`` under per-profile ``payoff``; at 2 players ``hint`` is the
+    support to try first (:func:`pipelines.stats.equilibrium.nash`)."""
     k = len(b.strategies)
     if how[0] == "nash":
         a = np.zeros((k, k))
@@ -165,29 +174,51 @@ def solve(b: Blocks, how: tuple[str, np.ndarray | None], payoff: np.ndarray) -> 
             if i != j:
                 a[i, j] = (row[i] - row[j]) / 2
                 a[j, i] = -a[i, j]
-        mix, _ = eq.nash(a)
+        mix, _ = eq.nash(a, hint)
         return Solved(mix, eq.nash_averaged(a, mix), None)
     assert how[1] is not None
     pi = eq.alpharank(payoff, how[1], ALPHA, POPULATION)
     return Solved(eq.strategy_mix(pi, b.profiles, k), None, pi)
 
 
-def bootstrap(
-    b: Blocks, how: tuple[str, np.ndarray | None], reps: int = REPLICATES
-) -> list[Solved]:
-    """``reps`` solves over the blocks resampled within each profile."""
+def _groups(b: Blocks) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The blocks summed into at most :data:`GROUPS` groups of whole blocks per profile
+    (block ``r`` of a profile, in game order, into group ``r`` mod the groups): each
+    group's profile, win shares and seats, sorted by profile."""
     order = np.argsort(b.profile, kind="stable")
     size = np.bincount(b.profile, minlength=len(b.profiles))
     start = np.concatenate([[0], np.cumsum(size)[:-1]])
+    per = np.minimum(size, GROUPS)
+    first = np.concatenate([[0], np.cumsum(per)[:-1]])
     stratum = b.profile[order]
-    member = sp.csr_matrix(
-        (np.ones(len(order)), (stratum, np.arange(len(order)))), shape=(len(b.profiles), len(order))
-    )
+    rank = np.arange(len(order)) - start[stratum]
+    group = first[stratum] + rank % per[stratum]
+    n = int(per.sum())
+    wins = np.zeros((n, b.wins.shape[1]))
+    seats = np.zeros_like(wins)
+    np.add.at(wins, group, b.wins[order])
+    np.add.at(seats, group, b.seats[order])
+    return np.repeat(np.arange(len(b.profiles)), per), wins, seats
+
+
+def bootstrap(
+    b: Blocks,
+    how: tuple[str, np.ndarray | None],
+    reps: int = REPLICATES,
+    hint: np.ndarray | None = None,
+) -> list[Solved]:
+    """``reps`` solves over the groups of blocks resampled within each profile (``hint``:
+    the estimate's support, tried first at 2 players)."""
+    stratum, wins, seats = _groups(b)
+    size = np.bincount(stratum, minlength=len(b.profiles))
+    start = np.concatenate([[0], np.cumsum(size)[:-1]])
+    grouped = Blocks(b.n_players, b.strategies, b.profiles, stratum, wins, seats)
+    member = _membership(grouped)
     rng = np.random.default_rng([20_180_000, b.n_players])
     out = []
     for _ in range(reps):
-        draw = start[stratum] + (rng.random(len(order)) * size[stratum]).astype(np.int64)
-        out.append(solve(b, how, _payoffs(b, member, order[draw])))
+        draw = start[stratum] + (rng.random(len(stratum)) * size[stratum]).astype(np.int64)
+        out.append(solve(b, how, _payoffs(grouped, member, draw), hint))
     return out
 
 
@@ -201,7 +232,7 @@ def _summary(
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """One table size's row of ``meta_game`` and its rows of ``meta_game_mix``."""
     point = solve(b, how, _payoffs(b, _membership(b), None))
-    reps = bootstrap(b, how)
+    reps = bootstrap(b, how, hint=np.flatnonzero(point.mix > 0))
     mixes = np.array([r.mix for r in reps])
     low, high = np.percentile(mixes, 2.5, axis=0), np.percentile(mixes, 97.5, axis=0)
     support = point.mix >= IN_MIX

@@ -110,10 +110,34 @@ def _max_entropy(a: np.ndarray, value: float) -> np.ndarray:
     return np.asarray(p / p.sum())
 
 
-def nash(a: np.ndarray) -> tuple[np.ndarray, float]:
+def _on_support(a: np.ndarray, support: np.ndarray) -> np.ndarray | None:
+    """The equilibrium of the antisymmetric game ``a`` on ``support`` (the mix that makes
+    every strategy there equal), when it is the single optimal mix; else None."""
+    k = a.shape[0]
+    system = np.vstack([a[np.ix_(support, support)].T, np.ones((1, len(support)))])
+    rhs = np.zeros(len(support) + 1)
+    rhs[-1] = 1.0
+    solved, *_ = np.linalg.lstsq(system, rhs, rcond=None)
+    if np.abs(system @ solved - rhs).max() > 1e-9 or solved.min() < -1e-12:
+        return None
+    p = np.zeros(k)
+    p[support] = np.clip(solved, 0.0, None)
+    if (a.T @ p).min() < -1e-12 or not _unique(a, 0.0, p):
+        return None
+    return p
+
+
+def nash(a: np.ndarray, support: np.ndarray | None = None) -> tuple[np.ndarray, float]:
     """The row player's maximum-entropy optimal mix of the zero-sum game ``a`` and the
-    game's value (0 for an antisymmetric ``a``)."""
+    game's value (0 for an antisymmetric ``a``). For an antisymmetric ``a``, ``support``
+    (strategy indices) is tried first: when the mix that equalises them is the game's only
+    equilibrium no linear program is solved (a bootstrap replicate usually keeps the
+    support of the estimate)."""
     a = np.asarray(a, dtype=float)
+    if support is not None and len(support) and np.allclose(a, -a.T, atol=1e-12):
+        found = _on_support(a, np.asarray(support))
+        if found is not None:
+            return found, 0.0
     p, value, q = _optimal_mix(a)
     if _unique(a, value, q):
         p[p < _TOL] = 0.0

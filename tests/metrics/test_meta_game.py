@@ -8,7 +8,7 @@ import duckdb
 import numpy as np
 import pytest
 
-from pipelines.metrics.meta_game import Blocks, meta_game_tables, solver
+from pipelines.metrics.meta_game import GROUPS, Blocks, _groups, meta_game_tables, solver
 from pipelines.report.meta_game import headline
 from pipelines.stats import equilibrium as eq
 
@@ -166,3 +166,28 @@ def test_too_many_tables_get_no_alpharank() -> None:
         assert (solver(blocks) is not None) is solved
     with pytest.raises(ValueError, match="at most 330 profiles"):
         eq.alpharank(np.zeros((495, 12)), eq.profile_moves(profiles), alpha=10.0, m=50)
+
+
+def test_a_support_tried_first_gives_the_same_equilibrium_right_or_wrong() -> None:
+    rng = np.random.default_rng(11)
+    for _ in range(200):
+        upper = np.triu(rng.normal(0, 0.1, (5, 5)), 1)
+        a = upper - upper.T
+        mix, _ = eq.nash(a)
+        right = np.flatnonzero(mix > 0)
+        wrong = np.setdiff1d(np.arange(5), right)[:1]
+        for hint in (right, wrong, np.arange(5)):
+            assert eq.nash(a, hint)[0] == pytest.approx(mix, abs=1e-7)
+
+
+def test_many_blocks_are_resampled_in_groups_of_whole_blocks() -> None:
+    # 1,000 blocks of one pair and 10 of another: 256 groups and 10 (each block its own).
+    rng = np.random.default_rng(2)
+    profile = np.array([0] * 1000 + [1] * 10)
+    wins = rng.random((1010, 3))
+    blocks = Blocks(2, ["a", "b", "c"], [(0, 1), (0, 2)], profile, wins, np.ones((1010, 3)))
+    stratum, summed, seats = _groups(blocks)
+    assert np.bincount(stratum).tolist() == [GROUPS, 10]
+    assert summed[:GROUPS].sum(axis=0) == pytest.approx(wins[:1000].sum(axis=0))
+    assert summed[GROUPS:] == pytest.approx(wins[1000:])
+    assert sorted(set(seats[:GROUPS, 0])) == [3.0, 4.0]  # 1,000 = 256 x 3 + 232
