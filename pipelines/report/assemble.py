@@ -35,6 +35,7 @@ JSON_KEYS = (
     "games_to_look_at",
     "gaps",
     "cohorts",
+    "meta_game",
     "comparisons",
 )
 

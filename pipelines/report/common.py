@@ -26,6 +26,7 @@ import pyarrow.csv as pacsv
 from pipelines.metrics import gaps, paired, rating, win_rate
 from pipelines.metrics.source import RunInfo, connect
 from pipelines.report import findings as common_findings
+from pipelines.report import meta_game
 from pipelines.report.data import (
     CohortResult,
     Finding,
@@ -114,6 +115,7 @@ def compute(
         with connect(list(cohort.runs), include_unfinished) as con:
             tables = common_tables(con)
             tables.update(report.compute(con, cohort))
+            tables.update(meta_game.cohort_tables(con, cohort))
         cohorts.append(CohortResult(cohort, tables))
     pairs = []
     for pairing in groups.pairings:
@@ -290,6 +292,7 @@ def report_json(report: GameReport, data: ReportData) -> dict[str, Any]:
             }
             for r in data.cohorts
         ],
+        "meta_game": meta_game.json_records(data),
         "comparisons": [
             {
                 "index": p.pairing.index,

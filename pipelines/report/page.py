@@ -18,6 +18,7 @@ from pipelines.report.data import CohortResult, PairResult, ReportData, warning_
 from pipelines.report.gaps import GAP_NOTE, gap_blocks
 from pipelines.report.headline import primary
 from pipelines.report.labels import NO_FINDINGS, grouped_findings
+from pipelines.report.meta_game import section as meta_game_section
 from pipelines.report.run_groups import lineup_shape, rules_name, run_label, short_label
 from reports import documents, figures, numbers
 from reports.blocks import (
@@ -432,9 +433,15 @@ def summary_section(data: ReportData) -> Section:
 
 
 def sections(report: GameReport, data: ReportData) -> list[Section]:
-    """Every section, in page order: the summary, the win rates, the game's own sections,
-    then the paired comparisons no game section showed."""
-    out = [summary_section(data), win_rate_section(report, data), *report.sections(data)]
+    """Every section, in page order: the summary, the win rates, a pool's meta-game, the
+    game's own sections, then the paired comparisons no game section showed."""
+    meta = meta_game_section(data)
+    out = [
+        summary_section(data),
+        win_rate_section(report, data),
+        *([meta] if meta else []),
+        *report.sections(data),
+    ]
     shown = {b.index for s in out for b in walk(s.blocks) if isinstance(b, Paired)}
     extra = comparisons_section(report, data, shown)
     return out if extra is None else [*out, extra]
