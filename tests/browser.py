@@ -1,5 +1,5 @@
-"""Real headless Chromium for the page tests: one place that finds the browser, starts it
-at a 1400 px window and collects the page's console errors."""
+"""Real headless Chromium for the page tests: one place that finds the browser, starts it,
+opens pages at a 1400 px window and collects each page's console errors."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, sync_playwright
+from playwright.sync_api import Browser, Page, sync_playwright
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARGS = [
@@ -26,21 +26,38 @@ ARGS = [
 
 
 @contextmanager
-def chromium_page() -> Iterator[tuple[Page, list[str]]]:
-    """A Chromium page at 1400 x 1000 px and the console and page errors it collects. Without
-    Chromium the test is skipped, or fails under CI (where .ci/run installs it)."""
+def chromium() -> Iterator[Browser]:
+    """A running headless Chromium. Without Chromium the test is skipped, or fails under CI
+    (where .ci/run installs it)."""
     if not Path(CHROMIUM).exists():
         message = "Chromium is missing: install Debian's chromium package (.ci/run does)"
         if os.environ.get("CI"):
             pytest.fail(message)
         pytest.skip(message)
-    errors: list[str] = []
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        page = browser.new_page(viewport={"width": 1400, "height": 1000})
-        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-        page.on("pageerror", lambda e: errors.append(str(e)))
         try:
-            yield page, errors
+            yield browser
         finally:
             browser.close()
+
+
+@contextmanager
+def new_page(browser: Browser) -> Iterator[tuple[Page, list[str]]]:
+    """A fresh page of ``browser`` (its own context: nothing kept from another page) at
+    1400 x 1000 px, and the console and page errors it collects; closed afterwards."""
+    errors: list[str] = []
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        yield page, errors
+    finally:
+        page.close()
+
+
+@contextmanager
+def chromium_page() -> Iterator[tuple[Page, list[str]]]:
+    """A Chromium of its own with one page, as :func:`new_page` gives it."""
+    with chromium() as browser, new_page(browser) as opened:
+        yield opened

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import fcntl
+import os
+import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -11,23 +15,41 @@ from sim.runner.run import run
 from tests.runner.test_runs import small
 
 
+def made_once(factory: pytest.TempPathFactory, name: str, make: Callable[[Path], object]) -> Path:
+    """The directory ``name`` that ``make`` fills, made once for the whole test session:
+    the parallel run's workers (pytest-xdist) share their base temporary directory's parent,
+    and the first worker to need it makes it under a lock while the others wait, then all
+    read it. Read only: a test that changes a run works on a copy."""
+    base = factory.getbasetemp()
+    root = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "made-once"
+    root.mkdir(exist_ok=True)
+    out, done = root / name, root / f"{name}.done"
+    with (root / f"{name}.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        if not done.exists():
+            shutil.rmtree(out, ignore_errors=True)  # a half-made one of a failed attempt
+            make(out)
+            done.touch()
+    return out
+
+
 @pytest.fixture(scope="session")
 def small_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A real 48-game run (serial backend), made once per test session."""
-    out = tmp_path_factory.mktemp("runs") / "r"
-    run(resolve(small(out), {}, "test"))
-    return out
+    return made_once(tmp_path_factory, "r", lambda out: run(resolve(small(out), {}, "test")))
 
 
 @pytest.fixture(scope="session")
 def ti_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A real 2,000-game Treasure Island run (serial backend, on the reference engine: its
     move log is what the game's report parts read), made once per test session."""
-    out = tmp_path_factory.mktemp("runs") / "ti"
     values = {"game": "treasure-island", "games": 2000, "seed": 5, "backend": "serial"}
     values["engine"] = "reference"
-    run(resolve({**values, "shard_size": 500, "out": str(out)}, {}, "test"))
-    return out
+
+    def make(out: Path) -> None:
+        run(resolve({**values, "shard_size": 500, "out": str(out)}, {}, "test"))
+
+    return made_once(tmp_path_factory, "ti", make)
 
 
 def heavy_first(items: list[pytest.Item]) -> list[pytest.Item]:

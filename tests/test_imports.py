@@ -182,3 +182,31 @@ def test_no_import_cycles() -> None:
 def test_the_cycle_finder_finds_cycles() -> None:
     graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}, "e": {"e2"}, "e2": {"e"}}
     assert _cycles(graph) == [["a", "b", "c"], ["e", "e2"]]
+
+
+#: A simulate in a fresh interpreter, then the scipy.stats modules it loaded.
+_SIMULATE_THEN_LIST = """
+import sys
+from pipelines.cli.main import app
+try:
+    app(["simulate", "--games", "4", "--islands", "abc-1", "--backend", "serial",
+         "--out", sys.argv[1]])
+except SystemExit as end:
+    assert not end.code, end.code
+print(sorted(m for m in sys.modules if m.startswith("scipy.stats")))
+"""
+
+
+def test_a_simulate_never_imports_the_distribution_functions(tmp_path: Path) -> None:
+    # scipy.stats takes most of a second of CPU to import: a simulate (its summary's
+    # intervals are Wilson's, with a fixed z) and every command started as a process pay it
+    # for nothing unless the functions needing it import it when first called.
+    done = subprocess.run(
+        [sys.executable, "-c", _SIMULATE_THEN_LIST, str(tmp_path / "run")],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=ROOT,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip().splitlines()[-1] == "[]"

@@ -2,16 +2,15 @@
 functions and quantiles, intervals for rates and means, chi-square tests, adjustments.
 
 Pure functions only; the distribution functions come from scipy, so there is one version of
-each in the product.
+each in the product. scipy.stats is imported by the functions that use it, on their first
+call: it takes most of a second of CPU to import, and a ``simulate``, a ``play`` or a command
+refused for its input reaches this module without ever asking for a distribution.
 """
 
 from __future__ import annotations
 
 import functools
 import math
-
-from scipy.stats import norm
-from scipy.stats import t as student_t
 
 #: The normal quantile of a two-sided 95% interval.
 Z95 = 1.959963984540054
@@ -22,11 +21,15 @@ MIN_INTERVAL_BLOCKS = 5
 
 def normal_cdf(x: float) -> float:
     """P(Z <= x) for a standard normal Z."""
+    from scipy.stats import norm
+
     return float(norm.cdf(x))
 
 
 def normal_quantile(p: float) -> float:
     """The ``p`` quantile of the standard normal distribution."""
+    from scipy.stats import norm
+
     return float(norm.ppf(p))
 
 
@@ -34,11 +37,15 @@ def normal_quantile(p: float) -> float:
 def t_quantile(p: float, dof: float) -> float:
     """The ``p`` quantile of Student's t with ``dof`` degrees of freedom (cached: intervals
     ask for the same few over and over)."""
+    from scipy.stats import t as student_t
+
     return float(student_t.ppf(p, dof))
 
 
 def t_sf(t: float, dof: float) -> float:
     """P(T > t) for Student's t with ``dof`` degrees of freedom."""
+    from scipy.stats import t as student_t
+
     return float(student_t.sf(t, dof))
 
 

@@ -4,19 +4,29 @@ installs): every image loads and the console shows no error."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import pytest
+from playwright.sync_api import Browser
 from typer.testing import CliRunner
 
 from pipelines.cli.main import app
-from tests.browser import chromium_page
+from tests.browser import chromium, new_page
 
 
-def _open(index: Path) -> dict[str, Any]:
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    """One Chromium for the module's tests; each opens its pages fresh."""
+    with chromium() as running:
+        yield running
+
+
+def _open(browser: Browser, index: Path) -> dict[str, Any]:
     """What a reader sees of a page in Chromium: images (alt, loaded, width, caption),
     sections (heading, caption), findings, warnings and console errors."""
-    with chromium_page() as (page, errors):
+    with new_page(browser) as (page, errors):
         page.goto(index.as_uri())
         seen: dict[str, Any] = page.evaluate(
             """() => ({
@@ -50,19 +60,21 @@ def _check(seen: dict[str, Any], headings: list[str]) -> None:
     assert not seen["overflow"]  # nothing wider than a 1400 px window
 
 
-def test_html_report_in_chromium(small_run: Path, tmp_path: Path) -> None:
+def test_html_report_in_chromium(browser: Browser, small_run: Path, tmp_path: Path) -> None:
     out = tmp_path / "rep"
     assert CliRunner().invoke(app, ["report", str(small_run), "--out", str(out)]).exit_code == 0
-    seen = _open(out / "index.html")
+    seen = _open(browser, out / "index.html")
     _check(seen, ["Summary", "Win rate", "Curse impact", "Board fairness"])
     assert len(seen["images"]) >= 5
     assert any("first seat" in f for f in seen["findings"])
 
 
-def test_treasure_island_html_report_in_chromium(ti_run: Path, tmp_path: Path) -> None:
+def test_treasure_island_html_report_in_chromium(
+    browser: Browser, ti_run: Path, tmp_path: Path
+) -> None:
     out = tmp_path / "rep"
     assert CliRunner().invoke(app, ["report", str(ti_run), "--out", str(out)]).exit_code == 0
-    seen = _open(out / "index.html")
+    seen = _open(browser, out / "index.html")
     _check(
         seen,
         [
@@ -77,7 +89,9 @@ def test_treasure_island_html_report_in_chromium(ti_run: Path, tmp_path: Path) -
     assert any("exact chance" in f for f in seen["findings"])
 
 
-def test_a_run_and_its_twin_read_in_six_screens_with_the_headline_first(tmp_path: Path) -> None:
+def test_a_run_and_its_twin_read_in_six_screens_with_the_headline_first(
+    browser: Browser, tmp_path: Path
+) -> None:
     """The demo's shape (a 4-player run and its twin without curses, several islands) at a
     1400 x 900 window: the headline is the first thing under the title and fits the first
     screen, says what report.json says, every section is there, and the page is at most six
@@ -94,7 +108,7 @@ def test_a_run_and_its_twin_read_in_six_screens_with_the_headline_first(tmp_path
     assert result.exit_code == 0, result.output
     said = json.loads((out / "report.json").read_text())["headline"]
     assert 1 <= len(said) <= 3
-    with chromium_page() as (page, errors):
+    with new_page(browser) as (page, errors):
         page.set_viewport_size({"width": 1400, "height": 900})
         page.goto((out / "index.html").as_uri())
         seen = page.evaluate(

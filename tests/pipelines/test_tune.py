@@ -16,6 +16,7 @@ import pytest
 from pipelines.experiments.tune import Estimate, confirmation_verdict, parse_param
 from sim.errors import InputError
 from tests.pipelines.planted import OPTIMUM
+from tests.pipelines.test_data_files import one_line_exit_2
 
 
 def _tourney(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -129,12 +130,13 @@ def test_late_or_unwritable_failures_are_found_before_any_game(tmp_path: Path) -
     ]
     for args, message in cases:
         out = tmp_path / "o"
-        done = _tourney(*base, *args, "--backend", "serial", "--out", str(out), cwd=repo)
-        lines = done.stderr.strip().splitlines()
-        assert done.returncode == 2 and len(lines) == 1 and message in lines[0], lines
+        assert message in one_line_exit_2([*base, *args, "--backend", "serial", "--out", str(out)])
         assert not out.exists()
+    # As a user meets it: the console script's own process says one line and nothing else.
     done = _tourney(*base, "--param", "n=2,4", "--out", str(tmp_path / "afile"), cwd=repo)
-    assert done.returncode == 2 and "not a directory" in done.stderr and not done.stdout
+    lines = done.stderr.strip().splitlines()
+    assert done.returncode == 2 and len(lines) == 1 and "not a directory" in lines[0], lines
+    assert not done.stdout
 
 
 def test_the_written_spec_keeps_the_islands_and_json_is_strict(tmp_path: Path) -> None:
@@ -183,11 +185,8 @@ def test_the_written_spec_keeps_the_islands_and_json_is_strict(tmp_path: Path) -
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(tmp_path: Path, args: list[str], message: str) -> None:
-    repo = Path(__file__).resolve().parents[2]
-    done = _tourney("tune", *args, "--backend", "serial", "--out", str(tmp_path / "o"), cwd=repo)
-    assert done.returncode == 2, (done.stdout, done.stderr)
-    lines = done.stderr.strip().splitlines()
-    assert len(lines) == 1 and message in lines[0], lines
+    line = one_line_exit_2(["tune", *args, "--backend", "serial", "--out", str(tmp_path / "o")])
+    assert message in line
     assert not (tmp_path / "o").exists()
 
 

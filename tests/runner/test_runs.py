@@ -198,12 +198,21 @@ def test_bad_spec_file(tmp_path: Path) -> None:
     assert "unknown key 'colour'" in result.stderr
 
 
-def process_run_args(seed: int) -> list[str]:
+def process_run_args() -> list[str]:
     """A 16-shard run on the process backend: long enough to interrupt in the middle."""
     return [
         "simulate", "--backend", "process", "--workers", "2", "--games", "400",
-        "--shard-size", "25", "--seed", str(seed), "--islands", "all",
+        "--shard-size", "25", "--seed", "4", "--islands", "all",
     ]  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def uninterrupted(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[tuple[object, ...]]]:
+    """The tables of :func:`process_run_args` played without interruption (read only)."""
+    out = tmp_path_factory.mktemp("uninterrupted") / "clean"
+    clean = runner.invoke(app, [*process_run_args(), "--out", str(out)])
+    assert clean.exit_code == 0, clean.output
+    return fingerprint(out)
 
 
 def start_run(args: list[str], out: Path, shards: int) -> subprocess.Popen[str]:
@@ -223,8 +232,10 @@ def start_run(args: list[str], out: Path, shards: int) -> subprocess.Popen[str]:
     return proc
 
 
-def test_killed_run_resumes_to_the_uninterrupted_tables(tmp_path: Path) -> None:
-    args = process_run_args(seed=3)
+def test_killed_run_resumes_to_the_uninterrupted_tables(
+    tmp_path: Path, uninterrupted: dict[str, list[tuple[object, ...]]]
+) -> None:
+    args = process_run_args()
     killed = tmp_path / "killed"
     proc = start_run(args, killed, 3)
     os.killpg(proc.pid, signal.SIGKILL)
@@ -233,9 +244,7 @@ def test_killed_run_resumes_to_the_uninterrupted_tables(tmp_path: Path) -> None:
     assert 3 <= done_before < 16, "the kill should land mid-run"
     resumed = runner.invoke(app, [*args, "--out", str(killed)])
     assert resumed.exit_code == 0, resumed.output
-    clean = runner.invoke(app, [*args, "--out", str(tmp_path / "clean")])
-    assert clean.exit_code == 0
-    assert fingerprint(killed) == fingerprint(tmp_path / "clean")
+    assert fingerprint(killed) == uninterrupted
     assert list(killed.rglob("*.tmp")) == []  # stale temporaries of the killed run are gone
 
 
@@ -273,8 +282,10 @@ def test_crashing_strategies_are_recorded_and_the_run_goes_on(tmp_path: Path) ->
     assert games is not None and games[0] == 48 and games[1] == sum(per_strategy.values())
 
 
-def test_ctrl_c_stops_cleanly_and_the_run_resumes(tmp_path: Path) -> None:
-    args = process_run_args(seed=4)
+def test_ctrl_c_stops_cleanly_and_the_run_resumes(
+    tmp_path: Path, uninterrupted: dict[str, list[tuple[object, ...]]]
+) -> None:
+    args = process_run_args()
     out = tmp_path / "int"
     proc = start_run(args, out, 2)
     os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C sends to the whole foreground group
@@ -294,8 +305,7 @@ def test_ctrl_c_stops_cleanly_and_the_run_resumes(tmp_path: Path) -> None:
     reported = runner.invoke(app, ["report", str(out), "--format", "json", "--out", rep])
     assert reported.exit_code == 0 and "unfinished run" in reported.stderr, reported.output
     assert runner.invoke(app, [*args, "--out", str(out)]).exit_code == 0
-    assert runner.invoke(app, [*args, "--out", str(tmp_path / "clean")]).exit_code == 0
-    assert fingerprint(out) == fingerprint(tmp_path / "clean")
+    assert fingerprint(out) == uninterrupted
 
 
 def test_runs_of_an_older_schema_are_refused_in_one_line(tmp_path: Path) -> None:

@@ -10,6 +10,11 @@ seat can see:
 
 - :func:`best_turn_value`: the maximum over every answer at every decision;
 - :func:`policy_turn_value`: the exact expected points of one strategy's own answers.
+
+A strategy answers from its view only, so it is asked once per information set and decision:
+the worlds of one set get the same answer (a strategy that peeked at the hidden pile would
+have given each world its own, and its answer, fitted to one world, falls short of the best
+in the others).
 """
 
 from __future__ import annotations
@@ -48,10 +53,18 @@ class Setup:
         return list(itertools.permutations(self.unknown))
 
 
+class _Asked:
+    """A strategy and its answers so far, by information set (the move log) and decision."""
+
+    def __init__(self, player: Any) -> None:
+        self.player = player
+        self.answers: dict[tuple[Any, ...], object] = {}
+
+
 class _Script:
     """Answers and shuffles from a script; notes the first thing needed beyond it."""
 
-    def __init__(self, steps: Sequence[Step], player: Any | None) -> None:
+    def __init__(self, steps: Sequence[Step], player: _Asked | None) -> None:
         self.steps = list(steps)
         self.player = player
         self.need: tuple[Any, ...] | None = None
@@ -60,8 +73,12 @@ class _Script:
     def decide(self, view: PlayerView, decision: Decision) -> object:
         if self.need is not None:
             return decision.fallback()
-        if self.player is not None:  # a strategy's own answer
-            return self.player.decide(view, decision)
+        if self.player is not None:  # a strategy's own answer, once per information set
+            assert self.game is not None
+            key = (tuple(self.game.log), decision.kind, decision.options, decision.value)
+            if key not in self.player.answers:
+                self.player.answers[key] = self.player.player.decide(view, decision)
+            return self.player.answers[key]
         if self.steps:
             tag, answer = self.steps.pop(0)
             assert tag == "d", "a script out of step with the game"
@@ -117,7 +134,7 @@ class _Never:
         raise AssertionError("only seat 0 plays")
 
 
-def _run(setup: Setup, order: Sequence[int], steps: Sequence[Step], player: Any | None) -> Any:
+def _run(setup: Setup, order: Sequence[int], steps: Sequence[Step], player: _Asked | None) -> Any:
     script = _Script(steps, player)
     game = build_game(setup, order, script)
     script.game = game
@@ -130,7 +147,7 @@ def _expectimax(
     setup: Setup,
     worlds: list[tuple[int, ...]],
     steps: list[Step],
-    player: Any | None,
+    player: _Asked | None,
     counter: list[int],
 ) -> float:
     total = 0.0
@@ -163,7 +180,7 @@ def best_turn_value(setup: Setup) -> float:
 
 def policy_turn_value(setup: Setup, player: Any) -> float:
     """The exact expected points of the turn when ``player`` gives every answer."""
-    return _expectimax(setup, setup.orders(), [], player, [0])
+    return _expectimax(setup, setup.orders(), [], _Asked(player), [0])
 
 
 CHARACTERS = (
