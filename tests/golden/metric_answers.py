@@ -53,6 +53,8 @@ RUNS: dict[str, tuple[dict[str, Any], str | None]] = {
             "pool": ["expected-value", "bust-threshold", "stop-at", "random"],
             "games": 100,
             "seed": 12,
+            # The move log, which the game's own queries read.
+            "engine": "reference",
         },
         'preset = "characters"\nmax_turns = 22\n',
     ),
