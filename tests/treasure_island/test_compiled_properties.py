@@ -112,10 +112,10 @@ def test_compiled_games_conserve_cards_and_use_powers_legally(
     players = np.array([c[0] for c in codes] + [0] * (4 - n), dtype=np.int64)
     params = np.array([c[1:] for c in codes] + [(0.0, 0.0)] * (4 - n), dtype=np.float64)
     seeds = np.array(stream_seeds(seed, n), dtype=np.uint64)
-    streams = new_states(lay.SEAT_STREAM + lay.MAX_SEATS)
+    streams = new_states(lay.STREAM_ROWS)
     g = np.zeros(lay.STATE_SIZE, dtype=np.int64)
     pool = lay.character_pool(rules)
-    seat = engine.start(g, row, pool, streams, seeds, players, params, n)
+    seat = engine.start(g, row, pool, streams, seeds, players, params, n, True)
     check_cards(g, n)
     while g[lay.PILE_LEN]:
         engine.play_turn(g, row, streams, seeds[2:], players, params, seat)

@@ -13,7 +13,6 @@ this engine gives the ``games`` and ``seats`` rows only.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from sim.treasure_island.compiled import layout as lay
 from sim.treasure_island.compiled import rng
@@ -30,7 +29,7 @@ CHOSEN, SPYGLASS_BACK, PILE_EMPTY, BUSTED = 0, 1, 2, 3
 _KEY_CHEST = (1 << KEY) | (1 << CHEST)
 
 
-@njit(cache=True)
+@rng.jit
 def _bank(g: np.ndarray, seat: int, card: int) -> None:
     """Slot ``card`` into ``seat``'s stash pile of its kind."""
     kind = _KIND[card]
@@ -42,7 +41,7 @@ def _bank(g: np.ndarray, seat: int, card: int) -> None:
     g[lay.STASH_KINDS + seat] |= 1 << kind
 
 
-@njit(cache=True)
+@rng.jit
 def _pop_top(g: np.ndarray, seat: int, kind: int) -> int:
     """Take the top card off ``seat``'s pile of ``kind``."""
     at = lay.STASH + seat * 10 + kind
@@ -56,7 +55,7 @@ def _pop_top(g: np.ndarray, seat: int, kind: int) -> int:
     return kind * 6 + top
 
 
-@njit(cache=True)
+@rng.jit
 def _opponent_piles(
     g: np.ndarray, rules: np.ndarray, seat: int, knife: bool, out: np.ndarray
 ) -> int:
@@ -79,7 +78,7 @@ def _opponent_piles(
     return count
 
 
-@njit(cache=True)
+@rng.jit
 def _pick(
     g: np.ndarray,
     streams: np.ndarray,
@@ -96,12 +95,12 @@ def _pick(
         return options[0]
     g[lay.DECISIONS] += 1
     if players[seat] == ps.RANDOM:
-        stream = ps.seat_stream(g, streams, seeds, seat)
+        stream = streams[ps.seat_stream(g, streams, seeds, seat)]
         return options[int(rng.random(stream) * count)]
     return ps.choose(g, seat, decision, options, count)
 
 
-@njit(cache=True)
+@rng.jit
 def _sample_discard(g: np.ndarray, stream: np.ndarray, count: int, out: np.ndarray) -> int:
     """Shuffle the discard's last steps and take ``count`` cards off it (all when short)."""
     size = g[lay.DISCARD_LEN]
@@ -119,13 +118,26 @@ def _sample_discard(g: np.ndarray, stream: np.ndarray, count: int, out: np.ndarr
     return take
 
 
-@njit(cache=True)
+@rng.jit
+def _sorted_discard(g: np.ndarray, out: np.ndarray, size: int) -> None:
+    """The discard's ``size`` cards into ``out`` in ascending order (an insertion sort: the
+    discard is short and the engine allocates nothing)."""
+    for i in range(size):
+        card = g[lay.DISCARD + i]
+        j = i
+        while j > 0 and out[j - 1] > card:
+            out[j] = out[j - 1]
+            j -= 1
+        out[j] = card
+
+
+@rng.jit
 def _to_discard(g: np.ndarray, card: int) -> None:
     g[lay.DISCARD + g[lay.DISCARD_LEN]] = card
     g[lay.DISCARD_LEN] += 1
 
 
-@njit(cache=True)
+@rng.jit
 def _bonus(
     g: np.ndarray,
     rules: np.ndarray,
@@ -157,7 +169,7 @@ def _bonus(
     g[lay.BONUS_CARDS] += take
 
 
-@njit(cache=True)
+@rng.jit
 def _bust(
     g: np.ndarray,
     rules: np.ndarray,
@@ -191,7 +203,7 @@ def _bust(
             _to_discard(g, g[lay.AREA + i])
 
 
-@njit(cache=True)
+@rng.jit
 def _plunder(
     g: np.ndarray,
     rules: np.ndarray,
@@ -212,7 +224,7 @@ def _plunder(
         _bonus(g, rules, streams, seeds, players, params, seat, size)
 
 
-@njit(cache=True)
+@rng.jit
 def _shoot(g: np.ndarray, seat: int, victim: int, kind: int) -> None:
     """The Pistol's shot at ``victim``'s pile of ``kind`` (the whole pile for the master
     gunner; to the shooter's stash for the scavenger)."""
@@ -230,7 +242,7 @@ def _shoot(g: np.ndarray, seat: int, victim: int, kind: int) -> None:
 
 # One loop over the whole chain of powers of a placement (the reference's mutual recursion
 # of _draw, _place and the powers), kept whole so that numba compiles it as one function.
-@njit(cache=True)
+@rng.jit
 def _resolve(
     g: np.ndarray,
     rules: np.ndarray,
@@ -297,7 +309,7 @@ def _resolve(
             if not size:
                 return False
             if g[lay.CHARACTER + seat] == NAVIGATOR:
-                options[:size] = np.sort(g[lay.DISCARD : lay.DISCARD + size])
+                _sorted_discard(g, options, size)
                 g[lay.DISCARD_LEN] = 0
                 n = size
             else:
@@ -326,7 +338,7 @@ def _resolve(
             return False
 
 
-@njit(cache=True)
+@rng.jit
 def play_turn(
     g: np.ndarray,
     rules: np.ndarray,
@@ -354,7 +366,7 @@ def play_turn(
                 g[lay.DECISIONS] += 1
                 stream = streams[lay.CARDS_STREAM]
                 if player == ps.RANDOM:
-                    stream = ps.seat_stream(g, streams, seeds, seat)
+                    stream = streams[ps.seat_stream(g, streams, seeds, seat)]
                 if not ps.keep_drawing(g, seat, player, p0, p1, stream):
                     _plunder(g, rules, streams, seeds, players, params, seat, CHOSEN)
                     break
@@ -368,7 +380,7 @@ def play_turn(
     g[lay.TURNS + lay.MAX_SEATS * 4] += g[lay.KEY_CHEST]
 
 
-@njit(cache=True)
+@rng.jit
 def _setup(
     g: np.ndarray, rules: np.ndarray, streams: np.ndarray, seeds: np.ndarray, n: int
 ) -> None:
@@ -398,7 +410,7 @@ def _setup(
         g[lay.TURN] = rng.randrange(cards, n)  # the first player, kept here until play
 
 
-@njit(cache=True)
+@rng.jit
 def _draft(
     g: np.ndarray,
     rules: np.ndarray,
@@ -411,21 +423,23 @@ def _draft(
 ) -> None:
     """Deal characters from the shuffled pool, each player keeps one (§4.2)."""
     n = g[lay.N]
-    dealt = pool.copy()
+    dealt = g[lay.DEALT : lay.DEALT + len(pool)]
+    for i in range(len(pool)):
+        dealt[i] = pool[i]
     per = min(rules[lay.R_DEALT], len(dealt) // n)
     stream = streams[lay.CHARACTERS_STREAM]
     rng.seed_u64(stream, seeds[1])
     rng.stream_shuffle(stream, dealt, len(dealt))
     for k in range(n):
         seat = (first + k) % n
-        hand = dealt[k * per : (k + 1) * per].copy()
+        hand = dealt[k * per : (k + 1) * per]
         name = _pick(g, streams, seeds[2:], players, params, seat, ps.D_DRAFT, hand, per)
         g[lay.CHARACTER + seat] = name
         if name == WRECKER:
             g[lay.WRECKER] = seat
 
 
-@njit(cache=True)
+@rng.jit
 def _rank_key(g: np.ndarray, rules: np.ndarray, seat: int) -> int:
     """The seat's (score, cards, kinds) comparison key (§7) as one int in the same order
     (cards and kinds are below 64)."""
@@ -435,7 +449,7 @@ def _rank_key(g: np.ndarray, rules: np.ndarray, seat: int) -> int:
     return key
 
 
-@njit(cache=True)
+@rng.jit
 def start(
     g: np.ndarray,
     rules: np.ndarray,
@@ -445,10 +459,23 @@ def start(
     players: np.ndarray,
     params: np.ndarray,
     n: int,
+    fresh: bool,
 ) -> int:
     """A game set up and its characters drafted, ready for its first turn; the first player
-    (``seeds``: the cards and characters streams', then the seats')."""
-    _setup(g, rules, streams, seeds, n)
+    (``seeds``: the cards and characters streams', then the seats'). A game not ``fresh``
+    has the seeds of the one before: it copies that game's setup instead of redoing it."""
+    saved = streams[lay.SAVED_GAME]
+    if fresh:
+        _setup(g, rules, streams, seeds, n)
+        rng.copy_state(streams[lay.CARDS_STREAM], streams[lay.SAVED_CARDS])
+        for i in range(lay.STATE_SIZE):
+            saved[i] = g[i]
+        for s in range(lay.MAX_SEATS):
+            streams[lay.SAVED_SEAT + s, rng.STATE_SIZE - 1] = -1
+    else:
+        rng.copy_state(streams[lay.SAVED_CARDS], streams[lay.CARDS_STREAM])
+        for i in range(lay.STATE_SIZE):
+            g[i] = saved[i]
     first: int = g[lay.TURN]
     g[lay.TURN] = 0
     if rules[lay.R_CHARACTERS]:
@@ -456,7 +483,7 @@ def start(
     return first
 
 
-@njit(cache=True)
+@rng.jit
 def play_game(
     g: np.ndarray,
     rules: np.ndarray,
@@ -466,6 +493,7 @@ def play_game(
     players: np.ndarray,
     params: np.ndarray,
     n: int,
+    fresh: bool,
     game_out: np.ndarray,
     seat_out: np.ndarray,
     shares: np.ndarray,
@@ -474,7 +502,7 @@ def play_game(
     reason, decisions, busts, Key + Chest bonuses), each seat's into ``seat_out`` (score,
     rank, stash cards, stash kinds, turns, busts, cards banked, bonus cards, character) and
     the win shares into ``shares``."""
-    first = start(g, rules, pool, streams, seeds, players, params, n)
+    first = start(g, rules, pool, streams, seeds, players, params, n, fresh)
     seat_seeds = seeds[2:]
     seat = first
     reason = 0
@@ -510,8 +538,10 @@ def play_game(
     game_out[5] = g[lay.TURNS + lay.MAX_SEATS * 4]
 
 
-@njit(cache=True)
+@rng.jit
 def play_games(
+    g: np.ndarray,
+    streams: np.ndarray,
     rules: np.ndarray,
     pool: np.ndarray,
     seeds: np.ndarray,
@@ -523,10 +553,12 @@ def play_games(
     shares: np.ndarray,
 ) -> None:
     """Games ``i`` of ``sizes[i]`` players: ``seeds[i]`` their streams' seeds (see
-    :func:`play_game`), ``players[i, seat]`` and ``params[i, seat]`` each seat's player."""
-    g = np.empty(lay.STATE_SIZE, dtype=np.int64)
-    streams = rng.new_states_compiled(lay.SEAT_STREAM + lay.MAX_SEATS)
+    :func:`play_game`), ``players[i, seat]`` and ``params[i, seat]`` each seat's player;
+    ``g`` a game's state and ``streams`` (``lay.STREAM_ROWS`` generators) room to play in."""
     for i in range(len(sizes)):
+        fresh = i == 0 or sizes[i] != sizes[i - 1]
+        for k in range(seeds.shape[1]):
+            fresh = fresh or seeds[i, k] != seeds[i - 1, k]
         play_game(
             g,
             rules,
@@ -536,6 +568,7 @@ def play_games(
             players[i],
             params[i],
             sizes[i],
+            fresh,
             game_out[i],
             seat_out[i],
             shares[i],
