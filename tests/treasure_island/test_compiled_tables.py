@@ -19,7 +19,13 @@ from sim.treasure_island.characters import NAMES as CHARACTER_NAMES
 from sim.treasure_island.compiled import layout as lay
 from sim.treasure_island.compiled import strategies as ps
 from sim.treasure_island.compiled.seeds import derive_many, stream_seed_rows
-from sim.treasure_island.compiled.tables import Played, batch_tables, play_batch, played_tables
+from sim.treasure_island.compiled.tables import (
+    Played,
+    Player,
+    batch_tables,
+    play_batch,
+    played_tables,
+)
 from sim.treasure_island.rules import TreasureIslandRules, preset
 from sim.treasure_island.tables import SCHEMAS
 
@@ -115,7 +121,7 @@ def test_only_the_streams_the_engine_reads_are_seeded() -> None:
 def test_a_blocks_games_played_together_are_each_played_alone(rules_name: str) -> None:
     # A block's later games copy its first game's setup and seat streams: the same games.
     rules = preset(rules_name)
-    lineup = [("random", {}), ("random", {}), ("expected-value", {})]
+    lineup: list[Player] = [("random", {}), ("random", {}), ("expected-value", {})]
     batch = Schedule(21, 3, "rotate", ("-",)).plan_batch(0, 30)
     together = play_batch(batch, rules, lineup)
     for i, plan in enumerate(batch.plans()):

@@ -82,7 +82,7 @@ def _opponent_piles(
 def _pick(
     g: np.ndarray,
     streams: np.ndarray,
-    seeds: np.ndarray,
+    seeded: np.ndarray,
     players: np.ndarray,
     params: np.ndarray,
     seat: int,
@@ -95,7 +95,7 @@ def _pick(
         return options[0]
     g[lay.DECISIONS] += 1
     if players[seat] == ps.RANDOM:
-        stream = streams[ps.seat_stream(g, streams, seeds, seat)]
+        stream = streams[ps.seat_stream(g, streams, seeded, seat)]
         return options[int(rng.random(stream) * count)]
     return ps.choose(g, seat, decision, options, count)
 
@@ -142,7 +142,7 @@ def _bonus(
     g: np.ndarray,
     rules: np.ndarray,
     streams: np.ndarray,
-    seeds: np.ndarray,
+    seeded: np.ndarray,
     players: np.ndarray,
     params: np.ndarray,
     seat: int,
@@ -159,7 +159,7 @@ def _bonus(
             n = _opponent_piles(g, rules, seat, False, options)
             if not n:
                 break
-            target = _pick(g, streams, seeds, players, params, seat, ps.D_BONUS, options, n)
+            target = _pick(g, streams, seeded, players, params, seat, ps.D_BONUS, options, n)
             _bank(g, seat, _pop_top(g, target >> 4, target & 15))
             g[lay.BONUS_CARDS] += 1
         return
@@ -174,7 +174,7 @@ def _bust(
     g: np.ndarray,
     rules: np.ndarray,
     streams: np.ndarray,
-    seeds: np.ndarray,
+    seeded: np.ndarray,
     players: np.ndarray,
     params: np.ndarray,
     seat: int,
@@ -194,7 +194,7 @@ def _bust(
         g[lay.BANKED] = anchor
         start = anchor
         if rules[lay.R_KEY_CHEST_ANCHORED] and kept_kinds & _KEY_CHEST == _KEY_CHEST:
-            _bonus(g, rules, streams, seeds, players, params, seat, anchor)
+            _bonus(g, rules, streams, seeded, players, params, seat, anchor)
     wrecker = g[lay.WRECKER]
     for i in range(start, end):
         if wrecker >= 0 and wrecker != seat:
@@ -208,7 +208,7 @@ def _plunder(
     g: np.ndarray,
     rules: np.ndarray,
     streams: np.ndarray,
-    seeds: np.ndarray,
+    seeded: np.ndarray,
     players: np.ndarray,
     params: np.ndarray,
     seat: int,
@@ -221,7 +221,7 @@ def _plunder(
         _bank(g, seat, g[lay.AREA + i])
     g[lay.BANKED] = size
     if g[lay.AREA_KINDS] & _KEY_CHEST == _KEY_CHEST:
-        _bonus(g, rules, streams, seeds, players, params, seat, size)
+        _bonus(g, rules, streams, seeded, players, params, seat, size)
 
 
 @rng.jit
@@ -247,7 +247,7 @@ def _resolve(
     g: np.ndarray,
     rules: np.ndarray,
     streams: np.ndarray,
-    seeds: np.ndarray,
+    seeded: np.ndarray,
     players: np.ndarray,
     params: np.ndarray,
     seat: int,
@@ -268,7 +268,7 @@ def _resolve(
                 g[lay.BUSTING] -= 1
         kind = _KIND[card]
         if g[lay.AREA_KINDS] >> kind & 1:
-            _bust(g, rules, streams, seeds, players, params, seat, card)
+            _bust(g, rules, streams, seeded, players, params, seat, card)
             return True
         g[lay.AREA + g[lay.AREA_LEN]] = card
         g[lay.AREA_LEN] += 1
@@ -292,14 +292,14 @@ def _resolve(
                     n += 1
             if not n:
                 return False
-            chosen = _pick(g, streams, seeds, players, params, seat, ps.D_HELM, options, n)
+            chosen = _pick(g, streams, seeded, players, params, seat, ps.D_HELM, options, n)
             card = _pop_top(g, seat, chosen)
         elif kind in (KNIFE, PISTOL):
             n = _opponent_piles(g, rules, seat, kind == KNIFE, options)
             if not n:
                 return False
             decision = ps.D_KNIFE if kind == KNIFE else ps.D_PISTOL
-            chosen = _pick(g, streams, seeds, players, params, seat, decision, options, n)
+            chosen = _pick(g, streams, seeded, players, params, seat, decision, options, n)
             if kind == PISTOL:
                 _shoot(g, seat, chosen >> 4, chosen & 15)
                 return False
@@ -314,7 +314,7 @@ def _resolve(
                 n = size
             else:
                 n = _sample_discard(g, streams[lay.CARDS_STREAM], rules[lay.R_CANDLE], options)
-            card = _pick(g, streams, seeds, players, params, seat, ps.D_CANDLE, options, n)
+            card = _pick(g, streams, seeded, players, params, seat, ps.D_CANDLE, options, n)
             for i in range(n):  # the others back to the discard, in their order
                 if options[i] != card:
                     _to_discard(g, options[i])
@@ -330,9 +330,9 @@ def _resolve(
             if not g[lay.RUM]:  # an open Rum requirement leaves no choice (§6.6)
                 options[0] = ps.BACK
                 options[1] = ps.PLACE
-                answer = _pick(g, streams, seeds, players, params, seat, ps.D_SPYGLASS, options, 2)
+                answer = _pick(g, streams, seeded, players, params, seat, ps.D_SPYGLASS, options, 2)
                 if answer != ps.PLACE:
-                    _plunder(g, rules, streams, seeds, players, params, seat, SPYGLASS_BACK)
+                    _plunder(g, rules, streams, seeded, players, params, seat, SPYGLASS_BACK)
                     return True
         else:  # Key, Chest and the Parrot act at plunder only, or never
             return False
@@ -343,7 +343,7 @@ def play_turn(
     g: np.ndarray,
     rules: np.ndarray,
     streams: np.ndarray,
-    seeds: np.ndarray,
+    seeded: np.ndarray,
     players: np.ndarray,
     params: np.ndarray,
     seat: int,
@@ -357,20 +357,20 @@ def play_turn(
     g[lay.ANCHOR_AT] = -1
     player = players[seat]
     p0, p1 = params[seat, 0], params[seat, 1]
-    if not _resolve(g, rules, streams, seeds, players, params, seat, -1, True):
+    if not _resolve(g, rules, streams, seeded, players, params, seat, -1, True):
         while True:
             if not g[lay.PILE_LEN]:  # nothing to draw: the turn ends with a plunder (§9.1)
-                _plunder(g, rules, streams, seeds, players, params, seat, PILE_EMPTY)
+                _plunder(g, rules, streams, seeded, players, params, seat, PILE_EMPTY)
                 break
             if not g[lay.RUM]:
                 g[lay.DECISIONS] += 1
                 stream = streams[lay.CARDS_STREAM]
                 if player == ps.RANDOM:
-                    stream = streams[ps.seat_stream(g, streams, seeds, seat)]
+                    stream = streams[ps.seat_stream(g, streams, seeded, seat)]
                 if not ps.keep_drawing(g, seat, player, p0, p1, stream):
-                    _plunder(g, rules, streams, seeds, players, params, seat, CHOSEN)
+                    _plunder(g, rules, streams, seeded, players, params, seat, CHOSEN)
                     break
-            if _resolve(g, rules, streams, seeds, players, params, seat, -1, True):
+            if _resolve(g, rules, streams, seeded, players, params, seat, -1, True):
                 break
     at = lay.TURNS + seat * 4
     g[at] += 1
@@ -382,13 +382,14 @@ def play_turn(
 
 @rng.jit
 def _setup(
-    g: np.ndarray, rules: np.ndarray, streams: np.ndarray, seeds: np.ndarray, n: int
+    g: np.ndarray, rules: np.ndarray, streams: np.ndarray, seeded: np.ndarray, n: int
 ) -> None:
     """The draw pile shuffled by the ``cards`` stream, the first player, the starting discard;
-    every other field empty (``seeds``: the cards and characters streams', then the seats')."""
+    every other field empty (``seeded``: the rows of ``streams`` holding the cards and
+    characters streams as seeded, then the seats')."""
     g[:] = 0
     cards = streams[lay.CARDS_STREAM]
-    rng.seed_u64(cards, seeds[0])
+    rng.copy_state(streams[seeded[0]], cards)
     size = 0
     for c in range(60):
         if c % 6:
@@ -416,7 +417,7 @@ def _draft(
     rules: np.ndarray,
     pool: np.ndarray,
     streams: np.ndarray,
-    seeds: np.ndarray,
+    seeded: np.ndarray,
     players: np.ndarray,
     params: np.ndarray,
     first: int,
@@ -428,12 +429,12 @@ def _draft(
         dealt[i] = pool[i]
     per = min(rules[lay.R_DEALT], len(dealt) // n)
     stream = streams[lay.CHARACTERS_STREAM]
-    rng.seed_u64(stream, seeds[1])
+    rng.copy_state(streams[seeded[1]], stream)
     rng.stream_shuffle(stream, dealt, len(dealt))
     for k in range(n):
         seat = (first + k) % n
         hand = dealt[k * per : (k + 1) * per]
-        name = _pick(g, streams, seeds[2:], players, params, seat, ps.D_DRAFT, hand, per)
+        name = _pick(g, streams, seeded[2:], players, params, seat, ps.D_DRAFT, hand, per)
         g[lay.CHARACTER + seat] = name
         if name == WRECKER:
             g[lay.WRECKER] = seat
@@ -455,23 +456,22 @@ def start(
     rules: np.ndarray,
     pool: np.ndarray,
     streams: np.ndarray,
-    seeds: np.ndarray,
+    seeded: np.ndarray,
     players: np.ndarray,
     params: np.ndarray,
     n: int,
     fresh: bool,
 ) -> int:
     """A game set up and its characters drafted, ready for its first turn; the first player
-    (``seeds``: the cards and characters streams', then the seats'). A game not ``fresh``
-    has the seeds of the one before: it copies that game's setup instead of redoing it."""
+    (``seeded``: the rows of ``streams`` holding the cards and characters streams as seeded,
+    then the seats'). A game not ``fresh`` has the seeds of the one before (a seed block's
+    later game): it copies that game's setup instead of redoing it."""
     saved = streams[lay.SAVED_GAME]
     if fresh:
-        _setup(g, rules, streams, seeds, n)
+        _setup(g, rules, streams, seeded, n)
         rng.copy_state(streams[lay.CARDS_STREAM], streams[lay.SAVED_CARDS])
         for i in range(lay.STATE_SIZE):
             saved[i] = g[i]
-        for s in range(lay.MAX_SEATS):
-            streams[lay.SAVED_SEAT + s, rng.STATE_SIZE - 1] = -1
     else:
         rng.copy_state(streams[lay.SAVED_CARDS], streams[lay.CARDS_STREAM])
         for i in range(lay.STATE_SIZE):
@@ -479,7 +479,7 @@ def start(
     first: int = g[lay.TURN]
     g[lay.TURN] = 0
     if rules[lay.R_CHARACTERS]:
-        _draft(g, rules, pool, streams, seeds, players, params, first)
+        _draft(g, rules, pool, streams, seeded, players, params, first)
     return first
 
 
@@ -489,7 +489,7 @@ def play_game(
     rules: np.ndarray,
     pool: np.ndarray,
     streams: np.ndarray,
-    seeds: np.ndarray,
+    seeded: np.ndarray,
     players: np.ndarray,
     params: np.ndarray,
     n: int,
@@ -502,15 +502,15 @@ def play_game(
     reason, decisions, busts, Key + Chest bonuses), each seat's into ``seat_out`` (score,
     rank, stash cards, stash kinds, turns, busts, cards banked, bonus cards, character) and
     the win shares into ``shares``."""
-    first = start(g, rules, pool, streams, seeds, players, params, n, fresh)
-    seat_seeds = seeds[2:]
+    first = start(g, rules, pool, streams, seeded, players, params, n, fresh)
+    seat_seeded = seeded[2:]
     seat = first
     reason = 0
     while g[lay.PILE_LEN]:
         if g[lay.TURN] >= rules[lay.R_MAX_TURNS]:
             reason = 1  # turn_cap
             break
-        play_turn(g, rules, streams, seat_seeds, players, params, seat)
+        play_turn(g, rules, streams, seat_seeded, players, params, seat)
         seat = (seat + 1) % n
         g[lay.TURN] += 1
     winners = 0
@@ -536,40 +536,3 @@ def play_game(
     for p in range(n):
         game_out[4] += g[lay.TURNS + p * 4 + 1]
     game_out[5] = g[lay.TURNS + lay.MAX_SEATS * 4]
-
-
-@rng.jit
-def play_games(
-    g: np.ndarray,
-    streams: np.ndarray,
-    rules: np.ndarray,
-    pool: np.ndarray,
-    seeds: np.ndarray,
-    sizes: np.ndarray,
-    players: np.ndarray,
-    params: np.ndarray,
-    game_out: np.ndarray,
-    seat_out: np.ndarray,
-    shares: np.ndarray,
-) -> None:
-    """Games ``i`` of ``sizes[i]`` players: ``seeds[i]`` their streams' seeds (see
-    :func:`play_game`), ``players[i, seat]`` and ``params[i, seat]`` each seat's player;
-    ``g`` a game's state and ``streams`` (``lay.STREAM_ROWS`` generators) room to play in."""
-    for i in range(len(sizes)):
-        fresh = i == 0 or sizes[i] != sizes[i - 1]
-        for k in range(seeds.shape[1]):
-            fresh = fresh or seeds[i, k] != seeds[i - 1, k]
-        play_game(
-            g,
-            rules,
-            pool,
-            streams,
-            seeds[i],
-            players[i],
-            params[i],
-            sizes[i],
-            fresh,
-            game_out[i],
-            seat_out[i],
-            shares[i],
-        )

@@ -80,9 +80,9 @@ CARDS_STREAM = 0
 CHARACTERS_STREAM = 1
 SEAT_STREAM = 2  # + seat
 # A seed block's games share their deal: what its first game set up is kept and copied.
-SAVED_SEAT = SEAT_STREAM + MAX_SEATS  # + seat: the seat's stream as seeded (index -1: none yet)
-SAVED_CARDS = SAVED_SEAT + MAX_SEATS  # the cards stream after the setup
+SAVED_CARDS = SEAT_STREAM + MAX_SEATS  # the cards stream after the setup
 SAVED_GAME = SAVED_CARDS + 1  # the game's state after the setup (its first STATE_SIZE ints)
+#: The rows a game plays in; the streams as seeded follow (``play_game``'s ``seeded`` rows).
 STREAM_ROWS = SAVED_GAME + 1
 
 # -- the card tables -----------------------------------------------------------------------------

@@ -199,3 +199,63 @@ def copy_state(source: np.ndarray, target: np.ndarray) -> None:
     """A generator's state (row) copied into another row."""
     for i in range(STATE_SIZE):
         target[i] = source[i]
+
+
+#: Keys :func:`seed_many` seeds in one pass at most (its scratch's columns).
+LOCKSTEP = 128
+#: Rows of :func:`seed_many`'s scratch: the state words, then each key's two word sums.
+SCRATCH_ROWS = _N + 2
+
+
+@jit
+def seed_many(keys: np.ndarray, count: int, scratch: np.ndarray, out: np.ndarray) -> None:
+    """``seed_u64(out[k], keys[k])`` for ``k < count``, the keys' seedings run in lockstep:
+    one generator's steps form a chain each of which waits for the one before, so step ``i``
+    of every key is done before step ``i + 1`` (the inner loop over keys is one vector
+    operation). ``scratch``: ``SCRATCH_ROWS`` rows of ``LOCKSTEP`` int64 (word ``i`` of key
+    ``k`` at ``[i, k]``); ``count <= LOCKSTEP``."""
+    add0 = scratch[_N]
+    add1 = scratch[_N + 1]
+    for k in range(count):
+        value = np.int64(keys[k])
+        low = value & _MASK32
+        high = (value >> 32) & _MASK32
+        add0[k] = low  # step t adds key word t % length, plus t % length
+        add1[k] = high + 1 if high != 0 else low
+    for i in range(_N):
+        word = _GENRAND_19650218[i]
+        row = scratch[i]
+        for k in range(count):
+            row[k] = word
+    i = 1
+    for t in range(_N):
+        add = add1 if t & 1 else add0
+        row, prev = scratch[i], scratch[i - 1]
+        for k in range(count):
+            p = prev[k]
+            row[k] = ((row[k] ^ ((p ^ (p >> 30)) * 1664525)) + add[k]) & _MASK32
+        i += 1
+        if i >= _N:
+            _copy_row(scratch, _N - 1, 0, count)
+            i = 1
+    for _ in range(_N - 1):
+        row, prev = scratch[i], scratch[i - 1]
+        for k in range(count):
+            p = prev[k]
+            row[k] = ((row[k] ^ ((p ^ (p >> 30)) * 1566083941)) - i) & _MASK32
+        i += 1
+        if i >= _N:
+            _copy_row(scratch, _N - 1, 0, count)
+            i = 1
+    for k in range(count):
+        target = out[k]
+        target[0] = _UPPER
+        for w in range(1, _N):
+            target[w] = scratch[w, k]
+        target[_N] = _N
+
+
+@jit
+def _copy_row(scratch: np.ndarray, source: int, target: int, count: int) -> None:
+    for k in range(count):
+        scratch[target, k] = scratch[source, k]

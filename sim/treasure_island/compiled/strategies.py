@@ -128,17 +128,12 @@ def seat_code(name: str, params: Mapping[str, object]) -> tuple[int, float, floa
 
 
 @rng.jit
-def seat_stream(g: np.ndarray, streams: np.ndarray, seeds: np.ndarray, seat: int) -> int:
-    """The row of ``streams`` holding the seat's own generator, seeded on first use (as the
-    reference's lazy stream); a block's later games copy the seeded state."""
+def seat_stream(g: np.ndarray, streams: np.ndarray, seeded: np.ndarray, seat: int) -> int:
+    """The row of ``streams`` holding the seat's own generator, set up on first use (as the
+    reference's lazy stream) from its seeded state, the row ``seeded[seat]``."""
     row = lay.SEAT_STREAM + seat
     if g[lay.SEEDED + seat] == 0:
-        saved = lay.SAVED_SEAT + seat
-        if streams[saved, rng.STATE_SIZE - 1] == rng.STATE_SIZE - 1:
-            rng.copy_state(streams[saved], streams[row])
-        else:
-            rng.seed_u64(streams[row], seeds[seat])
-            rng.copy_state(streams[row], streams[saved])
+        rng.copy_state(streams[seeded[seat]], streams[row])
         g[lay.SEEDED + seat] = 1
     return row
 

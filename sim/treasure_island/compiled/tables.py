@@ -2,7 +2,7 @@
 
 The games come as a :class:`sim.game.PlanBatch` (columns); their stream seeds are derived
 in Python once per seed block (:mod:`sim.treasure_island.compiled.seeds`), the games played
-in one compiled call (:func:`sim.treasure_island.compiled.engine.play_games`), and the
+in one compiled call (:func:`sim.treasure_island.compiled.batch.play_games`), and the
 tables built column by column from the engine's arrays with the reference's schemas
 (:data:`sim.treasure_island.tables.SCHEMAS`), so that they compare value for value with the
 reference's table builder's. Players are given as ``(name, params)`` of the built-in
@@ -23,8 +23,7 @@ from sim.outcome import END_REASONS
 from sim.seeding import derive_seed
 from sim.treasure_island.characters import NAMES as CHARACTER_NAMES
 from sim.treasure_island.compiled import layout as lay
-from sim.treasure_island.compiled import rng
-from sim.treasure_island.compiled.engine import play_games
+from sim.treasure_island.compiled.batch import new_room, play_games
 from sim.treasure_island.compiled.seeds import stream_seed_rows
 from sim.treasure_island.compiled.strategies import seat_code
 from sim.treasure_island.rules import TreasureIslandRules
@@ -80,8 +79,7 @@ def play_batch(batch: PlanBatch, rules: TreasureIslandRules, players: Sequence[P
     seat_out = np.zeros((count, lay.MAX_SEATS, 9), dtype=np.int64)
     shares = np.zeros((count, lay.MAX_SEATS), dtype=np.float64)
     play_games(
-        np.zeros(lay.STATE_SIZE, dtype=np.int64),
-        rng.new_states(lay.STREAM_ROWS),
+        *new_room(),
         lay.rules_row(rules),
         pool,
         seeds,
