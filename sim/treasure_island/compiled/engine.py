@@ -23,13 +23,14 @@ _TOP_INDEX = lay.TOP_INDEX_OF
 _TOP_LOSS = lay.TOP_LOSS_OF
 _CARD_GAIN = lay.CARD_GAIN_OF
 _BITS = lay.BITS
+_KINDS_IN = lay.KINDS_IN
 ANCHOR, HELM, KEY, CHEST, CANDLE, KNIFE, RUM, PISTOL, PARROT, SPYGLASS = range(10)
 NAVIGATOR, MASTER_GUNNER, SCAVENGER, MYSTIC, PLUNDERER, TREASURE_HUNTER, WRECKER = range(7)
 CHOSEN, SPYGLASS_BACK, PILE_EMPTY, BUSTED = 0, 1, 2, 3
 _KEY_CHEST = (1 << KEY) | (1 << CHEST)
 
 
-@rng.jit
+@rng.inline
 def _bank(g: np.ndarray, seat: int, card: int) -> None:
     """Slot ``card`` into ``seat``'s stash pile of its kind."""
     kind = _KIND[card]
@@ -41,7 +42,7 @@ def _bank(g: np.ndarray, seat: int, card: int) -> None:
     g[lay.STASH_KINDS + seat] |= 1 << kind
 
 
-@rng.jit
+@rng.inline
 def _pop_top(g: np.ndarray, seat: int, kind: int) -> int:
     """Take the top card off ``seat``'s pile of ``kind``."""
     at = lay.STASH + seat * 10 + kind
@@ -55,7 +56,7 @@ def _pop_top(g: np.ndarray, seat: int, kind: int) -> int:
     return kind * 6 + top
 
 
-@rng.jit
+@rng.inline
 def _opponent_piles(
     g: np.ndarray, rules: np.ndarray, seat: int, knife: bool, out: np.ndarray
 ) -> int:
@@ -71,14 +72,13 @@ def _opponent_piles(
         if o == seat:
             continue
         kinds = g[lay.STASH_KINDS + o] & allowed
-        for k in range(10):
-            if kinds >> k & 1:
-                out[count] = o * 16 + k
-                count += 1
+        for j in range(_BITS[kinds]):
+            out[count + j] = o * 16 + _KINDS_IN[kinds, j]
+        count += _BITS[kinds]
     return count
 
 
-@rng.jit
+@rng.inline
 def _pick(
     g: np.ndarray,
     streams: np.ndarray,
@@ -131,7 +131,7 @@ def _sorted_discard(g: np.ndarray, out: np.ndarray, size: int) -> None:
         out[j] = card
 
 
-@rng.jit
+@rng.inline
 def _to_discard(g: np.ndarray, card: int) -> None:
     g[lay.DISCARD + g[lay.DISCARD_LEN]] = card
     g[lay.DISCARD_LEN] += 1

@@ -100,6 +100,14 @@ GAIN_ROWS = np.array(
 )
 #: Bits set in every mask up to 10 bits.
 BITS = np.array([m.bit_count() for m in range(1 << N_KINDS)], dtype=np.int64)
+#: ``KINDS_IN[mask, j]``: the ``j``-th kind (lowest first) in a mask of kinds.
+KINDS_IN = np.array(
+    [
+        [k for k in range(N_KINDS) if m >> k & 1] + [0] * (N_KINDS - m.bit_count())
+        for m in range(1 << N_KINDS)
+    ],
+    dtype=np.int64,
+)
 
 
 def rules_row(rules: TreasureIslandRules) -> np.ndarray:

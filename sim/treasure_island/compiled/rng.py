@@ -24,6 +24,13 @@ from numba import njit
 _F = TypeVar("_F", bound=Callable[..., Any])
 
 
+def inline(function: _F) -> _F:
+    """:func:`jit` for a small function called in the game's hot loops, inlined where it is
+    called (numba links each function's code apart, so the compiler would not inline it)."""
+    compiled: _F = njit(cache=True, _nrt=False, inline="always")(function)  # type: ignore[call-overload]
+    return compiled
+
+
 def jit(function: _F) -> _F:
     """How the compiled engine's functions are compiled: cached, and without numba's
     reference counting of arrays (``_nrt=False``), whose atomic counts on every array
@@ -114,7 +121,7 @@ def _twist(state: np.ndarray) -> None:
     state[_N] = 0
 
 
-@jit
+@inline
 def next_word(state: np.ndarray) -> int:
     """The next 32-bit word (``genrand_uint32``)."""
     if state[_N] >= _N:
@@ -128,7 +135,7 @@ def next_word(state: np.ndarray) -> int:
     return y & _MASK32
 
 
-@jit
+@inline
 def random(state: np.ndarray) -> float:
     """``random.random()``: 53 random bits from two words, in [0, 1)."""
     a = next_word(state) >> 5

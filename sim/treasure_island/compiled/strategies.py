@@ -138,7 +138,7 @@ def seat_stream(g: np.ndarray, streams: np.ndarray, seeded: np.ndarray, seat: in
     return row
 
 
-@rng.jit
+@rng.inline
 def _at_risk(g: np.ndarray, seat: int) -> tuple[int, int]:
     """``PlayerView.at_risk``: the unanchored cards' gain to the seat's stash, and their count."""
     start = g[lay.ANCHOR_AT] if g[lay.ANCHOR_AT] > 0 else 0
@@ -149,7 +149,7 @@ def _at_risk(g: np.ndarray, seat: int) -> tuple[int, int]:
     return total, g[lay.AREA_LEN] - start
 
 
-@rng.jit
+@rng.inline
 def _safe_gain_total(g: np.ndarray, seat: int) -> int:
     """``PlayerView.safe_gain_total``: the pile's safe cards' summed gain to the seat."""
     total = 0
@@ -160,7 +160,7 @@ def _safe_gain_total(g: np.ndarray, seat: int) -> int:
     return total
 
 
-@rng.jit
+@rng.inline
 def keep_drawing(
     g: np.ndarray, seat: int, kind: int, p0: float, p1: float, stream: np.ndarray
 ) -> bool:
@@ -189,7 +189,7 @@ def keep_drawing(
     return _safe_gain_total(g, seat) * p0 > busting * (gain + p1 * cards)
 
 
-@rng.jit
+@rng.inline
 def _pile_top(g: np.ndarray, option: int) -> int:
     """The stash pile mask an option ``seat * 16 + kind`` names."""
     return g[lay.STASH + (option >> 4) * 10 + (option & 15)]
