@@ -15,8 +15,9 @@ import path, as strings, which the layer that uses each part imports when it nee
 (:func:`sim.runner.games.game_part`), so that nothing here imports them.
 
 Everything the runner needs of a game goes through its kind: its rules (loading, overrides,
-keys), building and playing a scheduled game (:class:`GamePlan`), its tables and their
-builder, what a replay page reads of a game, and the facts generic code states about it
+keys), building and playing a scheduled game (:class:`GamePlan`; a range of them as
+columns, :class:`PlanBatch`, for a compiled engine), its tables and their builder, what a
+replay page reads of a game, and the facts generic code states about it
 (player counts, end reasons, its words for boards and notable events, its data files). The
 runner holds boards, strategies and replay data as opaque values: only their game reads
 them. This module imports no game and nothing of the runner.

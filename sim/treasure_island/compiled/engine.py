@@ -7,7 +7,9 @@ order from the same streams: ``cards`` (the pile's shuffle, the first player, ev
 of the discard), ``characters`` (the draft deal) and each seat's own. The reference's chain
 of powers is recursive (a power places a card whose power runs at once); here it is the loop
 of :func:`_resolve`, since every power places at most one card. The move log is not kept:
-this engine gives the ``games`` and ``seats`` rows only.
+this engine gives the ``games`` and ``seats`` rows only. A game's streams come seeded (rows
+of ``streams``, see :mod:`sim.treasure_island.compiled.batch`), and a seed block's later
+games copy its first game's setup.
 """
 
 from __future__ import annotations
