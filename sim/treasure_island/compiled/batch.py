@@ -30,7 +30,7 @@ def new_room() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarr
     return (
         np.zeros(lay.STATE_SIZE, dtype=np.int64),
         rng.new_states(STREAM_ROWS),
-        np.zeros((rng.SCRATCH_ROWS, rng.LOCKSTEP), dtype=np.int64),
+        np.zeros((rng.SCRATCH_ROWS, rng.LOCKSTEP), dtype=np.uint32),
         np.zeros(rng.LOCKSTEP, dtype=np.uint64),
         np.zeros((rng.LOCKSTEP, _SLOTS), dtype=np.int64),
     )

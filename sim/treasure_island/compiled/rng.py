@@ -210,7 +210,8 @@ def copy_state(source: np.ndarray, target: np.ndarray) -> None:
 
 #: Keys :func:`seed_many` seeds in one pass at most (its scratch's columns).
 LOCKSTEP = 128
-#: Rows of :func:`seed_many`'s scratch: the state words, then each key's two word sums.
+#: Rows of :func:`seed_many`'s scratch (uint32): the state words, then each key's two word
+#: sums.
 SCRATCH_ROWS = _N + 2
 
 
@@ -218,9 +219,10 @@ SCRATCH_ROWS = _N + 2
 def seed_many(keys: np.ndarray, count: int, scratch: np.ndarray, out: np.ndarray) -> None:
     """``seed_u64(out[k], keys[k])`` for ``k < count``, the keys' seedings run in lockstep:
     one generator's steps form a chain each of which waits for the one before, so step ``i``
-    of every key is done before step ``i + 1`` (the inner loop over keys is one vector
-    operation). ``scratch``: ``SCRATCH_ROWS`` rows of ``LOCKSTEP`` int64 (word ``i`` of key
-    ``k`` at ``[i, k]``); ``count <= LOCKSTEP``."""
+    of every key is done before step ``i + 1`` (the inner loop over keys, in uint32 words
+    that wrap as the reference's masks do, is one vector operation). ``scratch``:
+    ``SCRATCH_ROWS`` rows of ``LOCKSTEP`` uint32 (word ``i`` of key ``k`` at ``[i, k]``);
+    ``count <= LOCKSTEP``."""
     add0 = scratch[_N]
     add1 = scratch[_N + 1]
     for k in range(count):
@@ -228,9 +230,9 @@ def seed_many(keys: np.ndarray, count: int, scratch: np.ndarray, out: np.ndarray
         low = value & _MASK32
         high = (value >> 32) & _MASK32
         add0[k] = low  # step t adds key word t % length, plus t % length
-        add1[k] = high + 1 if high != 0 else low
+        add1[k] = (high + 1) & _MASK32 if high != 0 else low
     for i in range(_N):
-        word = _GENRAND_19650218[i]
+        word = np.uint32(_GENRAND_19650218[i])
         row = scratch[i]
         for k in range(count):
             row[k] = word
@@ -240,16 +242,17 @@ def seed_many(keys: np.ndarray, count: int, scratch: np.ndarray, out: np.ndarray
         row, prev = scratch[i], scratch[i - 1]
         for k in range(count):
             p = prev[k]
-            row[k] = ((row[k] ^ ((p ^ (p >> 30)) * 1664525)) + add[k]) & _MASK32
+            row[k] = (row[k] ^ ((p ^ (p >> np.uint32(30))) * np.uint32(1664525))) + add[k]
         i += 1
         if i >= _N:
             _copy_row(scratch, _N - 1, 0, count)
             i = 1
     for _ in range(_N - 1):
         row, prev = scratch[i], scratch[i - 1]
+        step = np.uint32(i)
         for k in range(count):
             p = prev[k]
-            row[k] = ((row[k] ^ ((p ^ (p >> 30)) * 1566083941)) - i) & _MASK32
+            row[k] = (row[k] ^ ((p ^ (p >> np.uint32(30))) * np.uint32(1566083941))) - step
         i += 1
         if i >= _N:
             _copy_row(scratch, _N - 1, 0, count)
