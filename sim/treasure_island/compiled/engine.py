@@ -102,7 +102,7 @@ def _pick(
     return ps.choose(g, seat, decision, options, count)
 
 
-@rng.jit
+@rng.inline
 def _sample_discard(g: np.ndarray, stream: np.ndarray, count: int, out: np.ndarray) -> int:
     """Shuffle the discard's last steps and take ``count`` cards off it (all when short)."""
     size = g[lay.DISCARD_LEN]
@@ -171,7 +171,7 @@ def _bonus(
     g[lay.BONUS_CARDS] += take
 
 
-@rng.jit
+@rng.inline
 def _bust(
     g: np.ndarray,
     rules: np.ndarray,
@@ -205,7 +205,7 @@ def _bust(
             _to_discard(g, g[lay.AREA + i])
 
 
-@rng.jit
+@rng.inline
 def _plunder(
     g: np.ndarray,
     rules: np.ndarray,
@@ -226,7 +226,7 @@ def _plunder(
         _bonus(g, rules, streams, seeded, players, params, seat, size)
 
 
-@rng.jit
+@rng.inline
 def _shoot(g: np.ndarray, seat: int, victim: int, kind: int) -> None:
     """The Pistol's shot at ``victim``'s pile of ``kind`` (the whole pile for the master
     gunner; to the shooter's stash for the scavenger)."""
@@ -244,7 +244,7 @@ def _shoot(g: np.ndarray, seat: int, victim: int, kind: int) -> None:
 
 # One loop over the whole chain of powers of a placement (the reference's mutual recursion
 # of _draw, _place and the powers), kept whole so that numba compiles it as one function.
-@rng.jit
+@rng.inline
 def _resolve(
     g: np.ndarray,
     rules: np.ndarray,
@@ -359,10 +359,14 @@ def play_turn(
     g[lay.ANCHOR_AT] = -1
     player = players[seat]
     p0, p1 = params[seat, 0], params[seat, 1]
-    if not _resolve(g, rules, streams, seeded, players, params, seat, -1, True):
-        while True:
+    # One call of each (they are inlined): the first card is drawn unasked, then each
+    # draw after the continue question; a plunder ends the loop with its reason.
+    stop = -1
+    asked = False
+    while True:
+        if asked:
             if not g[lay.PILE_LEN]:  # nothing to draw: the turn ends with a plunder (§9.1)
-                _plunder(g, rules, streams, seeded, players, params, seat, PILE_EMPTY)
+                stop = PILE_EMPTY
                 break
             if not g[lay.RUM]:
                 g[lay.DECISIONS] += 1
@@ -370,10 +374,13 @@ def play_turn(
                 if player == ps.RANDOM:
                     stream = streams[ps.seat_stream(g, streams, seeded, seat)]
                 if not ps.keep_drawing(g, seat, player, p0, p1, stream):
-                    _plunder(g, rules, streams, seeded, players, params, seat, CHOSEN)
+                    stop = CHOSEN
                     break
-            if _resolve(g, rules, streams, seeded, players, params, seat, -1, True):
-                break
+        asked = True
+        if _resolve(g, rules, streams, seeded, players, params, seat, -1, True):
+            break
+    if stop >= 0:
+        _plunder(g, rules, streams, seeded, players, params, seat, stop)
     at = lay.TURNS + seat * 4
     g[at] += 1
     g[at + 1] += g[lay.ENDED] == BUSTED
