@@ -15,8 +15,9 @@ import path, as strings, which the layer that uses each part imports when it nee
 (:func:`sim.runner.games.game_part`), so that nothing here imports them.
 
 Everything the runner needs of a game goes through its kind: its rules (loading, overrides,
-keys), building and playing a scheduled game (:class:`GamePlan`), its tables and their
-builder, what a replay page reads of a game, and the facts generic code states about it
+keys), building and playing a scheduled game (:class:`GamePlan`; a range of them as
+columns, :class:`PlanBatch`, for a compiled engine), its tables and their builder, what a
+replay page reads of a game, and the facts generic code states about it
 (player counts, end reasons, its words for boards and notable events, its data files). The
 runner holds boards, strategies and replay data as opaque values: only their game reads
 them. This module imports no game and nothing of the runner.
@@ -28,6 +29,8 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Generic, Literal, Protocol, TypeVar
+
+import numpy as np
 
 from sim.errors import InputError
 from sim.guard import NO_GUARD, Guard
@@ -67,6 +70,61 @@ class GamePlan:
     seed: int
     island: str
     order: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class PlanBatch:
+    """Consecutive scheduled games as columns (what a compiled engine takes): game ``i`` is
+    ``GamePlan(game_id[i], block[i], rotation[i], seed[i], islands[island[i]], order[i,
+    :n_players[i]])``; ``order`` is padded with -1 to the widest table."""
+
+    game_id: np.ndarray  # int64
+    block: np.ndarray  # int64
+    rotation: np.ndarray  # int64
+    seed: np.ndarray  # uint64
+    island: np.ndarray  # int64, an index into islands
+    islands: tuple[str, ...]
+    order: np.ndarray  # int64, games x widest table, -1 padded
+    n_players: np.ndarray  # int64
+
+    def __len__(self) -> int:
+        return len(self.game_id)
+
+    @classmethod
+    def of(cls, plans: Sequence[GamePlan]) -> PlanBatch:
+        """The batch of ``plans``."""
+        islands = tuple(dict.fromkeys(p.island for p in plans))
+        index = {name: i for i, name in enumerate(islands)}
+        width = max((len(p.order) for p in plans), default=0)
+        order = np.full((len(plans), width), -1, dtype=np.int64)
+        for i, plan in enumerate(plans):
+            order[i, : len(plan.order)] = plan.order
+        return cls(
+            np.array([p.game_id for p in plans], dtype=np.int64),
+            np.array([p.block for p in plans], dtype=np.int64),
+            np.array([p.rotation for p in plans], dtype=np.int64),
+            np.array([p.seed for p in plans], dtype=np.uint64),
+            np.array([index[p.island] for p in plans], dtype=np.int64),
+            islands,
+            order,
+            np.array([len(p.order) for p in plans], dtype=np.int64),
+        )
+
+    def plans(self) -> list[GamePlan]:
+        """The batch as plans."""
+        columns = zip(
+            self.game_id.tolist(),
+            self.block.tolist(),
+            self.rotation.tolist(),
+            self.seed.tolist(),
+            self.island.tolist(),
+            self.order.tolist(),
+            self.n_players.tolist(),
+            strict=True,
+        )
+        return [
+            GamePlan(g, b, r, s, self.islands[i], tuple(o[:n])) for g, b, r, s, i, o, n in columns
+        ]
 
 
 class RulesLike(Protocol):

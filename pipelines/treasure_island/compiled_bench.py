@@ -1,16 +1,19 @@
 """``tourney bench --engine compiled``: the compiled Treasure Island engine timed like the
 reference (:func:`pipelines.play.game.bench`): the same games of a run's schedule, in
-rounds alternating with the python-chess yardstick, on one core. A round is one call of the
-compiled engine over its games (the seeds derived in Python, the games played compiled), so
-its time is what a run would pay for those games' ``games`` and ``seats`` rows, less the
-building of the tables.
+rounds alternating with the python-chess yardstick, on one core. A round is what a run
+pays for its games' ``games`` and ``seats`` tables: their plans (a
+:meth:`~sim.runner.schedule.Schedule.plan_batch`), the games played (their stream seeds
+derived in Python, the games compiled) and the tables built; the figures add each part's
+microseconds a game (``split_us_per_game``).
 """
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import numpy as np
+import pyarrow.compute as pc
 
 from pipelines.play.game import BENCH_SEED, timed_rounds
 from sim.errors import InputError
@@ -18,7 +21,7 @@ from sim.outcome import END_REASONS
 from sim.runner.games import NO_ISLAND, game_kind
 from sim.runner.schedule import Schedule
 from sim.treasure_island.compiled.strategies import PLAYERS as COMPILED
-from sim.treasure_island.compiled.tables import Player, play
+from sim.treasure_island.compiled.tables import Player, play_batch, played_tables
 from sim.treasure_island.rules import TreasureIslandRules
 from strategies.registry import REGISTRIES, StrategySpec
 
@@ -61,15 +64,26 @@ def bench_compiled(
     if seating not in ("rotate", "random"):
         raise InputError(f"--seating: {seating!r} is not allowed (rotate or random)")
     n = len(players)
-    plans = [Schedule(BENCH_SEED, n, seating, (NO_ISLAND,)).plan(g) for g in range(games)]
+    schedule = Schedule(BENCH_SEED, n, seating, (NO_ISLAND,))
+    labels = [p.label for p in players]
     # Loads (or compiles, the first time) the engine before the clock starts.
     warm_up = Schedule(BENCH_SEED + 1, n, seating, (NO_ISLAND,))
-    play([warm_up.plan(g) for g in range(min(2 * n, games))], rules, lineup)
+    play_batch(warm_up.plan_batch(0, min(2 * n, games)), rules, lineup)
+    split = dict.fromkeys(("plan", "play", "tables"), 0.0)
 
     def play_slice(first: int, stop: int) -> tuple[int, dict[str, int]]:
-        played = play(plans[first:stop], rules, lineup)
+        start = time.perf_counter()
+        batch = schedule.plan_batch(first, stop - first)
+        planned = time.perf_counter()
+        played = play_batch(batch, rules, lineup)
+        done = time.perf_counter()
+        games_table = played_tables(_GAME, batch, rules, played, labels)["games"]
+        split["plan"] += planned - start
+        split["play"] += done - planned
+        split["tables"] += time.perf_counter() - done
         ends = np.bincount(played.game_out[:, 2], minlength=len(END_REASONS))
-        return int(played.game_out[:, 3].sum()), dict(zip(END_REASONS, ends.tolist(), strict=True))
+        decisions = pc.sum(games_table["decisions"]).as_py()
+        return decisions, dict(zip(END_REASONS, ends.tolist(), strict=True))
 
     head = {
         "game": game,
@@ -77,4 +91,6 @@ def bench_compiled(
         "players": [p.label for p in players],
         "seating": seating,
     }
-    return timed_rounds(games, rounds, chess_seconds, play_slice, head)
+    out = timed_rounds(games, rounds, chess_seconds, play_slice, head)
+    out["split_us_per_game"] = {k: round(v / games * 1e6, 3) for k, v in split.items()}
+    return out

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sim.treasure_island.cards import TOP_VALUE
-from sim.treasure_island.compiled import engine
+from sim.treasure_island.compiled import engine, rng
 from sim.treasure_island.compiled import layout as lay
 from sim.treasure_island.compiled import strategies as ps
 from sim.treasure_island.compiled.rng import new_states
@@ -44,7 +44,7 @@ def check_choices(
     g: np.ndarray,
     rules: np.ndarray,
     streams: np.ndarray,
-    seeds: np.ndarray,
+    seeded: np.ndarray,
     players: np.ndarray,
     params: np.ndarray,
 ) -> None:
@@ -65,7 +65,7 @@ def check_choices(
             if count:
                 decision = ps.D_KNIFE if knife else ps.D_PISTOL
                 answer = engine._pick(
-                    g, streams, seeds, players, params, seat, decision, options, count
+                    g, streams, seeded, players, params, seat, decision, options, count
                 )
                 assert answer in offered
         kinds = [k for k in range(10) if g[lay.STASH_KINDS + seat] >> k & 1]
@@ -73,7 +73,7 @@ def check_choices(
             options[: len(kinds)] = kinds
             assert (
                 engine._pick(
-                    g, streams, seeds, players, params, seat, ps.D_HELM, options, len(kinds)
+                    g, streams, seeded, players, params, seat, ps.D_HELM, options, len(kinds)
                 )
                 in kinds
             )
@@ -112,15 +112,18 @@ def test_compiled_games_conserve_cards_and_use_powers_legally(
     players = np.array([c[0] for c in codes] + [0] * (4 - n), dtype=np.int64)
     params = np.array([c[1:] for c in codes] + [(0.0, 0.0)] * (4 - n), dtype=np.float64)
     seeds = np.array(stream_seeds(seed, n), dtype=np.uint64)
-    streams = new_states(lay.SEAT_STREAM + lay.MAX_SEATS)
+    streams = new_states(lay.STREAM_ROWS + len(seeds))
+    for k, key in enumerate(seeds):  # each stream as seeded, in the rows after a game's
+        rng.seed_u64(streams[lay.STREAM_ROWS + k], key)
+    seeded = np.arange(lay.STREAM_ROWS, lay.STREAM_ROWS + len(seeds))
     g = np.zeros(lay.STATE_SIZE, dtype=np.int64)
     pool = lay.character_pool(rules)
-    seat = engine.start(g, row, pool, streams, seeds, players, params, n)
+    seat = engine.start(g, row, pool, streams, seeded, players, params, n, True)
     check_cards(g, n)
     while g[lay.PILE_LEN]:
-        engine.play_turn(g, row, streams, seeds[2:], players, params, seat)
+        engine.play_turn(g, row, streams, seeded[2:], players, params, seat)
         check_cards(g, n)
-        check_choices(g, row, streams, seeds[2:], players, params)
+        check_choices(g, row, streams, seeded[2:], players, params)
         seat = (seat + 1) % n
         g[lay.TURN] += 1
     assert g[lay.TURN] <= 50 and sum(g[lay.TURNS + s * 4] for s in range(n)) == g[lay.TURN]

@@ -70,3 +70,15 @@ def test_a_kept_shuffle_leaves_the_stream_where_a_fresh_shuffle_does() -> None:
     assert mine.tolist() == first == kept
     after = [rng.random(ours) for _ in range(5)]
     assert after == [first_rng.random() for _ in range(5)] == [kept_rng.random() for _ in range(5)]
+
+
+@pytest.mark.parametrize("count", [1, 5, len(SEEDS)])
+def test_seeding_in_lockstep_is_seeding_each(count: int) -> None:
+    keys = np.array(SEEDS[:count], dtype=np.uint64)
+    scratch = np.zeros((rng.SCRATCH_ROWS, rng.LOCKSTEP), dtype=np.uint32)
+    out = rng.new_states(count)
+    rng.seed_many(keys, count, scratch, out)
+    for k, seed in enumerate(SEEDS[:count]):
+        assert out[k].tolist() == _state(seed).tolist()
+        theirs = random.Random(seed)
+        assert [rng.random(out[k]) for _ in range(700)] == [theirs.random() for _ in range(700)]

@@ -7,13 +7,14 @@ order from the same streams: ``cards`` (the pile's shuffle, the first player, ev
 of the discard), ``characters`` (the draft deal) and each seat's own. The reference's chain
 of powers is recursive (a power places a card whose power runs at once); here it is the loop
 of :func:`_resolve`, since every power places at most one card. The move log is not kept:
-this engine gives the ``games`` and ``seats`` rows only.
+this engine gives the ``games`` and ``seats`` rows only. A game's streams come seeded (rows
+of ``streams``, see :mod:`sim.treasure_island.compiled.batch`), and a seed block's later
+games copy its first game's setup.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from sim.treasure_island.compiled import layout as lay
 from sim.treasure_island.compiled import rng
@@ -24,13 +25,14 @@ _TOP_INDEX = lay.TOP_INDEX_OF
 _TOP_LOSS = lay.TOP_LOSS_OF
 _CARD_GAIN = lay.CARD_GAIN_OF
 _BITS = lay.BITS
+_KINDS_IN = lay.KINDS_IN
 ANCHOR, HELM, KEY, CHEST, CANDLE, KNIFE, RUM, PISTOL, PARROT, SPYGLASS = range(10)
 NAVIGATOR, MASTER_GUNNER, SCAVENGER, MYSTIC, PLUNDERER, TREASURE_HUNTER, WRECKER = range(7)
 CHOSEN, SPYGLASS_BACK, PILE_EMPTY, BUSTED = 0, 1, 2, 3
 _KEY_CHEST = (1 << KEY) | (1 << CHEST)
 
 
-@njit(cache=True)
+@rng.inline
 def _bank(g: np.ndarray, seat: int, card: int) -> None:
     """Slot ``card`` into ``seat``'s stash pile of its kind."""
     kind = _KIND[card]
@@ -42,7 +44,7 @@ def _bank(g: np.ndarray, seat: int, card: int) -> None:
     g[lay.STASH_KINDS + seat] |= 1 << kind
 
 
-@njit(cache=True)
+@rng.inline
 def _pop_top(g: np.ndarray, seat: int, kind: int) -> int:
     """Take the top card off ``seat``'s pile of ``kind``."""
     at = lay.STASH + seat * 10 + kind
@@ -56,7 +58,7 @@ def _pop_top(g: np.ndarray, seat: int, kind: int) -> int:
     return kind * 6 + top
 
 
-@njit(cache=True)
+@rng.inline
 def _opponent_piles(
     g: np.ndarray, rules: np.ndarray, seat: int, knife: bool, out: np.ndarray
 ) -> int:
@@ -72,18 +74,17 @@ def _opponent_piles(
         if o == seat:
             continue
         kinds = g[lay.STASH_KINDS + o] & allowed
-        for k in range(10):
-            if kinds >> k & 1:
-                out[count] = o * 16 + k
-                count += 1
+        for j in range(_BITS[kinds]):
+            out[count + j] = o * 16 + _KINDS_IN[kinds, j]
+        count += _BITS[kinds]
     return count
 
 
-@njit(cache=True)
+@rng.inline
 def _pick(
     g: np.ndarray,
     streams: np.ndarray,
-    seeds: np.ndarray,
+    seeded: np.ndarray,
     players: np.ndarray,
     params: np.ndarray,
     seat: int,
@@ -96,12 +97,12 @@ def _pick(
         return options[0]
     g[lay.DECISIONS] += 1
     if players[seat] == ps.RANDOM:
-        stream = ps.seat_stream(g, streams, seeds, seat)
+        stream = streams[ps.seat_stream(g, streams, seeded, seat)]
         return options[int(rng.random(stream) * count)]
     return ps.choose(g, seat, decision, options, count)
 
 
-@njit(cache=True)
+@rng.inline
 def _sample_discard(g: np.ndarray, stream: np.ndarray, count: int, out: np.ndarray) -> int:
     """Shuffle the discard's last steps and take ``count`` cards off it (all when short)."""
     size = g[lay.DISCARD_LEN]
@@ -119,18 +120,31 @@ def _sample_discard(g: np.ndarray, stream: np.ndarray, count: int, out: np.ndarr
     return take
 
 
-@njit(cache=True)
+@rng.jit
+def _sorted_discard(g: np.ndarray, out: np.ndarray, size: int) -> None:
+    """The discard's ``size`` cards into ``out`` in ascending order (an insertion sort: the
+    discard is short and the engine allocates nothing)."""
+    for i in range(size):
+        card = g[lay.DISCARD + i]
+        j = i
+        while j > 0 and out[j - 1] > card:
+            out[j] = out[j - 1]
+            j -= 1
+        out[j] = card
+
+
+@rng.inline
 def _to_discard(g: np.ndarray, card: int) -> None:
     g[lay.DISCARD + g[lay.DISCARD_LEN]] = card
     g[lay.DISCARD_LEN] += 1
 
 
-@njit(cache=True)
+@rng.jit
 def _bonus(
     g: np.ndarray,
     rules: np.ndarray,
     streams: np.ndarray,
-    seeds: np.ndarray,
+    seeded: np.ndarray,
     players: np.ndarray,
     params: np.ndarray,
     seat: int,
@@ -147,7 +161,7 @@ def _bonus(
             n = _opponent_piles(g, rules, seat, False, options)
             if not n:
                 break
-            target = _pick(g, streams, seeds, players, params, seat, ps.D_BONUS, options, n)
+            target = _pick(g, streams, seeded, players, params, seat, ps.D_BONUS, options, n)
             _bank(g, seat, _pop_top(g, target >> 4, target & 15))
             g[lay.BONUS_CARDS] += 1
         return
@@ -157,12 +171,12 @@ def _bonus(
     g[lay.BONUS_CARDS] += take
 
 
-@njit(cache=True)
+@rng.inline
 def _bust(
     g: np.ndarray,
     rules: np.ndarray,
     streams: np.ndarray,
-    seeds: np.ndarray,
+    seeded: np.ndarray,
     players: np.ndarray,
     params: np.ndarray,
     seat: int,
@@ -182,7 +196,7 @@ def _bust(
         g[lay.BANKED] = anchor
         start = anchor
         if rules[lay.R_KEY_CHEST_ANCHORED] and kept_kinds & _KEY_CHEST == _KEY_CHEST:
-            _bonus(g, rules, streams, seeds, players, params, seat, anchor)
+            _bonus(g, rules, streams, seeded, players, params, seat, anchor)
     wrecker = g[lay.WRECKER]
     for i in range(start, end):
         if wrecker >= 0 and wrecker != seat:
@@ -191,12 +205,12 @@ def _bust(
             _to_discard(g, g[lay.AREA + i])
 
 
-@njit(cache=True)
+@rng.inline
 def _plunder(
     g: np.ndarray,
     rules: np.ndarray,
     streams: np.ndarray,
-    seeds: np.ndarray,
+    seeded: np.ndarray,
     players: np.ndarray,
     params: np.ndarray,
     seat: int,
@@ -209,10 +223,10 @@ def _plunder(
         _bank(g, seat, g[lay.AREA + i])
     g[lay.BANKED] = size
     if g[lay.AREA_KINDS] & _KEY_CHEST == _KEY_CHEST:
-        _bonus(g, rules, streams, seeds, players, params, seat, size)
+        _bonus(g, rules, streams, seeded, players, params, seat, size)
 
 
-@njit(cache=True)
+@rng.inline
 def _shoot(g: np.ndarray, seat: int, victim: int, kind: int) -> None:
     """The Pistol's shot at ``victim``'s pile of ``kind`` (the whole pile for the master
     gunner; to the shooter's stash for the scavenger)."""
@@ -230,12 +244,12 @@ def _shoot(g: np.ndarray, seat: int, victim: int, kind: int) -> None:
 
 # One loop over the whole chain of powers of a placement (the reference's mutual recursion
 # of _draw, _place and the powers), kept whole so that numba compiles it as one function.
-@njit(cache=True)
+@rng.inline
 def _resolve(
     g: np.ndarray,
     rules: np.ndarray,
     streams: np.ndarray,
-    seeds: np.ndarray,
+    seeded: np.ndarray,
     players: np.ndarray,
     params: np.ndarray,
     seat: int,
@@ -256,7 +270,7 @@ def _resolve(
                 g[lay.BUSTING] -= 1
         kind = _KIND[card]
         if g[lay.AREA_KINDS] >> kind & 1:
-            _bust(g, rules, streams, seeds, players, params, seat, card)
+            _bust(g, rules, streams, seeded, players, params, seat, card)
             return True
         g[lay.AREA + g[lay.AREA_LEN]] = card
         g[lay.AREA_LEN] += 1
@@ -280,14 +294,14 @@ def _resolve(
                     n += 1
             if not n:
                 return False
-            chosen = _pick(g, streams, seeds, players, params, seat, ps.D_HELM, options, n)
+            chosen = _pick(g, streams, seeded, players, params, seat, ps.D_HELM, options, n)
             card = _pop_top(g, seat, chosen)
         elif kind in (KNIFE, PISTOL):
             n = _opponent_piles(g, rules, seat, kind == KNIFE, options)
             if not n:
                 return False
             decision = ps.D_KNIFE if kind == KNIFE else ps.D_PISTOL
-            chosen = _pick(g, streams, seeds, players, params, seat, decision, options, n)
+            chosen = _pick(g, streams, seeded, players, params, seat, decision, options, n)
             if kind == PISTOL:
                 _shoot(g, seat, chosen >> 4, chosen & 15)
                 return False
@@ -297,12 +311,12 @@ def _resolve(
             if not size:
                 return False
             if g[lay.CHARACTER + seat] == NAVIGATOR:
-                options[:size] = np.sort(g[lay.DISCARD : lay.DISCARD + size])
+                _sorted_discard(g, options, size)
                 g[lay.DISCARD_LEN] = 0
                 n = size
             else:
                 n = _sample_discard(g, streams[lay.CARDS_STREAM], rules[lay.R_CANDLE], options)
-            card = _pick(g, streams, seeds, players, params, seat, ps.D_CANDLE, options, n)
+            card = _pick(g, streams, seeded, players, params, seat, ps.D_CANDLE, options, n)
             for i in range(n):  # the others back to the discard, in their order
                 if options[i] != card:
                     _to_discard(g, options[i])
@@ -318,20 +332,20 @@ def _resolve(
             if not g[lay.RUM]:  # an open Rum requirement leaves no choice (§6.6)
                 options[0] = ps.BACK
                 options[1] = ps.PLACE
-                answer = _pick(g, streams, seeds, players, params, seat, ps.D_SPYGLASS, options, 2)
+                answer = _pick(g, streams, seeded, players, params, seat, ps.D_SPYGLASS, options, 2)
                 if answer != ps.PLACE:
-                    _plunder(g, rules, streams, seeds, players, params, seat, SPYGLASS_BACK)
+                    _plunder(g, rules, streams, seeded, players, params, seat, SPYGLASS_BACK)
                     return True
         else:  # Key, Chest and the Parrot act at plunder only, or never
             return False
 
 
-@njit(cache=True)
+@rng.jit
 def play_turn(
     g: np.ndarray,
     rules: np.ndarray,
     streams: np.ndarray,
-    seeds: np.ndarray,
+    seeded: np.ndarray,
     players: np.ndarray,
     params: np.ndarray,
     seat: int,
@@ -345,21 +359,28 @@ def play_turn(
     g[lay.ANCHOR_AT] = -1
     player = players[seat]
     p0, p1 = params[seat, 0], params[seat, 1]
-    if not _resolve(g, rules, streams, seeds, players, params, seat, -1, True):
-        while True:
+    # One call of each (they are inlined): the first card is drawn unasked, then each
+    # draw after the continue question; a plunder ends the loop with its reason.
+    stop = -1
+    asked = False
+    while True:
+        if asked:
             if not g[lay.PILE_LEN]:  # nothing to draw: the turn ends with a plunder (§9.1)
-                _plunder(g, rules, streams, seeds, players, params, seat, PILE_EMPTY)
+                stop = PILE_EMPTY
                 break
             if not g[lay.RUM]:
                 g[lay.DECISIONS] += 1
                 stream = streams[lay.CARDS_STREAM]
                 if player == ps.RANDOM:
-                    stream = ps.seat_stream(g, streams, seeds, seat)
+                    stream = streams[ps.seat_stream(g, streams, seeded, seat)]
                 if not ps.keep_drawing(g, seat, player, p0, p1, stream):
-                    _plunder(g, rules, streams, seeds, players, params, seat, CHOSEN)
+                    stop = CHOSEN
                     break
-            if _resolve(g, rules, streams, seeds, players, params, seat, -1, True):
-                break
+        asked = True
+        if _resolve(g, rules, streams, seeded, players, params, seat, -1, True):
+            break
+    if stop >= 0:
+        _plunder(g, rules, streams, seeded, players, params, seat, stop)
     at = lay.TURNS + seat * 4
     g[at] += 1
     g[at + 1] += g[lay.ENDED] == BUSTED
@@ -368,15 +389,16 @@ def play_turn(
     g[lay.TURNS + lay.MAX_SEATS * 4] += g[lay.KEY_CHEST]
 
 
-@njit(cache=True)
+@rng.jit
 def _setup(
-    g: np.ndarray, rules: np.ndarray, streams: np.ndarray, seeds: np.ndarray, n: int
+    g: np.ndarray, rules: np.ndarray, streams: np.ndarray, seeded: np.ndarray, n: int
 ) -> None:
     """The draw pile shuffled by the ``cards`` stream, the first player, the starting discard;
-    every other field empty (``seeds``: the cards and characters streams', then the seats')."""
+    every other field empty (``seeded``: the rows of ``streams`` holding the cards and
+    characters streams as seeded, then the seats')."""
     g[:] = 0
     cards = streams[lay.CARDS_STREAM]
-    rng.seed_u64(cards, seeds[0])
+    rng.copy_state(streams[seeded[0]], cards)
     size = 0
     for c in range(60):
         if c % 6:
@@ -398,34 +420,36 @@ def _setup(
         g[lay.TURN] = rng.randrange(cards, n)  # the first player, kept here until play
 
 
-@njit(cache=True)
+@rng.jit
 def _draft(
     g: np.ndarray,
     rules: np.ndarray,
     pool: np.ndarray,
     streams: np.ndarray,
-    seeds: np.ndarray,
+    seeded: np.ndarray,
     players: np.ndarray,
     params: np.ndarray,
     first: int,
 ) -> None:
     """Deal characters from the shuffled pool, each player keeps one (§4.2)."""
     n = g[lay.N]
-    dealt = pool.copy()
+    dealt = g[lay.DEALT : lay.DEALT + len(pool)]
+    for i in range(len(pool)):
+        dealt[i] = pool[i]
     per = min(rules[lay.R_DEALT], len(dealt) // n)
     stream = streams[lay.CHARACTERS_STREAM]
-    rng.seed_u64(stream, seeds[1])
+    rng.copy_state(streams[seeded[1]], stream)
     rng.stream_shuffle(stream, dealt, len(dealt))
     for k in range(n):
         seat = (first + k) % n
-        hand = dealt[k * per : (k + 1) * per].copy()
-        name = _pick(g, streams, seeds[2:], players, params, seat, ps.D_DRAFT, hand, per)
+        hand = dealt[k * per : (k + 1) * per]
+        name = _pick(g, streams, seeded[2:], players, params, seat, ps.D_DRAFT, hand, per)
         g[lay.CHARACTER + seat] = name
         if name == WRECKER:
             g[lay.WRECKER] = seat
 
 
-@njit(cache=True)
+@rng.jit
 def _rank_key(g: np.ndarray, rules: np.ndarray, seat: int) -> int:
     """The seat's (score, cards, kinds) comparison key (§7) as one int in the same order
     (cards and kinds are below 64)."""
@@ -435,37 +459,50 @@ def _rank_key(g: np.ndarray, rules: np.ndarray, seat: int) -> int:
     return key
 
 
-@njit(cache=True)
+@rng.jit
 def start(
     g: np.ndarray,
     rules: np.ndarray,
     pool: np.ndarray,
     streams: np.ndarray,
-    seeds: np.ndarray,
+    seeded: np.ndarray,
     players: np.ndarray,
     params: np.ndarray,
     n: int,
+    fresh: bool,
 ) -> int:
     """A game set up and its characters drafted, ready for its first turn; the first player
-    (``seeds``: the cards and characters streams', then the seats')."""
-    _setup(g, rules, streams, seeds, n)
+    (``seeded``: the rows of ``streams`` holding the cards and characters streams as seeded,
+    then the seats'). A game not ``fresh`` has the seeds of the one before (a seed block's
+    later game): it copies that game's setup instead of redoing it."""
+    saved = streams[lay.SAVED_GAME]
+    if fresh:
+        _setup(g, rules, streams, seeded, n)
+        rng.copy_state(streams[lay.CARDS_STREAM], streams[lay.SAVED_CARDS])
+        for i in range(lay.STATE_SIZE):
+            saved[i] = g[i]
+    else:
+        rng.copy_state(streams[lay.SAVED_CARDS], streams[lay.CARDS_STREAM])
+        for i in range(lay.STATE_SIZE):
+            g[i] = saved[i]
     first: int = g[lay.TURN]
     g[lay.TURN] = 0
     if rules[lay.R_CHARACTERS]:
-        _draft(g, rules, pool, streams, seeds, players, params, first)
+        _draft(g, rules, pool, streams, seeded, players, params, first)
     return first
 
 
-@njit(cache=True)
+@rng.jit
 def play_game(
     g: np.ndarray,
     rules: np.ndarray,
     pool: np.ndarray,
     streams: np.ndarray,
-    seeds: np.ndarray,
+    seeded: np.ndarray,
     players: np.ndarray,
     params: np.ndarray,
     n: int,
+    fresh: bool,
     game_out: np.ndarray,
     seat_out: np.ndarray,
     shares: np.ndarray,
@@ -474,15 +511,15 @@ def play_game(
     reason, decisions, busts, Key + Chest bonuses), each seat's into ``seat_out`` (score,
     rank, stash cards, stash kinds, turns, busts, cards banked, bonus cards, character) and
     the win shares into ``shares``."""
-    first = start(g, rules, pool, streams, seeds, players, params, n)
-    seat_seeds = seeds[2:]
+    first = start(g, rules, pool, streams, seeded, players, params, n, fresh)
+    seat_seeded = seeded[2:]
     seat = first
     reason = 0
     while g[lay.PILE_LEN]:
         if g[lay.TURN] >= rules[lay.R_MAX_TURNS]:
             reason = 1  # turn_cap
             break
-        play_turn(g, rules, streams, seat_seeds, players, params, seat)
+        play_turn(g, rules, streams, seat_seeded, players, params, seat)
         seat = (seat + 1) % n
         g[lay.TURN] += 1
     winners = 0
@@ -508,35 +545,3 @@ def play_game(
     for p in range(n):
         game_out[4] += g[lay.TURNS + p * 4 + 1]
     game_out[5] = g[lay.TURNS + lay.MAX_SEATS * 4]
-
-
-@njit(cache=True)
-def play_games(
-    rules: np.ndarray,
-    pool: np.ndarray,
-    seeds: np.ndarray,
-    sizes: np.ndarray,
-    players: np.ndarray,
-    params: np.ndarray,
-    game_out: np.ndarray,
-    seat_out: np.ndarray,
-    shares: np.ndarray,
-) -> None:
-    """Games ``i`` of ``sizes[i]`` players: ``seeds[i]`` their streams' seeds (see
-    :func:`play_game`), ``players[i, seat]`` and ``params[i, seat]`` each seat's player."""
-    g = np.empty(lay.STATE_SIZE, dtype=np.int64)
-    streams = rng.new_states_compiled(lay.SEAT_STREAM + lay.MAX_SEATS)
-    for i in range(len(sizes)):
-        play_game(
-            g,
-            rules,
-            pool,
-            streams,
-            seeds[i],
-            players[i],
-            params[i],
-            sizes[i],
-            game_out[i],
-            seat_out[i],
-            shares[i],
-        )

@@ -59,7 +59,8 @@ TURNS = DECISIONS + 1  # per seat: turns, busts, cards banked, bonus cards; then
 # Key + Chest bonuses
 CHOICES = TURNS + (MAX_SEATS + 1) * 4  # room for a power's options (a game allocates nothing)
 BONUS_CHOICES = CHOICES + 64  # the bonus's, which a power's bust or plunder may ask for
-STATE_SIZE = BONUS_CHOICES + 64
+DEALT = BONUS_CHOICES + 64  # the draft's shuffled copy of the character pool
+STATE_SIZE = DEALT + 64
 
 # -- the rules as ints ---------------------------------------------------------------------------
 R_CHARACTERS = 0
@@ -78,6 +79,11 @@ RULES_SIZE = 10
 CARDS_STREAM = 0
 CHARACTERS_STREAM = 1
 SEAT_STREAM = 2  # + seat
+# A seed block's games share their deal: what its first game set up is kept and copied.
+SAVED_CARDS = SEAT_STREAM + MAX_SEATS  # the cards stream after the setup
+SAVED_GAME = SAVED_CARDS + 1  # the game's state after the setup (its first STATE_SIZE ints)
+#: The rows a game plays in; the streams as seeded follow (``play_game``'s ``seeded`` rows).
+STREAM_ROWS = SAVED_GAME + 1
 
 # -- the card tables -----------------------------------------------------------------------------
 KIND_OF = np.array(KIND, dtype=np.int64)
@@ -94,6 +100,14 @@ GAIN_ROWS = np.array(
 )
 #: Bits set in every mask up to 10 bits.
 BITS = np.array([m.bit_count() for m in range(1 << N_KINDS)], dtype=np.int64)
+#: ``KINDS_IN[mask, j]``: the ``j``-th kind (lowest first) in a mask of kinds.
+KINDS_IN = np.array(
+    [
+        [k for k in range(N_KINDS) if m >> k & 1] + [0] * (N_KINDS - m.bit_count())
+        for m in range(1 << N_KINDS)
+    ],
+    dtype=np.int64,
+)
 
 
 def rules_row(rules: TreasureIslandRules) -> np.ndarray:

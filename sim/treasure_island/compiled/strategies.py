@@ -18,7 +18,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 import numpy as np
-from numba import njit
 
 from sim.treasure_island.cards import (
     ANCHOR,
@@ -128,17 +127,18 @@ def seat_code(name: str, params: Mapping[str, object]) -> tuple[int, float, floa
     return kind, values[0], values[1]
 
 
-@njit(cache=True)
-def seat_stream(g: np.ndarray, streams: np.ndarray, seeds: np.ndarray, seat: int) -> np.ndarray:
-    """The seat's own generator, seeded on first use (as the reference's lazy stream)."""
-    row: np.ndarray = streams[lay.SEAT_STREAM + seat]
+@rng.jit
+def seat_stream(g: np.ndarray, streams: np.ndarray, seeded: np.ndarray, seat: int) -> int:
+    """The row of ``streams`` holding the seat's own generator, set up on first use (as the
+    reference's lazy stream) from its seeded state, the row ``seeded[seat]``."""
+    row = lay.SEAT_STREAM + seat
     if g[lay.SEEDED + seat] == 0:
-        rng.seed_u64(row, seeds[seat])
+        rng.copy_state(streams[seeded[seat]], streams[row])
         g[lay.SEEDED + seat] = 1
     return row
 
 
-@njit(cache=True)
+@rng.inline
 def _at_risk(g: np.ndarray, seat: int) -> tuple[int, int]:
     """``PlayerView.at_risk``: the unanchored cards' gain to the seat's stash, and their count."""
     start = g[lay.ANCHOR_AT] if g[lay.ANCHOR_AT] > 0 else 0
@@ -149,7 +149,7 @@ def _at_risk(g: np.ndarray, seat: int) -> tuple[int, int]:
     return total, g[lay.AREA_LEN] - start
 
 
-@njit(cache=True)
+@rng.inline
 def _safe_gain_total(g: np.ndarray, seat: int) -> int:
     """``PlayerView.safe_gain_total``: the pile's safe cards' summed gain to the seat."""
     total = 0
@@ -160,7 +160,7 @@ def _safe_gain_total(g: np.ndarray, seat: int) -> int:
     return total
 
 
-@njit(cache=True)
+@rng.inline
 def keep_drawing(
     g: np.ndarray, seat: int, kind: int, p0: float, p1: float, stream: np.ndarray
 ) -> bool:
@@ -189,13 +189,13 @@ def keep_drawing(
     return _safe_gain_total(g, seat) * p0 > busting * (gain + p1 * cards)
 
 
-@njit(cache=True)
+@rng.inline
 def _pile_top(g: np.ndarray, option: int) -> int:
     """The stash pile mask an option ``seat * 16 + kind`` names."""
     return g[lay.STASH + (option >> 4) * 10 + (option & 15)]
 
 
-@njit(cache=True)
+@rng.jit
 def choose(g: np.ndarray, seat: int, decision: int, options: np.ndarray, count: int) -> int:
     """The shared power choices (``powers.PowerChoices``) of a stopping-rule player."""
     in_play = g[lay.AREA_KINDS]
