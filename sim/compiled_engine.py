@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from sim.game import GamePlan, JsonValue, RulesLike
+from sim.game import JsonValue, PlanBatch, RulesLike
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -26,9 +26,10 @@ if TYPE_CHECKING:
 ENGINES = ("auto", "reference", "compiled")
 #: A seat as a compiled engine takes it: a built-in player's name and its parameters.
 CompiledSeat = tuple[str, tuple[tuple[str, JsonValue], ...]]
-#: ``play(game, plans, rules, seats, labels)``: the tables of the scheduled games, by name.
+#: ``play(game, batch, rules, seats, labels)``: the tables of a batch of scheduled games
+#: (:class:`sim.game.PlanBatch`), by name.
 PlayBatch = Callable[
-    [str, Sequence[GamePlan], RulesLike, Sequence[CompiledSeat], Sequence[str]],
+    [str, PlanBatch, RulesLike, Sequence[CompiledSeat], Sequence[str]],
     Mapping[str, "pa.Table"],
 ]
 

@@ -16,7 +16,7 @@ from typing import NamedTuple
 
 from sim.compiled_engine import ENGINES, CompiledSeat
 from sim.errors import InputError
-from sim.game import Factory, GamePlan, RulesLike
+from sim.game import Factory, GamePlan, PlanBatch, RulesLike
 from sim.runner.engine_choice import compiled_engine, unsupported
 from sim.runner.games import game_kind, play_planned
 from strategies.registry import StrategySpec, builtin_name
@@ -106,7 +106,8 @@ def outcomes(
 def _compiled(plans: Sequence[GamePlan], rules: RulesLike, lineup: Lineup) -> list[Outcome]:
     engine = compiled_engine(lineup.game)
     assert engine is not None
-    tables = engine.play(lineup.game, plans, rules, lineup.seats, lineup.labels)
+    batch = PlanBatch.of(plans)
+    tables = engine.play(lineup.game, batch, rules, lineup.seats, lineup.labels)
     games, seats = tables["games"], tables["seats"]
     shares = seats.column("win_share").to_pylist()
     columns = [games.column(c).to_pylist() for c in ("first_player", "turns", "end_reason")]

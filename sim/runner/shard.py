@@ -314,14 +314,13 @@ def _play_compiled(task: ShardTask, report: GameReport | None, every: float) -> 
     started = clock()
     next_report = every
     pieces: list[Mapping[str, pa.Table]] = []
-    sampled = []
     end = task.first_game + task.n_games
     for first in range(task.first_game, end, COMPILED_BATCH):
-        plans = [schedule.plan(g) for g in range(first, min(first + COMPILED_BATCH, end))]
-        sampled += check.saw_plans(plans)
-        pieces.append(engine.play(task.game, plans, task.rules, task.compiled_seats, task.labels))
+        batch = schedule.plan_batch(first, min(COMPILED_BATCH, end - first))
+        check.saw_players(batch.n_players)
+        pieces.append(engine.play(task.game, batch, task.rules, task.compiled_seats, task.labels))
         now = clock() - started
-        finished = min(first + COMPILED_BATCH, end) - task.first_game
+        finished = first + len(batch) - task.first_game
         if report is not None and now >= next_report and finished < task.n_games:
             report(task.shard, finished, now)
             next_report = now + every
@@ -329,7 +328,7 @@ def _play_compiled(task: ShardTask, report: GameReport | None, every: float) -> 
     tables = {name: pa.concat_tables([p[name] for p in pieces]) for name in engine.tables}
     t2 = clock()
     reference = kind.builder(task.game, list(task.labels))
-    for plan in sampled:
+    for plan in [schedule.plan(g) for g in sorted(check.sampled)]:
         game = play_planned(plan, task.rules, task.factories, dict(task.boards), task.guard)
         reference.add(plan, game)
     check.check_against(tables, reference.build())

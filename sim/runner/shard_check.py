@@ -138,11 +138,10 @@ class ShardCheck:
         if plan.game_id in self.sampled:
             self.kept.append((plan, game.result, list(self.kind.log(game))))
 
-    def saw_plans(self, plans: list[GamePlan]) -> list[GamePlan]:
-        """Note the games a compiled engine played (their plans); the sampled ones, which
-        :meth:`check_against` has the reference play."""
-        self.players += [len(plan.order) for plan in plans]
-        return [plan for plan in plans if plan.game_id in self.sampled]
+    def saw_players(self, players: np.ndarray) -> None:
+        """Note the player counts of games a compiled engine played, in game order (the
+        sampled games, :attr:`sampled`, are the reference's to play again)."""
+        self.players += players.tolist()
 
     def check(self, tables: Mapping[str, pa.Table], replay: Callable[[GamePlan], Any]) -> None:
         """``RunError`` naming the game, the shard and the first failed check, unless the

@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 import pyarrow as pa
 
 from sim.compiled_engine import CompiledEngine, CompiledSeat
-from sim.game import GamePlan, RulesLike
+from sim.game import GamePlan, PlanBatch, RulesLike
 from sim.treasure_island.compiled import tables as compiled_tables
 from sim.treasure_island.compiled.strategies import PLAYERS, seat_code
 from sim.treasure_island.rules import TreasureIslandRules
@@ -46,16 +46,16 @@ def load() -> None:
 
 def play(
     game: str,
-    plans: Sequence[GamePlan],
+    batch: PlanBatch,
     rules: RulesLike,
     seats: Sequence[CompiledSeat],
     labels: Sequence[str],
 ) -> Mapping[str, pa.Table]:
-    """The ``failures`` (empty), ``seats`` and ``games`` tables of ``plans``."""
+    """The ``failures`` (empty), ``seats`` and ``games`` tables of ``batch``."""
     from sim.treasure_island.tables import SCHEMAS
 
     players = [(name, dict(params)) for name, params in seats]
-    out = dict(compiled_tables.tables(game, plans, _rules(rules), players, labels))
+    out = dict(compiled_tables.batch_tables(game, batch, _rules(rules), players, labels))
     out["failures"] = SCHEMAS["failures"].empty_table()
     return out
 
