@@ -33,6 +33,21 @@ def made_once(factory: pytest.TempPathFactory, name: str, make: Callable[[Path],
     return out
 
 
+@pytest.fixture(scope="session", autouse=True)
+def compiled_engine_built(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """The compiled engine compiled once, before any test: in a fresh checkout it takes
+    half a minute of CPU, which each parallel worker (and every process a test starts) would
+    otherwise spend at once; the first worker compiles it under the lock, the others and
+    every later process load numba's cache."""
+    from sim.treasure_island.compiled.kind import ENGINE
+
+    def make(out: Path) -> None:
+        ENGINE.load()
+        out.mkdir()
+
+    made_once(tmp_path_factory, "compiled-engine", make)
+
+
 @pytest.fixture(scope="session")
 def small_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A real 48-game run (serial backend), made once per test session."""

@@ -102,6 +102,11 @@ PlanOpt = Annotated[
 PilotBlocksOpt = Annotated[int, typer.Option("--pilot-blocks", min=2)]
 
 
+def _say(text: str) -> None:
+    """A line of progress on stderr (the answer goes to stdout)."""
+    typer.echo(f"progress: {text}", err=True)
+
+
 PlayEngineOpt = Annotated[
     str,
     typer.Option(
@@ -164,6 +169,10 @@ def compare_cmd(
         plan_effect=plan_effect,
         engine=engine,
     )
+    if spec.engine == "compiled":
+        from pipelines.play.outcomes import load_compiled
+
+        load_compiled(spec.rules_a.game, _say)
     if plan_effect is not None:
         result = plan(spec, pilot_blocks, plan_effect, progress=Progress("compare --plan"))
         text = verdicts.plan_lines(result)
@@ -264,7 +273,7 @@ def sweep_cmd(
     from pipelines.experiments.progress import Progress
     from pipelines.experiments.simulate import game_islands
     from pipelines.experiments.sweep import SweepSpec, engine_of, parse_param, sweep
-    from pipelines.play.outcomes import Lineup
+    from pipelines.play.outcomes import Lineup, load_compiled
 
     keys = [p.partition("=")[0].strip() for p in param]
     game = choose_game(game, players=players, rules=[rules], boards=islands is not None, keys=keys)
@@ -291,6 +300,8 @@ def sweep_cmd(
     )
     spec = engine_of(spec)
     typer.echo(f"sweep on the {spec.engine} engine", err=True)
+    if spec.engine == "compiled":
+        load_compiled(game, _say)
     rows = sweep(spec, Progress("sweep"))
     said, table = _write_sweep(out, rows, spec, rules or kind.default_rules, kind.title)
     if as_json:
