@@ -21,6 +21,7 @@ $(LOCKED): requirements.lock
 
 $(STAMP): $(LOCKED) pyproject.toml
 	$(BIN)/python -m pip install --quiet --no-deps -e .
+	$(BIN)/python -m sim.treasure_island.compiled
 	touch $(STAMP)
 
 setup: $(STAMP)
