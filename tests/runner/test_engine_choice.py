@@ -138,6 +138,9 @@ def test_the_command_line_reports_and_replays_a_compiled_run(tmp_path: Path) -> 
     assert result.exit_code == 0, result.output
     assert "progress: loading the compiled engine" in result.stderr
     assert "on the compiled engine" in result.stdout
+    verified = runner.invoke(app, ["verify", str(out)])
+    assert verified.exit_code == 0, verified.output
+    assert "sound (complete): 40 games in" in verified.stdout and "of 3 tables" in verified.stdout
     replay = runner.invoke(app, ["play", "--run", str(out), "--game-id", "7"])
     assert replay.exit_code == 0, replay.output
     assert "its games and seats rows match the run's (the run kept no move log)" in replay.stdout
