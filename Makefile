@@ -47,16 +47,19 @@ demo: $(STAMP)
 	$(BIN)/tourney report data/runs/demo data/runs/demo-without-curses
 
 # Every test but the full replication studies, on every core, each test named as it ends
-# (-v) and the ten slowest listed at the end.
+# (-v) and the ten slowest listed at the end. Files are handed out in the order the tests'
+# conftest sets (the longest first): xdist would otherwise reorder them by their number of
+# tests, leaving the few long ones for the end.
 test: $(STAMP)
-	$(BIN)/python -m pytest -v -n auto --dist loadfile --durations=10
+	$(BIN)/python -m pytest -v -n auto --dist loadfile --no-loadscope-reorder --durations=10
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
 # The unmarked tests only: no Ray, no object store, no optimal-player solves.
 test-quick: $(STAMP)
-	$(BIN)/python -m pytest -q -n auto --dist loadfile -m "not slow and not cluster and not replication"
+	$(BIN)/python -m pytest -q -n auto --dist loadfile --no-loadscope-reorder \
+		-m "not slow and not cluster and not replication"
 
 # Rewrite every golden file the tests compare with (each game's playthrough, each metric
 # query's answer): on purpose, after a change meant to alter them; read the diff.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, cast
 
 import pytest
@@ -37,3 +38,11 @@ def test_files_with_slow_then_cluster_tests_come_first_each_file_kept_together()
         "tests/a.py::one",
         "tests/d.py::one",
     ]
+
+
+def test_the_parallel_run_keeps_that_order() -> None:
+    # xdist hands out files by their number of tests unless told not to: the few long files
+    # (two optimal games, a two-node cluster) would then start last and set the tail.
+    makefile = (Path(__file__).resolve().parents[1] / "Makefile").read_text()
+    runs = [line for line in makefile.splitlines() if "pytest" in line and "--dist" in line]
+    assert runs and all("--no-loadscope-reorder" in line for line in runs)
