@@ -170,7 +170,7 @@ def compare_cmd(
         engine=engine,
     )
     if spec.engine == "compiled":
-        from pipelines.play.outcomes import load_compiled
+        from sim.runner.engine_choice import load_compiled
 
         load_compiled(spec.rules_a.game, _say)
     if plan_effect is not None:
@@ -273,7 +273,8 @@ def sweep_cmd(
     from pipelines.experiments.progress import Progress
     from pipelines.experiments.simulate import game_islands
     from pipelines.experiments.sweep import SweepSpec, engine_of, parse_param, sweep
-    from pipelines.play.outcomes import Lineup, load_compiled
+    from pipelines.play.outcomes import Lineup
+    from sim.runner.engine_choice import load_compiled
 
     keys = [p.partition("=")[0].strip() for p in param]
     game = choose_game(game, players=players, rules=[rules], boards=islands is not None, keys=keys)

@@ -10,8 +10,7 @@ rules it plays (and the game reports no sweep totals, which come from the game o
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -75,17 +74,6 @@ def choose_engine(asked: str, plays: Sequence[tuple[Lineup, RulesLike]], where: 
     if asked == "compiled":
         raise InputError(f"{where} compiled: {why} (auto plays them on the reference)")
     return "reference"
-
-
-def load_compiled(game: str, say: Callable[[str], None]) -> None:
-    """Load ``game``'s compiled engine in this process before workers start, compiling it
-    the first time on a machine (numba caches it for every process here), saying so."""
-    engine = compiled_engine(game)
-    assert engine is not None
-    say("loading the compiled engine (compiling it the first time on a machine)")
-    start = time.perf_counter()
-    engine.load()
-    say(f"compiled engine ready in {time.perf_counter() - start:.1f} s")
 
 
 def outcomes(

@@ -18,12 +18,12 @@ import pyarrow.compute as pc
 from pipelines.play.game import BENCH_SEED, timed_rounds
 from sim.errors import InputError
 from sim.outcome import END_REASONS
+from sim.runner.engine_choice import unsupported
 from sim.runner.games import NO_ISLAND, game_kind
 from sim.runner.schedule import Schedule
-from sim.treasure_island.compiled.strategies import PLAYERS as COMPILED
 from sim.treasure_island.compiled.tables import Player, play_batch, played_tables
 from sim.treasure_island.rules import TreasureIslandRules
-from strategies.registry import REGISTRIES, StrategySpec
+from strategies.registry import StrategySpec, builtin_name
 
 #: The engines ``bench`` can time.
 ENGINES = ("reference", "compiled")
@@ -31,20 +31,15 @@ _GAME = "treasure-island"
 
 
 def compiled_players(players: list[StrategySpec], game: str) -> list[Player]:
-    """The lineup as the compiled engine takes it; ``InputError`` for another game or a
-    player that does not compile."""
-    if game != _GAME:
-        raise InputError(f"--engine compiled: only {_GAME} has a compiled engine, not {game!r}")
-    out: list[Player] = []
-    for spec in players:
-        name = next((n for n, cls in REGISTRIES[game].items() if cls is spec.cls), None)
-        if name is None or name not in COMPILED:
-            raise InputError(
-                f"--engine compiled: {spec.label!r} has no compiled player "
-                f"(compiled: {', '.join(COMPILED)})"
-            )
-        out.append((name, dict(spec.params)))
-    return out
+    """The lineup as the compiled engine takes it; ``InputError`` for a game or a player
+    the compiled engine cannot play (the runner's check, :func:`sim.runner.engine_choice.
+    unsupported`)."""
+    seats = [(builtin_name(spec, game), spec.params) for spec in players]
+    kind = game_kind(game)
+    why = unsupported(game, [p.label for p in players], seats, kind.load_rules(kind.default_rules))
+    if why is not None:
+        raise InputError(f"--engine compiled: {why}")
+    return [(name, dict(params)) for name, params in seats]
 
 
 def bench_compiled(

@@ -11,7 +11,8 @@ that the manifests of runs played on the reference engine read as before.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import time
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from sim.compiled_engine import ENGINES, CompiledEngine, CompiledSeat
@@ -28,6 +29,22 @@ SKIPPED = "skipped_tables"
 def compiled_engine(game: str) -> CompiledEngine | None:
     """The compiled engine ``game``'s kind names (imported now), or None."""
     return game_part(game, "compiled", CompiledEngine)
+
+
+def load_compiled(game: str, say: Callable[[str], None] | None = None) -> float:
+    """Load ``game``'s compiled engine in this process before any worker starts, compiling
+    it the first time on a machine (numba caches it for every process here), saying so to
+    ``say``; its seconds."""
+    engine = compiled_engine(game)
+    assert engine is not None
+    if say is not None:
+        say("loading the compiled engine (compiling it the first time on a machine)")
+    start = time.perf_counter()
+    engine.load()
+    seconds = time.perf_counter() - start
+    if say is not None:
+        say(f"compiled engine ready in {seconds:.1f} s")
+    return seconds
 
 
 def recorded_engine(manifest: Mapping[str, Any]) -> str:

@@ -31,7 +31,7 @@ from sim.game import Board
 from sim.runner.backends import check_address, run_process, run_ray, run_serial
 from sim.runner.code_identity import CodeIdentity, pin_loaded
 from sim.runner.config import GROWING, RunConfig, shard_ranges, spec_schedule
-from sim.runner.engine_choice import check_compiled
+from sim.runner.engine_choice import check_compiled, load_compiled
 from sim.runner.games import game_kind
 from sim.runner.manifest import check_schema, read_manifest, run_code, write_manifest
 from sim.runner.prepare import Prepared, prepare
@@ -184,7 +184,7 @@ def _play(
     compile_seconds = 0.0
     try:
         if tasks and config.engine == "compiled":
-            compile_seconds = _load_compiled(config.game, on_stage)
+            compile_seconds = load_compiled(config.game, on_stage)
         startup = _execute(config, tasks, done, code, on_playing)
         complete = True
     finally:
@@ -260,23 +260,6 @@ def _tasks(
             )
         )
     return tasks
-
-
-def _load_compiled(game: str, on_stage: Callable[[str], None] | None) -> float:
-    """Load the game's compiled engine in the driver (compiling it the first time on this
-    machine, which numba caches for every worker here): its seconds."""
-    from sim.runner.engine_choice import compiled_engine
-
-    engine = compiled_engine(game)
-    assert engine is not None
-    if on_stage is not None:
-        on_stage("loading the compiled engine (compiling it the first time on a machine)")
-    t0 = time.perf_counter()
-    engine.load()
-    seconds = time.perf_counter() - t0
-    if on_stage is not None:
-        on_stage(f"compiled engine ready in {seconds:.1f} s")
-    return seconds
 
 
 def _execute(
