@@ -29,7 +29,12 @@ def pct(share: float, digits: int = 1) -> str:
 
 
 def points(diff: float, digits: int = 1, signed: bool = True) -> str:
-    """A difference of shares in percentage points: ``0.06`` -> ``+6.0 points``."""
+    """A difference of shares in percentage points: ``0.06`` -> ``+6.0 points``. A magnitude
+    (``signed=False``) that is not zero but rounds to it says so (``< 0.1 points``): an
+    effect a run could have detected never reads as none."""
+    floor = 10.0**-digits
+    if not signed and 0 < abs(100 * diff) < floor / 2:
+        return f"< {floor:.{digits}f} points"
     return f"{100 * diff:{'+' if signed else ''}.{digits}f} points"
 
 

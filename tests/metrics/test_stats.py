@@ -68,6 +68,8 @@ def test_numbers_for_people() -> None:
     assert numbers.pct(0.00004) == "< 0.1%" and numbers.pct(0.0006) == "0.1%"
     assert numbers.interval(0.354, 0.356) == "[35.4, 35.6]"
     assert numbers.points(0.06) == "+6.0 points" and numbers.points(-0.0164) == "-1.6 points"
+    assert numbers.points(0.0004, signed=False) == "< 0.1 points"
+    assert numbers.points(0.0, signed=False) == "0.0 points"
     assert numbers.p_value(0.0) == "p < 0.0001" and numbers.p_value(0.66) == "p = 0.66"
     assert numbers.p_value(0.0012) == "p = 0.0012"
     assert numbers.number(float("nan")) == "n/a"
