@@ -9,7 +9,6 @@ from typing import Annotated
 import typer
 
 from pipelines.cli.app import JsonOpt, app, command, echo_json
-from sim.errors import InputError
 
 StudyArg = Annotated[
     Path, typer.Argument(help="The study: a TOML file (game, players, space, objectives).")
@@ -17,7 +16,8 @@ StudyArg = Annotated[
 StudyOutOpt = Annotated[
     Path | None,
     typer.Option(
-        "--out", help="Where the study goes (default data/studies/<name>); a re-run resumes it."
+        "--out",
+        help="Where the study goes (default data/balance/<study file name>); a re-run resumes it.",
     ),
 ]
 StudyWorkersOpt = Annotated[
@@ -45,10 +45,8 @@ def balance_cmd(
     from sim.runner.engine_choice import load_compiled
 
     spec = load_spec(study)
-    where = out or Path("data") / "studies" / study.stem
+    where = out or Path("data") / "balance" / study.stem
     check_writable(where, "--out", directory=True)
-    if where.exists() and not where.is_dir():
-        raise InputError(f"--out {where}: not a directory")
     sweep = sweep_spec(spec, workers)
 
     def say(line: str) -> None:  # progress on stderr, the answer on stdout

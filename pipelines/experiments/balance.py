@@ -222,7 +222,25 @@ def search(
         trial.set_user_attr("record", record)
         study.tell(trial, record["values"])
         records.append(record)
+        if play.progress is not None:
+            left = (spec.trials - len(records)) * expected_games(spec, len(play.sweep.labels))
+            play.progress.retotal(round(play.played + left) + confirmation_games(spec, play))
     return records
+
+
+def expected_games(spec: BalanceSpec, players: int) -> float:
+    """The games a candidate plays on average when 1/eta of the candidates go on at each
+    rung (what successive halving keeps)."""
+    games = [spec.rung_games(r, players) for r in range(spec.rungs)]
+    return float(
+        games[0] + sum((games[r] - games[r - 1]) / spec.eta**r for r in range(1, spec.rungs))
+    )
+
+
+def confirmation_games(spec: BalanceSpec, play: Player) -> int:
+    """The most games the confirmation plays: the rulebook and ``confirm_top`` candidates."""
+    n = len(play.sweep.labels)
+    return (spec.confirm_top + 1) * -(-spec.confirm_games // n) * n
 
 
 def candidates(spec: BalanceSpec, records: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -244,8 +262,9 @@ def candidates(spec: BalanceSpec, records: list[dict[str, Any]]) -> list[dict[st
     return ranked[: spec.confirm_top]
 
 
-def games_upper_bound(spec: BalanceSpec, players: int) -> int:
-    """The most games the study can play: every candidate through every rung, and the
-    confirmation of the rulebook and ``confirm_top`` candidates."""
-    confirm = -(-spec.confirm_games // players) * players
-    return spec.trials * spec.rung_games(spec.rungs - 1, players) + (spec.confirm_top + 1) * confirm
+def games_expected(spec: BalanceSpec, players: int) -> int:
+    """The games a study is expected to play (its progress line's total until the search
+    knows better): successive halving's share of every rung, and the most the confirmation
+    plays."""
+    confirm = (spec.confirm_top + 1) * -(-spec.confirm_games // players) * players
+    return round(spec.trials * expected_games(spec, players)) + confirm

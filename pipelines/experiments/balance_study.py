@@ -108,7 +108,7 @@ def run_study(
     n = len(sweep.labels)
     with player(sweep, progress) as play:
         if progress is not None:
-            progress.begin(balance.games_upper_bound(spec, n), sweep.workers, may_stop_early=True)
+            progress.begin(balance.games_expected(spec, n), sweep.workers)
         try:
             records = balance.search(spec, study, play, base if in_space(spec, base) else None, say)
             chosen = [r for r in balance.candidates(spec, records) if r["params"] != base]

@@ -16,6 +16,7 @@ from pipelines.experiments import balance_play, sweep
 from pipelines.experiments.balance_spec import check_expression, evaluate, load_spec
 from pipelines.experiments.balance_study import run_study, sweep_spec
 from sim.errors import InputError
+from tests.browser import chromium_page
 
 runner = CliRunner()
 
@@ -125,6 +126,13 @@ def test_a_tiny_study_end_to_end(tmp_path: Path) -> None:
         .startswith("number,legs_per_move,curse_count,rung,games")
     )
     assert (out / "study.journal").exists()
+    # The page in a real browser: the headline first, every figure drawn, no error.
+    with chromium_page() as (page, errors):
+        page.goto((out / "balance.html").resolve().as_uri())
+        assert page.locator("#headline p").first.inner_text() == data["headline"][0]
+        sizes = page.eval_on_selector_all("img", "imgs => imgs.map(i => i.naturalWidth)")
+        assert len(sizes) >= 1 + 2 + 2 and all(w > 0 for w in sizes), sizes
+        assert errors == []
 
 
 class KilledError(Exception):
