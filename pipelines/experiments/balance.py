@@ -244,22 +244,27 @@ def confirmation_games(spec: BalanceSpec, play: Player) -> int:
 
 
 def candidates(spec: BalanceSpec, records: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The search's best to confirm: among the candidates that played every rung (each
-    setting once), the best few for one objective, the Pareto front for several (best by
-    the sum of ranks first), at most ``confirm_top``."""
+    """The search's best to confirm, at most ``confirm_top``, among the candidates that
+    played every rung (each setting once): for one objective the best few; for several the
+    Pareto front, its ends first (the best on each objective, so that a capped front still
+    spans the trade-off), then the rest of it by the sum of their ranks."""
     full = [r for r in records if r["rung"] == spec.rungs - 1 and "repeat_of" not in r]
     ranks = _ranks([r["values"] for r in full], spec.objectives)
     ranked = [r for _, r in sorted(zip(ranks, full, strict=True), key=lambda x: x[0])]
-    if len(spec.objectives) > 1:
-        signed = [
-            [o.sign * v for o, v in zip(spec.objectives, r["values"], strict=True)] for r in ranked
-        ]
-        ranked = [
-            r
-            for r, s in zip(ranked, signed, strict=True)
-            if not any(_dominates(t, s) for t in signed)
-        ]
-    return ranked[: spec.confirm_top]
+    if len(spec.objectives) == 1:
+        return ranked[: spec.confirm_top]
+    signed = [
+        [o.sign * v for o, v in zip(spec.objectives, r["values"], strict=True)] for r in ranked
+    ]
+    front = [
+        r for r, s in zip(ranked, signed, strict=True) if not any(_dominates(t, s) for t in signed)
+    ]
+    ends = []
+    for m, o in enumerate(spec.objectives):
+        place = min(range(len(front)), key=lambda k: (o.sign * front[k]["values"][m], k))
+        ends.append(front[place])
+    ordered = list({id(r): r for r in [*ends, *front]}.values())
+    return ordered[: spec.confirm_top]
 
 
 def games_expected(spec: BalanceSpec, players: int) -> int:

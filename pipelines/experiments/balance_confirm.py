@@ -149,7 +149,7 @@ def headline(spec: BalanceSpec, result: dict[str, Any]) -> list[str]:
     fresh = f"{conf['games']:,} fresh games a setting"
     if recommended:
         best = recommended[0]
-        parts = [_said(names[p["objective"]], p) for p in best["objectives"]]
+        parts = [_said(names[p["objective"]], p, conf["tests"]) for p in best["objectives"]]
         more = len(recommended) - 1
         return [
             f"Recommended: {setting(best['params'])}, confirmed against the rulebook "
@@ -162,7 +162,7 @@ def headline(spec: BalanceSpec, result: dict[str, Any]) -> list[str]:
         ]
     detect = "; ".join(
         f"{_num(min(c['objectives'][m]['detectable'] for c in conf['candidates']), o)} "
-        f"{o.unit} in {o.name.replace('_', ' ')}"
+        f"{o.unit} in {o.label}"
         for m, o in enumerate(spec.objectives)
     )
     return [
@@ -177,19 +177,24 @@ def _num(x: float, o: Objective) -> str:
     return f"{x:.1f}" if o.unit in ("points", "%") else f"{x:.2f}"
 
 
-def _said(o: Objective, p: dict[str, Any]) -> str:
-    """One objective of a candidate against the rulebook, in words bounded by its interval."""
+def _said(o: Objective, p: dict[str, Any], tests: int) -> str:
+    """One objective of a candidate against the rulebook, in words bounded by its interval
+    (a direction only where the corrected interval excludes 0, the detectable difference
+    beside no clear change)."""
     low, high = p["difference_interval"]
     shown = (
-        f"{_num(p['value'], o)} {o.unit} against {_num(p['rulebook'], o)}, "
+        f"{_num(p['value'], o)} {o.unit} against the rulebook's {_num(p['rulebook'], o)}, "
         f"{p['difference']:+.2f} [{low:+.2f}, {high:+.2f}]"
     )
-    what = o.name.replace("_", " ")
     if p["better"]:
-        return f"{what} improves: {shown}"
+        return f"{o.label} improves: {shown}"
     if p["worse"]:
-        return f"{what} worsens: {shown}"
-    return f"no clear change in {what}: {shown}"
+        return f"{o.label} worsens: {shown}"
+    why = "" if low <= 0 <= high else f", not separated once corrected for {tests} comparisons"
+    return (
+        f"no clear change in {o.label}: {shown}{why} (a change of {_num(p['detectable'], o)} "
+        f"{o.unit} would have been detected 80% of the time)"
+    )
 
 
 def setting(params: dict[str, Any]) -> str:

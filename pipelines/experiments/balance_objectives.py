@@ -107,6 +107,19 @@ class Objective:
         """The estimate and 95% interval from a sweep row of the point."""
         return METRICS[self.metric].from_row(self, row)
 
+    @property
+    def label(self) -> str:
+        """What it measures in a sentence: "the first seat's advantage", "game length's
+        distance from 30 turns"."""
+        what = METRICS[self.metric].label
+        if self.total is not None:
+            what = f"{self.total.replace('_', ' ')} per game"
+        if self.target is not None:
+            what += f"'s distance from {self.target:g}" + (
+                f" {self.unit}" if self.unit not in ("per game", "%") else ""
+            )
+        return what
+
     def describe(self) -> str:
         """In words, for the page and the summary."""
         what = METRICS[self.metric].words
@@ -123,6 +136,8 @@ class Metric:
     interval from a sweep row, and the options a study may give it."""
 
     words: str
+    #: Its short name in a sentence ("the first seat's advantage").
+    label: str
     unit: str
     value: Callable[[Objective, Sums], Array]
     from_row: Callable[[Objective, Mapping[str, Any]], tuple[float, float, float]]
@@ -218,17 +233,30 @@ def _total_row(o: Objective, row: Mapping[str, Any]) -> tuple[float, float, floa
 #: Every metric a study may name, by name.
 METRICS: dict[str, Metric] = {
     "first_seat_advantage": Metric(
-        "the first seat's advantage |win share - 1/n|", "points", _first_seat, _first_seat_row
+        "the first seat's advantage |win share - 1/n|",
+        "the first seat's advantage",
+        "points",
+        _first_seat,
+        _first_seat_row,
     ),
-    "game_length": Metric("game length", "turns", _length, _length_row, ("target",)),
+    "game_length": Metric("game length", "game length", "turns", _length, _length_row, ("target",)),
     "strategy_spread": Metric(
-        "the spread between the best and the worst strategy", "points", _spread, _spread_row
+        "the spread between the best and the worst strategy",
+        "the strategy spread",
+        "points",
+        _spread,
+        _spread_row,
     ),
     "cut_off_share": Metric(
-        "the share of games cut off (turn cap, deadlock, timeout)", "%", _cut_off, _cut_off_row
+        "the share of games cut off (turn cap, deadlock, timeout)",
+        "the share of games cut off",
+        "%",
+        _cut_off,
+        _cut_off_row,
     ),
     "game_total": Metric(
         "a count the game keeps per game",
+        "a count per game",
         "per game",
         _total,
         _total_row,

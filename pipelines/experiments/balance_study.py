@@ -111,7 +111,7 @@ def run_study(
             progress.begin(balance.games_expected(spec, n), sweep.workers)
         try:
             records = balance.search(spec, study, play, base if in_space(spec, base) else None, say)
-            chosen = [r for r in balance.candidates(spec, records) if r["params"] != base]
+            chosen = balance.candidates(spec, [r for r in records if r["params"] != base])
             confirmation = None
             if chosen and spec.confirm_games > 0:
                 say(f"confirmation: {len(chosen)} candidates and the rulebook on fresh seeds")

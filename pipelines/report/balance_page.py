@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from reports import balance_figures
-from reports.blocks import Bullets, Figure, Paragraph, Section, Table
+from reports.blocks import Bullets, Cell, Figure, Paragraph, Section, Table
 from reports.documents import html_page
 
 
@@ -20,7 +20,7 @@ def _fig(value: float, low: float, high: float) -> str:
 
 def _confirmed(result: dict[str, Any]) -> Section:
     conf = result["confirmation"]
-    names = [o["name"] for o in result["objectives"]]
+    labels = [f"{o['name'].replace('_', ' ')}, {o['unit']}" for o in result["objectives"]]
     if conf is None:
         return Section(
             "answer",
@@ -32,20 +32,22 @@ def _confirmed(result: dict[str, Any]) -> Section:
     rows = []
     for c in conf["candidates"]:
         where = ", ".join(f"{k}={v}" for k, v in c["params"].items())
+        said = "recommended" if c["recommended"] else "not recommended"
         for m, p in enumerate(c["objectives"]):
-            said = "better" if p["better"] else "worse" if p["worse"] else "within noise"
+            verdict = "better" if p["better"] else "worse" if p["worse"] else "within noise"
+            low, high = p["difference_interval"]
+            c_low, c_high = p["difference_interval_corrected"]
             rows.append(
                 (
-                    where if m == 0 else "",
-                    names[m],
+                    Cell(where, said) if m == 0 else "",
+                    labels[m],
                     _fig(p["value"], *p["interval"]),
                     _fig(p["rulebook"], *p["rulebook_interval"]),
-                    f"{p['difference']:+.2f} [{p['difference_interval'][0]:+.2f}, "
-                    f"{p['difference_interval'][1]:+.2f}]",
-                    f"[{p['difference_interval_corrected'][0]:+.2f}, "
-                    f"{p['difference_interval_corrected'][1]:+.2f}]",
-                    f"{said}; detectable {p['detectable']:.2f}",
-                    ("recommended" if c["recommended"] else "not recommended") if m == 0 else "",
+                    Cell(
+                        f"{p['difference']:+.2f} [{low:+.2f}, {high:+.2f}]",
+                        f"corrected [{c_low:+.2f}, {c_high:+.2f}]",
+                    ),
+                    Cell(verdict, f"detectable: {p['detectable']:.2f}"),
                 )
             )
     table = Table(
@@ -54,20 +56,27 @@ def _confirmed(result: dict[str, Any]) -> Section:
             "objective",
             "candidate, 95%",
             "rulebook, 95%",
-            "difference, 95%",
-            f"corrected ({conf['tests']} tests)",
-            "verdict (80%-power detectable difference)",
-            "",
+            "candidate - rulebook, 95%",
+            "verdict",
         ),
         tuple(rows),
-        grid=True,
     )
     return Section(
         "answer",
         "Confirmed answer",
         f"The search's best, played again on {conf['games']:,} fresh games a setting "
         f"({conf['blocks']:,} seed blocks the search never saw), paired against the rulebook.",
-        (table, Paragraph(conf["method"], "note")),
+        (
+            table,
+            Paragraph(
+                f"Corrected: the interval at alpha 0.05 / {conf['tests']} (Bonferroni over "
+                "every candidate and objective confirmed), which decides the verdict; "
+                "detectable: the difference the confirmation would have detected 80% of the "
+                "time (two-sided 5%).",
+                "note",
+            ),
+            Paragraph(conf["method"], "note"),
+        ),
     )
 
 
