@@ -34,8 +34,8 @@ def rules_text(base: Rules, params: dict[str, Any], study: str) -> str:
     keys = {k: v for k, v in mine.items() if k != "preset" and preset.get(k) != v}
     keys.update(params)
     lines = [
-        f"# Written by tourney balance: a setting of {study} confirmed on fresh seeds against",
-        f"# the base rules ({setting(params)}).",
+        f"# Written by tourney balance from {study}:",
+        f"# {setting(params)}, confirmed on fresh seeds against the base rules.",
         f"preset = {_toml(base.preset)}",
         *(f"{k} = {_toml(v)}" for k, v in keys.items()),
     ]

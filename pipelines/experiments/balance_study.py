@@ -30,7 +30,10 @@ def sweep_spec(spec: BalanceSpec, workers: int | None = None) -> SweepSpec:
     check_game(spec.game)
     kind = game_kind(spec.game)
     base = kind.load_rules(spec.rules)
-    lineup = Lineup.of(parse_players(",".join(spec.players), spec.game), spec.game)
+    try:
+        lineup = Lineup.of(parse_players(",".join(spec.players), spec.game), spec.game)
+    except InputError as exc:
+        raise InputError(f"{spec.path}: players: {exc}") from None
     if not 2 <= len(lineup.labels) <= 8:
         raise InputError(f"{spec.path}: players: give 2 or more strategies")
     ends = [

@@ -4,6 +4,7 @@ a rules file that ``simulate --rules`` takes."""
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 from typing import Any
@@ -15,6 +16,7 @@ from pipelines.cli.main import app
 from pipelines.experiments import balance_play, sweep
 from pipelines.experiments.balance_spec import check_expression, evaluate, load_spec
 from pipelines.experiments.balance_study import run_study, sweep_spec
+from pipelines.experiments.progress import Progress
 from sim.errors import InputError
 from tests.browser import chromium_page
 
@@ -70,6 +72,7 @@ def _study(tmp_path: Path, text: str = TINY, name: str = "study.toml") -> Path:
             "uses Call, which is not allowed",
         ),
         (('game = "tobago"', 'game = "chess"'), "unknown game 'chess'"),
+        (('"hunter", "cautious"', '"hunter", "nobody"'), "study.toml: players: unknown strategy"),
     ],
 )
 def test_a_bad_study_is_one_line_naming_the_file_and_key(
@@ -208,3 +211,18 @@ def test_a_recommended_setting_is_a_rules_file_simulate_takes(tmp_path: Path) ->
     assert played.exit_code == 0, played.output
     manifest = json.loads((run / "manifest.json").read_text())
     assert manifest["spec"]["resolved_rules"]["legs_per_move"] == 2
+
+
+def test_the_readme_study_loads() -> None:
+    spec = load_spec(Path(__file__).resolve().parents[2] / "data/studies/tobago-balance.toml")
+    assert [d.key for d in spec.space] == ["hand_size", "curse_count", "legs_per_move"]
+    assert [o.name for o in spec.objectives] == ["first_seat_advantage", "game_length"]
+
+
+def test_a_study_revises_the_total_its_progress_shows() -> None:
+    stream = io.StringIO()
+    progress = Progress("balance", stream=stream, clock=lambda: 0.0)
+    progress.begin(100)
+    progress.update(50)
+    progress.retotal(400)
+    assert progress.line().startswith("balance: 50/400 games")
