@@ -133,9 +133,12 @@ def load_spec(path: Path) -> BalanceSpec:
     if unknown:
         raise InputError(f"{where}: unknown key {unknown[0]!r} (allowed: {', '.join(KEYS)})")
     game = _text(raw, "game", where, None)
-    kind = game_kind(game) if game else None
-    if kind is None:
+    if game is None:
         raise InputError(f"{where}: game is missing (one of the installed games)")
+    try:
+        kind = game_kind(game)
+    except InputError as exc:
+        raise InputError(f"{where}: game: {exc}") from None
     players = raw.get("players")
     if (
         not isinstance(players, list)

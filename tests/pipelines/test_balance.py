@@ -71,7 +71,7 @@ def _study(tmp_path: Path, text: str = TINY, name: str = "study.toml") -> Path:
             ("workers = 1", "workers = 1\nconstraints = [\"__import__('os')\"]"),
             "uses Call, which is not allowed",
         ),
-        (('game = "tobago"', 'game = "chess"'), "unknown game 'chess'"),
+        (('game = "tobago"', 'game = "chess"'), "study.toml: game: unknown game 'chess'"),
         (('"hunter", "cautious"', '"hunter", "nobody"'), "study.toml: players: unknown strategy"),
     ],
 )
