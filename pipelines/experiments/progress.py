@@ -78,6 +78,13 @@ class Progress:
         self.speed.reached(done, self.clock())
         self._show(detail)
 
+    def retotal(self, total: int) -> None:
+        """The work's total is now ``total`` (a command that learns its size as it goes, such
+        as a search that stops its weak candidates early, says so after each step)."""
+        self.total = total
+        if self.bar is not None:
+            self.bar.update(self.bar.task_ids[0], total=total)
+
     def stage(self, text: str) -> None:
         """Say what the work does before its first games (the runner's ``on_stage``: a
         compiled engine loading), at once: on a terminal in the bar, else as a line."""

@@ -32,6 +32,7 @@ from pipelines.stats.core import Z95, block_mean_interval, clustered_share, rati
 from reports import numbers
 from sim.compiled_engine import CompiledSeat
 from sim.errors import InputError
+from sim.outcome import UNFINISHED
 from sim.runner.games import Factory, Rules, kind_of
 from sim.runner.schedule import plan_game
 from sim.seeding import stream
@@ -118,9 +119,11 @@ def _rules(spec: SweepSpec, overrides: dict[str, Any]) -> Any:
     return kind_of(spec.base).with_overrides(spec.base, overrides, "--param")
 
 
-def _play_chunk(args: tuple[SweepSpec, dict[str, Any], int, int]) -> dict[str, Any]:
-    """Per-block sums over the games ``start`` to ``stop`` of one point (whole seed blocks),
-    and the counts of games that did not end naturally and of strategy failures."""
+def play_chunk(args: tuple[SweepSpec, dict[str, Any], int, int]) -> dict[str, Any]:
+    """Per-block sums over the games ``start`` to ``stop`` of one point (whole seed blocks;
+    ``cut_off``: the block's games that did not end naturally), and the counts of games that
+    did not end naturally and of strategy failures (a balance study plays its candidates'
+    games through it too)."""
     spec, overrides, start, stop = args
     rules = _rules(spec, overrides)
     n = len(spec.labels)
@@ -130,10 +133,11 @@ def _play_chunk(args: tuple[SweepSpec, dict[str, Any], int, int]) -> dict[str, A
     for result in outcomes(spec.engine, plans, rules, spec.lineup):
         plan = result.plan
         b = blocks.setdefault(
-            plan.block, {"games": 0, "first": 0.0, "turns": 0.0,
+            plan.block, {"games": 0, "first": 0.0, "turns": 0.0, "cut_off": 0,
                          "totals": {}, "by_player": [0.0] * n}
         )  # fmt: skip
         b["games"] += 1
+        b["cut_off"] += result.end_reason in UNFINISHED
         b["first"] += result.win_shares[result.first_player]
         b["turns"] += result.turns
         for name, count in result.totals.items():
@@ -177,8 +181,10 @@ def _spread_interval(
     return spreads[int(0.025 * RESAMPLES)], spreads[int(0.975 * RESAMPLES) - 1]
 
 
-def _row(spec: SweepSpec, overrides: dict[str, Any], parts: list[dict[str, Any]]) -> dict[str, Any]:
-    """One point's figures from its chunks (added up in order)."""
+def point_row(
+    spec: SweepSpec, overrides: dict[str, Any], parts: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """One point's figures from its chunks (added up in order; ``spec.games`` of them)."""
     n = len(spec.labels)
     g = spec.games
     # Chunks hold whole seed blocks (see sweep): their blocks are disjoint.
@@ -264,15 +270,15 @@ def sweep(spec: SweepSpec, progress: Progress | None = None) -> list[dict[str, A
         if parallel > 1:
             context = multiprocessing.get_context("spawn")
             with context.Pool(parallel) as pool:
-                for k, part in enumerate(pool.imap(_play_chunk, jobs)):
+                for k, part in enumerate(pool.imap(play_chunk, jobs)):
                     collect(k, part)
         else:
             for k, job in enumerate(jobs):
-                collect(k, _play_chunk(job))
+                collect(k, play_chunk(job))
     finally:
         if progress is not None:
             progress.finish()
-    rows = [_row(spec, overrides, p) for overrides, p in zip(grid, parts, strict=True)]
+    rows = [point_row(spec, overrides, p) for overrides, p in zip(grid, parts, strict=True)]
     return against_base(spec, grid, parts, rows)
 
 

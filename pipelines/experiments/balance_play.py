@@ -1,0 +1,68 @@
+"""The games of a balance study: a rules setting played on a range of seed blocks, in chunks
+of whole blocks on a pool of worker processes (or in this process with one worker), through
+the sweep's own chunk (:func:`pipelines.experiments.sweep.play_chunk`), so that a setting's
+block sums are the sweep's for the same games. One pool serves the whole study: starting
+workers once, not once per candidate. Every setting plays the same game indices, so the
+same seed blocks and deals (common random numbers).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import multiprocessing
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+from pipelines.experiments.progress import Progress
+from pipelines.experiments.sweep import CHUNK, SweepSpec, play_chunk, point_row
+
+Parts = list[dict[str, Any]]
+
+
+@dataclass
+class Player:
+    """Plays settings' games for a study and counts them for its progress line."""
+
+    sweep: SweepSpec
+    map: Callable[[Callable[[Any], Any], list[Any]], Iterator[Any]]
+    progress: Progress | None = None
+    played: int = 0
+
+    def play(self, overrides: dict[str, Any], start: int, stop: int, detail: str) -> Parts:
+        """The chunks of games ``start`` to ``stop`` (whole seed blocks) under ``overrides``
+        of the base rules, in order."""
+        n = len(self.sweep.labels)
+        step = max(n, CHUNK - CHUNK % n)
+        jobs = [(self.sweep, overrides, a, min(stop, a + step)) for a in range(start, stop, step)]
+        parts = []
+        for part in self.map(play_chunk, jobs):
+            parts.append(part)
+            self.played += part["games"]
+            if self.progress is not None:
+                self.progress.update(self.played, detail)
+        return parts
+
+    def row(self, overrides: dict[str, Any], parts: Parts) -> dict[str, Any]:
+        """The sweep's figures of a setting over the games of ``parts`` (which start at the
+        first game of a range and run on without a gap)."""
+        games = sum(p["games"] for p in parts)
+        return point_row(dataclasses.replace(self.sweep, games=games), overrides, parts)
+
+
+@contextmanager
+def player(sweep: SweepSpec, progress: Progress | None) -> Iterator[Player]:
+    """A :class:`Player` on ``sweep.workers`` processes (spawned: the workers import the
+    product afresh, as the sweep's do), closed on leaving."""
+    if sweep.workers <= 1:
+        yield Player(sweep, map, progress)
+        return
+    context = multiprocessing.get_context("spawn")
+    with context.Pool(sweep.workers) as pool:
+        yield Player(sweep, pool.imap, progress)
+
+
+def blocks_of(parts: Parts) -> dict[int, dict[str, Any]]:
+    """The seed blocks of ``parts`` by block index (chunks hold whole blocks)."""
+    return {k: b for p in parts for k, b in p["blocks"].items()}
