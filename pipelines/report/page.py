@@ -434,13 +434,17 @@ def summary_section(data: ReportData) -> Section:
 
 def sections(report: GameReport, data: ReportData) -> list[Section]:
     """Every section, in page order: the summary, the win rates, a pool's meta-game, the
-    game's own sections, then the paired comparisons no game section showed."""
+    game's own sections, the game's shape, then the paired comparisons no game section
+    showed."""
+    from pipelines.report.game_shape import section as game_shape_section
+
     meta = meta_game_section(data)
     out = [
         summary_section(data),
         win_rate_section(report, data),
         *([meta] if meta else []),
         *report.sections(data),
+        game_shape_section(report, data),
     ]
     shown = {b.index for s in out for b in walk(s.blocks) if isinstance(b, Paired)}
     extra = comparisons_section(report, data, shown)
