@@ -39,14 +39,17 @@ from __future__ import annotations
 from typing import Any
 
 import duckdb
+import numpy as np
 import pyarrow as pa
 
+from pipelines.metrics import game_shape_games as rows
 from pipelines.metrics.clustered import clustered, rows_table
+from sim.errors import InputError
 
 #: The temporary table :func:`shape_table` makes, one row per finished game.
 TABLE = "game_shape"
 #: Points of the score trajectories: after each tenth of a game's turns.
-POINTS = 10
+POINTS = rows.POINTS
 
 #: The measures of the shape table: column of :data:`TABLE`, whether it is a share, and the
 #: rows it is over (a SQL condition).
@@ -58,113 +61,114 @@ MEASURES: dict[str, tuple[str, bool, str]] = {
 }
 
 
-def _seats(con: duckdb.DuckDBPyConnection) -> int:
-    found = con.sql("SELECT max(n_players) FROM games").fetchall()[0][0]
-    return int(found or 0)
-
-
-def _pivot(seats: int, value: str) -> str:
-    return ", ".join(f"max({value}) FILTER (WHERE seat = {i}) AS x{i}" for i in range(seats))
-
-
-def _scores_sql(score_events: str, seats: int) -> str:
-    """Per game and turn with a change: every seat's score after it (``s0`` …; null for a
-    seat the game does not have), ordered by ``ord`` (2 turn; the final scores at
-    2 (T - 1) + 1, after the last turn's rows)."""
-    filled = ", ".join(
-        f"coalesce(last_value(x{i} IGNORE NULLS) OVER w, "
-        f"CASE WHEN {i} < n_players THEN 0 END)::BIGINT AS s{i}"
-        for i in range(seats)
-    )
-    return f"""
-        WITH ev AS ({score_events}),
-        wide AS (
-            SELECT run, game_id, 2 * turn AS ord, {_pivot(seats, "score")}
-            FROM ev SEMI JOIN games USING (run, game_id) GROUP BY run, game_id, turn
-            UNION ALL
-            SELECT s.run, s.game_id, 2 * (g.turns - 1) + 1 AS ord, {_pivot(seats, "s.score")}
-            FROM seats s JOIN games g USING (run, game_id) GROUP BY s.run, s.game_id, g.turns
-        )
-        SELECT run, game_id, g.n_players, g.turns, ord, {filled}
-        FROM wide JOIN games g USING (run, game_id)
-        WINDOW w AS (PARTITION BY run, game_id ORDER BY ord
-                     ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)"""
-
-
-def _leaders_sql(score_events: str, seats: int) -> str:
-    """:func:`_scores_sql` with ``leader`` (the sole highest seat, null for a tie), the sole
-    ``winner`` (null without one), the winner's score ``ws`` and the others' mean ``os``."""
-    cols = [f"s{i}" for i in range(seats)]
-    top = f"greatest({', '.join(cols)})" if seats > 1 else cols[0]
-    at_top = " + ".join(f"coalesce(({c} = top)::INT, 0)" for c in cols)
-    which = " ".join(f"WHEN {c} = top THEN {i}" for i, c in enumerate(cols))
-    pick = " ".join(f"WHEN {i} THEN {c}" for i, c in enumerate(cols))
-    total = " + ".join(f"coalesce({c}, 0)" for c in cols)
-    return f"""
-        WITH sc AS ({_scores_sql(score_events, seats)}),
-        topped AS (SELECT *, {top} AS top FROM sc),
-        won AS (
-            SELECT run, game_id, min(seat) AS winner FROM seats
-            WHERE win_share = 1 GROUP BY run, game_id
-        )
-        SELECT t.*, CASE WHEN {at_top} = 1 THEN CASE {which} END END AS leader, w.winner,
-               CASE w.winner {pick} END AS ws,
-               ({total} - CASE w.winner {pick} END) / (n_players - 1) AS os
-        FROM topped t LEFT JOIN won w USING (run, game_id)"""
-
-
-def _per_game_sql(score_events: str, seats: int) -> str:
-    """One row per finished game: the measures of the module's docstring."""
-    trajectory = ", ".join(
-        f"coalesce(arg_max(ws, ord) FILTER (WHERE ord < 2 * ceil({j} * turns / {POINTS})), "
-        f"CASE WHEN any_value(winner) IS NOT NULL THEN 0 END)::DOUBLE AS winner_at_{j}, "
-        f"coalesce(arg_max(os, ord) FILTER (WHERE ord < 2 * ceil({j} * turns / {POINTS})), "
-        f"CASE WHEN any_value(winner) IS NOT NULL THEN 0 END)::DOUBLE AS others_at_{j}"
-        for j in range(1, POINTS + 1)
-    )
-    return f"""
-        WITH l AS ({_leaders_sql(score_events, seats)}),
-        marked AS (
-            SELECT *,
-                last_value(leader IGNORE NULLS) OVER (PARTITION BY run, game_id ORDER BY ord
-                    ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS previous,
-                bool_and(leader IS NOT DISTINCT FROM winner AND winner IS NOT NULL)
-                    OVER (PARTITION BY run, game_id ORDER BY ord
-                          ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING) AS holds
-            FROM l
+#: The columns of :data:`TABLE`.
+SCHEMA = pa.schema(
+    [
+        ("run", pa.int64()),
+        ("game_id", pa.int64()),
+        ("block", pa.int64()),
+        ("n_players", pa.int32()),
+        ("turns", pa.int32()),
+        ("lead_changes", pa.int32()),
+        ("leader_at_two_thirds", pa.int32()),
+        ("leader_lost", pa.bool_()),
+        ("decided_at", pa.float64()),
+        ("winner", pa.int32()),
+        *(
+            (f"{who}_at_{j}", pa.float64())
+            for j in range(1, POINTS + 1)
+            for who in ("winner", "others")
         ),
-        per AS (
-            SELECT run, game_id, any_value(n_players) AS n_players, any_value(turns) AS turns,
-                count(*) FILTER (WHERE leader <> previous)::INTEGER AS lead_changes,
-                arg_max(coalesce(leader, -1), ord)
-                    FILTER (WHERE ord < 2 * greatest(1, (2 * turns) // 3)) AS two_thirds,
-                min(ord) FILTER (WHERE holds) AS decided_ord,
-                any_value(winner) AS winner,
-                {trajectory}
-            FROM marked GROUP BY run, game_id
-        )
-        SELECT p.run, p.game_id, g.block, p.n_players::INTEGER AS n_players,
-            p.turns::INTEGER AS turns, p.lead_changes,
-            CASE WHEN two_thirds >= 0 THEN two_thirds END::INTEGER AS leader_at_two_thirds,
-            CASE WHEN two_thirds >= 0 THEN s.win_share = 0 END AS leader_lost,
-            CASE WHEN decided_ord IS NULL THEN 1.0
-                 ELSE (decided_ord // 2 + 1) / p.turns END::DOUBLE AS decided_at,
-            p.winner::INTEGER AS winner,
-            {", ".join(f"winner_at_{j}, others_at_{j}" for j in range(1, POINTS + 1))}
-        FROM per p JOIN games g USING (run, game_id)
-        LEFT JOIN seats s ON s.run = p.run AND s.game_id = p.game_id AND s.seat = p.two_thirds
-        ORDER BY p.run, p.game_id"""
+    ]
+)
+#: Games read at a time: a batch's score rows are a few million at most, whatever the run.
+BATCH = 50_000
+
+
+def _changes(con: duckdb.DuckDBPyConnection, score_events: str) -> bool:
+    """Whether the game's score rows are changes (a ``change`` column) rather than running
+    scores (``score``)."""
+    columns = con.sql(f"SELECT * FROM ({score_events}) LIMIT 0").columns
+    if "change" in columns:
+        return True
+    if "score" in columns:
+        return False
+    raise InputError(f"score events {score_events.strip()!r}: no column change or score")
+
+
+def _fetch(con: duckdb.DuckDBPyConnection, sql: str) -> dict[str, np.ndarray]:
+    return {k: np.asarray(v) for k, v in con.sql(sql).fetchnumpy().items()}
+
+
+def _batch(
+    con: duckdb.DuckDBPyConnection, score_events: str, changes: bool, run: int, lo: int, hi: int
+) -> pa.Table | None:
+    """The rows of :data:`TABLE` of the finished games of ``run`` with ids ``lo`` to
+    ``hi - 1`` (None when it has none)."""
+    where = f"run = {run} AND game_id >= {lo} AND game_id < {hi}"
+    g = _fetch(con, f"SELECT game_id, block, n_players, turns FROM games WHERE {where} "
+                    "ORDER BY game_id")  # fmt: skip
+    if not len(g["game_id"]):
+        return None
+    ids = g["game_id"].astype(np.int64)
+    s = _fetch(con, f"SELECT game_id, seat, score, win_share FROM seats WHERE {where}")
+    seats = int(g["n_players"].max())
+    row, seat = np.searchsorted(ids, s["game_id"]), s["seat"].astype(np.int64)
+    final = np.full((len(ids), seats), rows.ABSENT, dtype=np.int64)
+    final[row, seat] = s["score"]
+    share = np.zeros((len(ids), seats))
+    share[row, seat] = s["win_share"]
+    sole = (share == 1.0).sum(axis=1) == 1
+    games = rows.Games(ids, g["n_players"].astype(np.int64), g["turns"].astype(np.int64),
+                       final, np.where(sole, share.argmax(axis=1), -1))  # fmt: skip
+    value = "change" if changes else "score"
+    e = _fetch(con, f"SELECT game_id, turn, seat, {value} AS v FROM ({score_events}) ev "
+                    f"WHERE {where}")  # fmt: skip
+    at = np.minimum(np.searchsorted(ids, e["game_id"]), len(ids) - 1)
+    kept = ids[at] == e["game_id"]  # the games left out (unfinished) have no games row
+    scores = rows.Scores(at[kept], e["turn"][kept].astype(np.int64),
+                         e["seat"][kept].astype(np.int64), e["v"][kept].astype(np.int64),
+                         changes)  # fmt: skip
+    out = rows.per_game(games, scores)
+    third = out.pop("leader_at_two_thirds")
+    lost = share[np.arange(len(ids)), np.maximum(third, 0)] == 0
+    columns: dict[str, pa.Array] = {
+        "run": pa.array(np.full(len(ids), run, dtype=np.int64)),
+        "game_id": pa.array(ids),
+        "block": pa.array(g["block"].astype(np.int64)),
+        "n_players": pa.array(games.n_players.astype(np.int32)),
+        "turns": pa.array(games.turns.astype(np.int32)),
+        "lead_changes": pa.array(out.pop("lead_changes")),
+        "leader_at_two_thirds": pa.array(third, mask=third < 0),
+        "leader_lost": pa.array(lost, mask=third < 0),
+        "decided_at": pa.array(out.pop("decided_at")),
+        "winner": pa.array(games.winner.astype(np.int32), mask=~sole),
+    }
+    for name, values in out.items():
+        columns[name] = pa.array(values, mask=np.isnan(values))
+    return pa.table(columns, schema=SCHEMA)
 
 
 def shape_table(con: duckdb.DuckDBPyConnection, score_events: str) -> str:
     """The name of the temporary table of one row per finished game (:data:`TABLE`), made on
-    the first call over the connection's runs."""
+    the first call over the connection's runs, a batch of :data:`BATCH` games at a time."""
     made = con.sql(
         f"SELECT count(*) FROM duckdb_tables() WHERE table_name = '{TABLE}' AND temporary"
     ).fetchall()[0][0]
-    if not made:
-        seats = _seats(con)
-        con.execute(f"CREATE TEMP TABLE {TABLE} AS {_per_game_sql(score_events, max(seats, 1))}")
+    if made:
+        return TABLE
+    changes = _changes(con, score_events)
+    spans = con.sql("SELECT run, min(game_id), max(game_id) FROM games GROUP BY run ORDER BY run")
+    parts = []
+    for run, lo, hi in spans.fetchall():
+        for start in range(int(lo), int(hi) + 1, BATCH):
+            part = _batch(con, score_events, changes, int(run), start, start + BATCH)
+            if part is not None:
+                parts.append(part)
+    shapes = pa.concat_tables(parts) if parts else SCHEMA.empty_table()
+    con.register("game_shape_rows", shapes)
+    con.execute(f"CREATE TEMP TABLE {TABLE} AS SELECT * FROM game_shape_rows")
+    con.unregister("game_shape_rows")
     return TABLE
 
 

@@ -228,15 +228,12 @@ def pair_notable(con: duckdb.DuckDBPyConnection, pairing: Pairing) -> pa.Table |
     return curses.winner_changed(con) if pairing.factor == "curses" else None
 
 
-#: Each seat's coins through a game (:mod:`pipelines.metrics.game_shape`): a treasure card
-#: taken adds its value, a card lost to a curse takes its value away; the running sum ends at
-#: the seat's final score.
+#: Each seat's coins through a game (:mod:`pipelines.metrics.game_shape`), as changes: a
+#: treasure card taken adds its value, a card lost to a curse takes its value away; they add
+#: up to the seat's final score.
 SCORE_EVENTS = """
-    SELECT run, game_id, turn, seat,
-        sum(sum(CASE WHEN event = 'take' THEN a ELSE -b END))
-            OVER (PARTITION BY run, game_id, seat ORDER BY turn) AS score
-    FROM moves WHERE event = 'take' OR (event = 'curse_hit' AND a = 1)
-    GROUP BY run, game_id, turn, seat"""
+    SELECT run, game_id, turn, seat, CASE WHEN event = 'take' THEN a ELSE -b END AS change
+    FROM moves WHERE event = 'take' OR (event = 'curse_hit' AND a = 1)"""
 
 REPORT = GameReport(
     game="tobago",
