@@ -294,7 +294,7 @@ def report_json(report: GameReport, data: ReportData) -> dict[str, Any]:
             for r in data.cohorts
         ],
         "meta_game": meta_game.json_records(data),
-        "game_shape": game_shape.json_records(data),
+        "game_shape": game_shape.json_records(report, data),
         "comparisons": [
             {
                 "index": p.pairing.index,

@@ -215,29 +215,35 @@ def section(report: GameReport, data: ReportData) -> Section:
     )
 
 
-def json_records(data: ReportData) -> list[dict[str, Any]]:
+def _record(result: CohortResult, n: int, title: str) -> dict[str, Any]:
+    """One table size's ``report.json`` record."""
+    keys = ("estimate", "low", "high", "games", "blocks")
+    measures = {k: {f: r[f] for f in keys} for k, r in _measures(result, n).items()}
+    points = [r for r in result.rows("score_trajectory") if r["n_players"] == n]
+    along = ("point", "who", "mean", "low", "high", "games")
+    choices = _choices(result, n)
+    return {
+        "cohort": result.cohort.index,
+        "n_players": n,
+        **measures,
+        "choices_per_decision": None
+        if choices is None
+        else {k: v for k, v in choices.items() if k != "n_players"},
+        "trajectory": [{k: r[k] for k in along} for r in points],
+        "text": headline(result, n),
+        "note": None if measures else no_scores(title),
+    }
+
+
+def json_records(report: GameReport, data: ReportData) -> list[dict[str, Any]]:
     """``report.json``'s ``game_shape``: per cohort and table size, each measure (estimate,
     ``low``, ``high``, ``games``, ``blocks``), the choices per decision, the trajectory and
     the sentence; a cohort without a move log has ``n_players`` null and a ``note``."""
     out: list[dict[str, Any]] = []
     for result in data.cohorts:
-        index = result.cohort.index
         if not move_log_kept(result.cohort):
-            out.append({"cohort": index, "n_players": None, "note": NO_MOVE_LOG})
+            out.append({"cohort": result.cohort.index, "n_players": None, "note": NO_MOVE_LOG})
             continue
         sizes = sorted({int(r["n_players"]) for r in result.rows("win_rate_by_strategy")})
-        for n in sizes:
-            measures = {k: {f: r[f] for f in ("estimate", "low", "high", "games", "blocks")}
-                        for k, r in _measures(result, n).items()}  # fmt: skip
-            points = [r for r in result.rows("score_trajectory") if r["n_players"] == n]
-            keys = ("point", "who", "mean", "low", "high", "games")
-            trajectory = [{k: r[k] for k in keys} for r in points]
-            choices = _choices(result, n)
-            out.append({
-                "cohort": index, "n_players": n, **measures,
-                "choices_per_decision": None if choices is None else
-                {k: v for k, v in choices.items() if k != "n_players"},
-                "trajectory": trajectory, "text": headline(result, n),
-                "note": None if measures else no_scores(data.game),
-            })  # fmt: skip
+        out += [_record(result, n, report.title) for n in sizes]
     return out
