@@ -14,6 +14,7 @@ choices per decision are measured).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import duckdb
@@ -27,11 +28,11 @@ from pipelines.report.run_groups import Cohort
 from reports import figures, numbers
 from reports.blocks import (
     Block,
+    Brief,
     Figure,
     Folded,
     Paragraph,
     Section,
-    SideBySide,
     Subheading,
     Table,
     col,
@@ -176,9 +177,15 @@ def _cohort_blocks(report: GameReport, result: CohortResult, data: ReportData) -
     sizes = sorted({int(r["n_players"]) for r in result.rows("win_rate_by_strategy")})
     for n in sizes:
         blocks += [Subheading(f"{label}Game shape, {n} players"), Paragraph(headline(result, n))]
+        # What describes is folded (the page stays a few screens long); the table is in the
+        # summary all the same.
         figure = _figure(report, result, n)
-        table = _table(result, n)
-        blocks.append(table if figure is None else SideBySide((figure,), (table,)))
+        detail: list[Block] = [Brief((_table(result, n),))]
+        what = "the measures"
+        if figure is not None:
+            detail.append(figure)
+            what += " and the scores through the game (figure)"
+        blocks.append(Folded(f"Game shape, {n} players: {what}", tuple(detail)))
     if report.score_events is None:
         blocks.append(Paragraph(no_scores(report.title), "note"))
     if not result.rows("choices_per_decision"):
@@ -192,15 +199,16 @@ def _cohort_blocks(report: GameReport, result: CohortResult, data: ReportData) -
     return blocks
 
 
-def section(report: GameReport, data: ReportData) -> Section:
-    """The game-shape section: per cohort and table size, the sentence, the table of
-    measures and the score trajectories; a cohort of a pairing's B folded."""
-    from pipelines.report.page import is_primary
-
+def section(
+    report: GameReport, data: ReportData, primary: Callable[[CohortResult], bool]
+) -> Section:
+    """The game-shape section: per cohort and table size, the sentence, then folded the
+    table of measures and the score trajectories; a cohort that is not ``primary`` (a
+    pairing's B) folded whole."""
     blocks: list[Block] = []
     for result in data.cohorts:
         inner = _cohort_blocks(report, result, data)
-        if is_primary(result, data):
+        if primary(result):
             blocks += inner
         else:
             blocks.append(Folded(f"{result.cohort.label}: game shape", tuple(inner)))
