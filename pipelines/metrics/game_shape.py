@@ -3,9 +3,11 @@ the leader at two thirds of the game lost, how early the winner was known, and t
 the winner and of the others through the game; per table size, each with its 95% interval.
 
 A game gives its scores as a SELECT over the connection's views (its report part's
-``score_events``) with the columns ``run, game_id, turn, seat, score``: a seat's score after
-the row's turn, for at least every turn in which it changed. The seats' final scores (the
-``seats`` table) close every game, after its last turn. From those rows, per game:
+``score_events``) with the columns ``run, game_id, turn, seat`` and either ``score`` (a
+seat's running score after the row's turn, at least for every turn in which it changed; one
+row per seat and turn) or ``change`` (what the row adds to the seat's score; the rows of a
+seat add up to its score). The seats' final scores (the ``seats`` table) close every game,
+after its last turn. From those rows, per game (:mod:`pipelines.metrics.game_shape_games`):
 
 - the scores after each turn in which one changed (a seat's score holds until its next row;
   0 before its first);
@@ -32,6 +34,11 @@ moves with who is left.
 Intervals treat a seed block (``run, block``) as the independent unit, as every interval of
 the reports (:mod:`pipelines.metrics.clustered`). Player counts are never pooled: every
 figure is per table size.
+
+Each measure is one line for a caller that wants it as an objective, per table size with
+its interval: ``measure(con, scores, "comeback")`` (or ``"lead_changes"``,
+``"tied_at_two_thirds"``, ``"decided_at"``), with ``scores`` the game's report part's
+``score_events``; ``per_game(con, scores)`` gives every game's row.
 """
 
 from __future__ import annotations
@@ -82,7 +89,7 @@ SCHEMA = pa.schema(
     ]
 )
 #: Games read at a time: a batch's score rows are a few million at most, whatever the run.
-BATCH = 50_000
+BATCH = 20_000
 
 
 def _changes(con: duckdb.DuckDBPyConnection, score_events: str) -> bool:
@@ -158,16 +165,15 @@ def shape_table(con: duckdb.DuckDBPyConnection, score_events: str) -> str:
     if made:
         return TABLE
     changes = _changes(con, score_events)
+    con.register("game_shape_rows", SCHEMA.empty_table())
+    con.execute(f"CREATE TEMP TABLE {TABLE} AS SELECT * FROM game_shape_rows")
     spans = con.sql("SELECT run, min(game_id), max(game_id) FROM games GROUP BY run ORDER BY run")
-    parts = []
     for run, lo, hi in spans.fetchall():
         for start in range(int(lo), int(hi) + 1, BATCH):
             part = _batch(con, score_events, changes, int(run), start, start + BATCH)
-            if part is not None:
-                parts.append(part)
-    shapes = pa.concat_tables(parts) if parts else SCHEMA.empty_table()
-    con.register("game_shape_rows", shapes)
-    con.execute(f"CREATE TEMP TABLE {TABLE} AS SELECT * FROM game_shape_rows")
+            if part is not None:  # one batch in memory at a time, as DuckDB stores the rows
+                con.register("game_shape_rows", part)
+                con.execute(f"INSERT INTO {TABLE} SELECT * FROM game_shape_rows")
     con.unregister("game_shape_rows")
     return TABLE
 

@@ -176,7 +176,10 @@ def _cohort_blocks(report: GameReport, result: CohortResult, data: ReportData) -
     blocks: list[Block] = []
     sizes = sorted({int(r["n_players"]) for r in result.rows("win_rate_by_strategy")})
     for n in sizes:
-        blocks += [Subheading(f"{label}Game shape, {n} players"), Paragraph(headline(result, n))]
+        blocks.append(Subheading(f"{label}Game shape, {n} players"))
+        said = headline(result, n)
+        if said:
+            blocks.append(Paragraph(said))
         # What describes is folded (the page stays a few screens long); the table is in the
         # summary all the same.
         figure = _figure(report, result, n)

@@ -227,5 +227,6 @@ REPORT = GameReport(
     },
     score_events=SCORE_EVENTS,
     choices="A choice is one legal answer of a decision: draw or plunder (two), a character "
-    "of those dealt, a pile a power may take a card from, a card the Candle shows.",
+    "of those dealt, a pile a power or the Key + Chest bonus may take a card from, a card the "
+    "Candle shows, placing or putting back the card the Spyglass shows (two).",
 )
