@@ -51,6 +51,7 @@ import pyarrow as pa
 
 from pipelines.metrics import game_shape_games as rows
 from pipelines.metrics.clustered import clustered, rows_table
+from pipelines.metrics.source import all_cores
 from sim.errors import InputError
 
 #: The temporary table :func:`shape_table` makes, one row per finished game.
@@ -89,7 +90,7 @@ SCHEMA = pa.schema(
     ]
 )
 #: Games read at a time: a batch's score rows are a few million at most, whatever the run.
-BATCH = 20_000
+BATCH = 50_000
 
 
 def _changes(con: duckdb.DuckDBPyConnection, score_events: str) -> bool:
@@ -170,7 +171,10 @@ def shape_table(con: duckdb.DuckDBPyConnection, score_events: str) -> str:
     spans = con.sql("SELECT run, min(game_id), max(game_id) FROM games GROUP BY run ORDER BY run")
     for run, lo, hi in spans.fetchall():
         for start in range(int(lo), int(hi) + 1, BATCH):
-            part = _batch(con, score_events, changes, int(run), start, start + BATCH)
+            # Integers only, and nothing below depends on the order rows arrive in (a
+            # running source has one row per seat and turn): so on every core.
+            with all_cores(con):
+                part = _batch(con, score_events, changes, int(run), start, start + BATCH)
             if part is not None:  # one batch in memory at a time, as DuckDB stores the rows
                 con.register("game_shape_rows", part)
                 con.execute(f"INSERT INTO {TABLE} SELECT * FROM game_shape_rows")
