@@ -37,8 +37,8 @@ class Games:
 
 @dataclass(frozen=True)
 class Scores:
-    """Score rows of the batch: game index, turn, seat, and the value (a running score, or a
-    change when ``changes``)."""
+    """Score rows of the batch: game index, turn, seat, and the value (a running score, one
+    row per seat and turn; or, when ``changes``, a change, any number of rows)."""
 
     game: np.ndarray
     turn: np.ndarray
@@ -47,50 +47,39 @@ class Scores:
     changes: bool
 
 
-def _running(s: Scores) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Rows sorted by game, seat and turn, one per seat and turn: its score after the turn
-    (a change source summed up to there; a running source's last row of the turn)."""
-    # One int64 key (game, seat, turn: 35, 4 and 24 bits) sorts several times faster than a
-    # lexsort of three; stable, so a running source's rows of one turn keep their order.
-    order = np.argsort((s.game << 28) | (s.seat << 24) | s.turn, kind="stable")
-    g, t, seat, v = s.game[order], s.turn[order], s.seat[order], s.value[order]
-    if s.changes:
-        total = np.cumsum(v)
-        first = np.ones(len(g), dtype=bool)
-        first[1:] = (g[1:] != g[:-1]) | (seat[1:] != seat[:-1])
-        start = np.maximum.accumulate(np.where(first, np.arange(len(g)), 0))
-        v = total - (total[start] - v[start])
-    last = np.ones(len(g), dtype=bool)
-    last[:-1] = (g[1:] != g[:-1]) | (seat[1:] != seat[:-1]) | (t[1:] != t[:-1])
-    return g[last], t[last], seat[last], v[last]
-
-
 def _wide(games: Games, s: Scores) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per game and turn with a row, then once more after the last turn with the final
     scores: the row's game, its order ``2 turn`` (``2 T - 1`` for the final scores) and every
-    seat's score then (a score holds until its seat's next row; 0 before the first)."""
-    g, t, seat, v = _running(s)
-    seats = games.final.shape[1]
-    n = len(games.game_id)
-    g = np.concatenate([g, np.repeat(np.arange(n), seats)])
-    order_key = np.concatenate([2 * t.astype(np.int64), np.repeat(2 * games.turns - 1, seats)])
-    seat = np.concatenate([seat, np.tile(np.arange(seats), n)])
-    v = np.concatenate([v, games.final.reshape(-1)])
-    keep = np.concatenate([np.ones(len(t), dtype=bool), games.final.reshape(-1) != ABSENT])
-    g, order_key, seat, v = g[keep], order_key[keep], seat[keep], v[keep]
-    key = g.astype(np.int64) * (1 << 32) + order_key
-    rows, row = np.unique(key, return_inverse=True)
-    row_game = (rows >> 32).astype(np.int64)
+    seat's score then (a score holds until its seat's next row; 0 before the first).
+
+    One sort (of the rows' keys) does it: changes are summed into their (game, turn) row and
+    added up down the rows of each game; running scores are carried down each seat's column
+    to the next row that has one."""
+    n, seats = len(games.game_id), games.final.shape[1]
+    events = (s.game.astype(np.int64) << 32) | (2 * s.turn)
+    finals = (np.arange(n, dtype=np.int64) << 32) | (2 * games.turns - 1)
+    rows, inverse = np.unique(np.concatenate([events, finals]), return_inverse=True)
+    event_row, final_row = inverse[: len(events)], inverse[len(events) :]
+    row_game = rows >> 32
     row_ord = rows & ((1 << 32) - 1)
-    found = np.full((len(rows), seats), -1, dtype=np.int64)  # the source row of each cell
-    found[row, seat] = np.arange(len(v))  # one row per game, turn and seat (see _running)
-    starts = np.searchsorted(row_game, row_game, side="left")
-    index = np.arange(len(rows))
-    wide = np.zeros((len(rows), seats), dtype=np.int64)
-    for k in range(seats):
-        held = np.maximum.accumulate(np.where(found[:, k] >= 0, index, -1))
-        ok = held >= starts
-        wide[ok, k] = v[found[held[ok], k]]
+    starts = np.searchsorted(row_game, row_game, side="left")  # each row's game's first row
+    cell = event_row * seats + s.seat
+    if s.changes:
+        summed = np.bincount(cell, weights=s.value, minlength=len(rows) * seats)
+        delta = np.rint(summed).astype(np.int64).reshape(-1, seats)
+        total = np.cumsum(delta, axis=0)
+        wide = total - (total[starts] - delta[starts])  # from the game's first row only
+    else:
+        found = np.full(len(rows) * seats, -1, dtype=np.int64)
+        found[cell] = np.arange(len(cell))  # one row per seat and turn
+        found = found.reshape(-1, seats)
+        index = np.arange(len(rows))
+        wide = np.zeros((len(rows), seats), dtype=np.int64)
+        for k in range(seats):
+            held = np.maximum.accumulate(np.where(found[:, k] >= 0, index, -1))
+            ok = held >= starts
+            wide[ok, k] = s.value[found[held[ok], k]]
+    wide[final_row] = games.final  # the final scores close every game (ABSENT: no seat)
     absent = np.arange(seats)[None, :] >= games.n_players[row_game][:, None]
     wide[absent] = ABSENT
     return row_game, row_ord, wide
