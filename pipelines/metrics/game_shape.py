@@ -90,7 +90,7 @@ SCHEMA = pa.schema(
     ]
 )
 #: Games read at a time: a batch's score rows are a few million at most, whatever the run.
-BATCH = 50_000
+BATCH = 20_000
 
 
 def _changes(con: duckdb.DuckDBPyConnection, score_events: str) -> bool:
