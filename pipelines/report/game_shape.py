@@ -221,7 +221,10 @@ def section(
         f"How a game feels, from the move logs: how often the lead changes, how often the "
         f"leader at two thirds of the game loses, how early the winner is known, how many "
         f"choices a decision offers and the scores through the game. {report.choices} "
-        f"Choices are counted in up to {SAMPLE} games per table size, played again.",
+        f"Choices are counted in up to {SAMPLE} games per table size, played again; the "
+        f"other measures over every finished game up to {numbers.count(game_shape.MAX_GAMES)} "
+        "games a cohort, and beyond that over every k-th batch of games, evenly through the "
+        "run (each figure gives its games).",
         tuple(blocks),
     )
 

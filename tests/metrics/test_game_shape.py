@@ -126,3 +126,20 @@ def test_a_source_without_scores_is_refused_by_name() -> None:
 
     with pytest.raises(InputError, match="no column change or score"):
         gs.per_game(con, "SELECT run, game_id, turn, seat, change AS points FROM ev")
+
+
+def test_beyond_its_cap_the_shape_reads_every_kth_batch_of_games(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # 12 copies of game 0, ids 0..11 (batches of 2: 6 batches). Within the cap every game is
+    # read; with a cap of 5 games the stride is ceil(12 / 5) = 3: batches 0 and 3, games
+    # 0, 1, 6, 7, each with game 0's hand-counted shape.
+    games = [(i, i // 2, 2, 6) for i in range(12)]
+    seats = [(i, s, score, share) for i in range(12) for _, s, score, share in SEATS[:2]]
+    rows = [(i, t, s, v) for i in range(12) for _, t, s, v in CHANGES[:5]]
+    monkeypatch.setattr(gs, "BATCH", 2)
+    assert set(_per_game(_connect(games, seats, rows, "change"))) == set(range(12))
+    monkeypatch.setattr(gs, "MAX_GAMES", 5)
+    got = _per_game(_connect(games, seats, rows, "change"))
+    assert set(got) == {0, 1, 6, 7}
+    assert {r["lead_changes"] for r in got.values()} == {3}
