@@ -14,16 +14,21 @@ of one card value) is then judged against the visits it could have had, not its 
 UCB1 with the availability count in place of the parent's visit count.
 
 One iteration (a :class:`Walk`) descends from the root, choosing at each decision an action
-not yet tried there (uniformly, from the searching seat's generator) or else the best by
-UCB1; the first untried action taken is the expansion, after which the rollout policy
-answers until the game ends, and every edge on the path is credited with the reward of the
-seat that took it.
+not yet tried there or else the best by UCB1; the first untried action taken is the
+expansion, after which the rollout policy answers until the game ends, and every edge on the
+path is credited with the reward of the seat that took it. Untried actions are taken in the
+order the game lists them, the rollout policy's own answer first: a node's first playout is
+then the policy's, so the values above it start from the policy's play rather than from a
+random deviation (the paper draws the untried action uniformly; this is the one departure).
+
+The recommendation (:func:`recommend`) is the most visited action, but a search of a few
+hundred playouts often ranks two close actions by luck: with ``z > 0`` the policy's own
+answer is kept unless the most visited one's mean reward is ``z`` standard errors above it.
 """
 
 from __future__ import annotations
 
 import math
-import random
 from collections.abc import Hashable, Sequence
 
 
@@ -31,11 +36,12 @@ class Edge:
     """An action from a node: playouts through it, their summed reward for the seat that
     acts, how often it was available, and the node it leads to."""
 
-    __slots__ = ("avail", "child", "total", "visits")
+    __slots__ = ("avail", "child", "squares", "total", "visits")
 
     def __init__(self) -> None:
         self.visits = 0
         self.total = 0.0
+        self.squares = 0.0
         self.avail = 0
         self.child: Node | None = None
 
@@ -43,6 +49,14 @@ class Edge:
     def mean(self) -> float:
         """The mean reward of its playouts (0 before the first)."""
         return self.total / self.visits if self.visits else 0.0
+
+    @property
+    def variance(self) -> float:
+        """The sample variance of its playouts' rewards (0 before the second)."""
+        n = self.visits
+        if n < 2:
+            return 0.0
+        return max(0.0, (self.squares - self.total * self.total / n) / (n - 1))
 
 
 class Node:
@@ -54,22 +68,22 @@ class Node:
         self.edges: dict[Hashable, Edge] = {}
 
 
-def select(node: Node, keys: Sequence[Hashable], c: float, rng: random.Random) -> tuple[int, bool]:
+def select(node: Node, keys: Sequence[Hashable], c: float) -> tuple[int, bool]:
     """The index in ``keys`` (the actions legal at this visit, keyed) of the action to take,
     and whether it is an expansion (untried so far); every one of ``keys`` is counted as
-    available once. An untried action is chosen uniformly; otherwise the highest
+    available once. The first untried action in ``keys``; otherwise the highest
     ``mean + c * sqrt(ln(availability) / visits)``, the first of ``keys`` on a tie."""
     edges = node.edges
-    untried: list[int] = []
+    untried = -1
     for i, key in enumerate(keys):
         edge = edges.get(key)
         if edge is None:
             edge = edges[key] = Edge()
         edge.avail += 1
-        if edge.visits == 0:
-            untried.append(i)
-    if untried:
-        return untried[math.floor(rng.random() * len(untried))], True
+        if edge.visits == 0 and untried < 0:
+            untried = i
+    if untried >= 0:
+        return untried, True
     best, choice = -math.inf, 0
     for i, key in enumerate(keys):
         edge = edges[key]
@@ -95,16 +109,30 @@ def most_visited(node: Node, keys: Sequence[Hashable]) -> int | None:
     return choice
 
 
+def recommend(node: Node, keys: Sequence[Hashable], z: float) -> int | None:
+    """The tree's answer among ``keys`` (``keys[0]``: the rollout policy's own): the most
+    visited (:func:`most_visited`), unless ``z > 0`` and its mean reward is not ``z``
+    standard errors (of the difference of two independent means) above the policy's; then
+    the policy's. None when none of ``keys`` has been played."""
+    choice = most_visited(node, keys)
+    if choice is None or choice == 0 or z <= 0:
+        return choice
+    best, default = node.edges[keys[choice]], node.edges.get(keys[0])
+    if default is None or default.visits < 2 or best.visits < 2:
+        return choice  # UCB1 left the policy's answer nearly untried: it was clearly worse
+    error = math.sqrt(best.variance / best.visits + default.variance / default.visits)
+    return choice if best.mean - default.mean > z * error else 0
+
+
 class Walk:
     """One iteration's descent from the root: where it is, the edges taken (with the seat
     that took each) and whether it has left the tree (after its expansion)."""
 
-    __slots__ = ("c", "done", "node", "path", "rng")
+    __slots__ = ("c", "done", "node", "path")
 
-    def __init__(self, root: Node, c: float, rng: random.Random) -> None:
+    def __init__(self, root: Node, c: float) -> None:
         self.node = root
         self.c = c
-        self.rng = rng
         self.path: list[tuple[Edge, int]] = []
         self.done = False
 
@@ -112,7 +140,7 @@ class Walk:
         """The index in ``keys`` that ``seat`` plays at the walk's node (see :func:`select`);
         the walk moves to that edge's node and, after an expansion, leaves the tree."""
         node = self.node
-        index, expanded = select(node, keys, self.c, self.rng)
+        index, expanded = select(node, keys, self.c)
         edge = node.edges[keys[index]]
         self.path.append((edge, seat))
         if edge.child is None:
@@ -128,8 +156,10 @@ class Walk:
     def backup(self, rewards: Sequence[float]) -> None:
         """Credit every edge taken with the reward (``rewards``, by seat) of its seat."""
         for edge, seat in self.path:
+            reward = rewards[seat]
             edge.visits += 1
-            edge.total += rewards[seat]
+            edge.total += reward
+            edge.squares += reward * reward
 
 
 def rewards_of(scores: Sequence[int], win_shares: Sequence[float], weight: float) -> list[float]:

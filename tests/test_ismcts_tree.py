@@ -1,23 +1,14 @@
 """The SO-ISMCTS tree on hand-made decision problems: UCB1 with availability counts (visit
 counts worked out by hand, and a choice that the parent's visit count would get wrong), the
-recommendation, the backup by seat and the reward."""
+order of expansion, the recommendation and its guard, the backup by seat and the reward."""
 
 from __future__ import annotations
 
 import math
-import random
 
 import pytest
 
-from strategies.ismcts_tree import Node, Walk, most_visited, rewards_of, select
-
-
-class FirstUntried(random.Random):
-    """A generator whose draws are all 0: among untried actions the first is taken."""
-
-    def random(self) -> float:
-        return 0.0
-
+from strategies.ismcts_tree import Edge, Node, Walk, most_visited, recommend, rewards_of, select
 
 #: The hand-made problem: one decision of one seat, rewards fixed per action; ``x`` is legal
 #: only at even iterations (as another seat's card in some deals only).
@@ -26,7 +17,7 @@ REWARD = {"a": 0.0, "b": 1.0, "x": 0.5}
 
 def _iterate(root: Node, iteration: int, c: float) -> str:
     keys = ["a", "b", "x"] if iteration % 2 == 0 else ["a", "b"]
-    walk = Walk(root, c, FirstUntried())
+    walk = Walk(root, c)
     key = keys[walk.choose(0, keys)]
     walk.backup([REWARD[key]])
     return key
@@ -55,19 +46,42 @@ def test_ucb_counts_each_child_by_its_availability() -> None:
     assert most_visited(root, ["y"]) is None
 
 
-def test_an_untried_action_is_drawn_uniformly_from_the_generator() -> None:
-    picks = {select(Node(), ["a", "b", "c"], 0.7, random.Random(s))[0] for s in range(40)}
-    assert picks == {0, 1, 2}
-    index, expanded = select(Node(), ["a"], 0.7, random.Random(0))
-    assert (index, expanded) == (0, True)
+def test_untried_actions_are_taken_in_order_the_policy_s_first() -> None:
+    root = Node()
+    assert [select(root, ["p", "a", "b"], 0.7) for _ in range(2)] == [(0, True), (0, True)]
+    root.edges["p"].visits = 1
+    assert select(root, ["p", "a", "b"], 0.7) == (1, True)
+    assert root.edges["p"].avail == 3 and root.edges["b"].avail == 3
+
+
+def _edge(*rewards: float) -> Edge:
+    edge = Edge()
+    edge.visits = len(rewards)
+    edge.total = sum(rewards)
+    edge.squares = sum(r * r for r in rewards)
+    return edge
+
+
+def test_the_recommendation_keeps_the_policy_s_answer_unless_clearly_beaten() -> None:
+    root = Node()
+    root.edges["p"] = _edge(0, 1, 0, 1)  # mean 0.5, variance 1/3
+    root.edges["a"] = _edge(1, 1, 1, 0, 1, 1)  # mean 5/6, variance 1/6
+    # By hand: gain 1/3, standard error sqrt(1/3 / 4 + 1/6 / 6) = sqrt(1/9) = 1/3.
+    assert math.isclose(root.edges["a"].variance, 1 / 6)
+    assert recommend(root, ["p", "a"], 0) == 1  # the most visited
+    assert recommend(root, ["p", "a"], 0.99) == 1  # 1/3 > 0.99 / 3
+    assert recommend(root, ["p", "a"], 1.01) == 0  # 1/3 < 1.01 / 3: the policy's
+    root.edges["p"] = _edge(0)  # UCB1 tried the policy's answer once: clearly worse
+    assert recommend(root, ["p", "a"], 5) == 1
+    assert recommend(root, ["q"], 1) is None
 
 
 def test_a_walk_leaves_the_tree_after_its_expansion_and_credits_each_seat() -> None:
     root = Node()
-    first = Walk(root, 0.7, FirstUntried())
+    first = Walk(root, 0.7)
     assert first.choose(0, ["a"]) == 0 and first.done  # new: the rollout policy takes over
     first.backup([1.0, 0.0])
-    second = Walk(root, 0.7, FirstUntried())
+    second = Walk(root, 0.7)
     assert second.choose(0, ["a"]) == 0 and not second.done  # known: on down the tree
     assert [second.choose(1, ["p", "q"]), second.done] == [0, True]
     second.backup([0.25, 0.75])

@@ -16,9 +16,11 @@ policy's own answer, and at a turn decision the ``width`` clue plays that remove
 their map's candidates and one answer of every other kind (:func:`strategies.tobago.pimc.
 candidates`); at every other decision, all legal answers.
 
-The answer played is the root's most visited one. The rest of the turn follows the tree
-while its path is the searching seat's own (no other seat has decided in between) and the
-action it recommends has at least ``follow`` playouts; otherwise the policy answers. Reward:
+The answer played is the root's most visited one, unless (``z > 0``) its mean reward is not
+``z`` standard errors above the policy's own answer's, which is then kept
+(:func:`strategies.ismcts_tree.recommend`). The rest of the turn follows the tree the same
+way while its path is the searching seat's own (no other seat has decided in between) and
+the action it recommends has at least ``follow`` playouts; otherwise the policy answers. Reward:
 the win share plus ``margin_weight`` times the final coin margin over the best other seat.
 The budget is a number of iterations, never a time: a time budget would make the answers,
 hence the games, depend on the machine's load, and a game must stay a pure function of its
@@ -33,7 +35,7 @@ from typing import Any
 from sim.tobago import decisions
 from sim.tobago.position import determinize, game_at
 from sim.tobago.view import PlayerView
-from strategies.ismcts_tree import Node, Walk, most_visited, rewards_of
+from strategies.ismcts_tree import Node, Walk, recommend, rewards_of
 from strategies.tobago.pimc import ROLLOUTS, candidates
 
 #: An action's key in the tree: ``(seat, kind, value, position, answer)``.
@@ -110,6 +112,7 @@ class Ismcts:
         rollout: str = "cautious",
         width: int = 3,
         margin_weight: float = 0.01,
+        z: float = 1.0,
         horizon: int = 1,
         follow: int = 10,
     ) -> None:
@@ -120,6 +123,7 @@ class Ismcts:
             raise ValueError(f"rollout = {rollout!r} is not allowed (one of {allowed})")
         _check_int("width", width, 1)
         _check_number("margin_weight", margin_weight)
+        _check_number("z", z)
         _check_int("horizon", horizon, 1)
         _check_int("follow", follow, 1)
         self.rng = rng
@@ -128,6 +132,7 @@ class Ismcts:
         self.rollout = ROLLOUTS[rollout]
         self.width = width
         self.margin_weight = float(margin_weight)
+        self.z = float(z)
         self.horizon = horizon
         self.follow = follow
         self.policy = self.rollout(rng)
@@ -152,7 +157,7 @@ class Ismcts:
         if len(options) < 2:
             return default
         keys = keys_of(decision, options)
-        index = most_visited(node, keys)
+        index = recommend(node, keys, self.z)
         if index is None or not (root or node.edges[keys[index]].visits >= self.follow):
             self._node = None
             return default
@@ -168,7 +173,7 @@ class Ismcts:
         root = Node()
         for _ in range(self.iterations):
             state = determinize(view, rng)
-            walk = Walk(root, c, rng)
+            walk = Walk(root, c)
             players = [_TreeSeat(walk, rollout(rng), width, last_turn) for _ in range(n)]
             result = game_at(state, players).play_on()
             walk.backup(rewards_of(result.scores, result.win_shares, weight))

@@ -15,7 +15,9 @@ Which card a draw turns up is chance, fixed by the determinization and not a bra
 tree. After the first new edge, and beyond the horizon, the ``rollout`` policy (a stopping
 rule) answers everything.
 
-The answer played is the root's most visited one (the policy's own on a tie). Reward: the
+The answer played is the root's most visited one, unless (``z > 0``) its mean reward is not
+``z`` standard errors above the policy's own answer's, which is then kept
+(:func:`strategies.ismcts_tree.recommend`). Reward: the
 win share plus ``margin_weight`` times the final score margin over the best other seat.
 The budget is a number of iterations, never a time, so that a game stays a pure function of
 its seed; the player draws only from its own generator. The draft and the Plunderer's
@@ -30,7 +32,7 @@ from typing import Any
 from sim.treasure_island import decisions
 from sim.treasure_island.position import RESUMABLE, Position, game_at, play_on, position_of
 from sim.treasure_island.view import PlayerView
-from strategies.ismcts_tree import Node, Walk, most_visited, rewards_of
+from strategies.ismcts_tree import Node, Walk, recommend, rewards_of
 from strategies.treasure_island.pimc import ROLLOUTS
 
 #: An action's key in the tree: ``(seat, kind, value, answer)``.
@@ -90,6 +92,7 @@ class Ismcts:
         c: float = 0.7,
         rollout: str = "expected-value",
         margin_weight: float = 0.02,
+        z: float = 1.0,
         horizon: int = 1,
     ) -> None:
         for key, value in (("iterations", iterations), ("horizon", horizon)):
@@ -100,11 +103,13 @@ class Ismcts:
             allowed = ", ".join(ROLLOUTS)
             raise ValueError(f"rollout = {rollout!r} is not allowed (one of {allowed})")
         _check_number("margin_weight", margin_weight)
+        _check_number("z", z)
         self.rng = rng
         self.iterations = iterations
         self.c = float(c)
         self.rollout = ROLLOUTS[rollout]
         self.margin_weight = float(margin_weight)
+        self.z = float(z)
         self.horizon = horizon
         self.policy = self.rollout(rng)
         #: The last search's root (for tests and studies).
@@ -118,7 +123,7 @@ class Ismcts:
         options = ordered(decision, default)
         keys = keys_of(decision, options)
         root = self._search(position_of(view, decision), options, keys)
-        index = most_visited(root, keys)
+        index = recommend(root, keys, self.z)
         return default if index is None else options[index]
 
     def _search(self, position: Position, options: list[Any], keys: list[Key]) -> Node:
@@ -131,7 +136,7 @@ class Ismcts:
         root = Node()
         for _ in range(self.iterations):
             rng.shuffle(hidden)
-            walk = Walk(root, c, rng)
+            walk = Walk(root, c)
             players = [_TreeSeat(walk, rollout(rng), last_turn) for _ in range(position.n)]
             game = game_at(position, hidden, players, rng)
             answer = options[walk.choose(seat, keys)]
