@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from strategies.catalog import StrategyCatalog
+from strategies.tobago.ismcts import Ismcts
 from strategies.tobago.pimc import Pimc
 from strategies.tobago.random_player import RandomPlayer
 from strategies.tobago.styles import Cartographer, Cautious, Collector, Hunter
@@ -18,8 +19,7 @@ CATALOG = StrategyCatalog(
         "collector": Collector,
         "cautious": Cautious,
         "pimc": Pimc,
-        # The player's former name: older specs and stored runs name the same player.
-        "ismcts": Pimc,
+        "ismcts": Ismcts,
     },
     defaults=SCRIPTED,
 )

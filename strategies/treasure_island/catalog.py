@@ -5,6 +5,7 @@ The default lineup is the three stopping rules and the random floor (``optimal``
 from __future__ import annotations
 
 from strategies.catalog import StrategyCatalog
+from strategies.treasure_island.ismcts import Ismcts
 from strategies.treasure_island.optimal import OptimalStopping
 from strategies.treasure_island.pimc import Pimc
 from strategies.treasure_island.random_player import RandomPlayer
@@ -18,8 +19,7 @@ CATALOG = StrategyCatalog(
         "expected-value": ExpectedValue,
         "optimal": OptimalStopping,
         "pimc": Pimc,
-        # The player's former name: older specs and stored runs name the same player.
-        "ismcts": Pimc,
+        "ismcts": Ismcts,
     },
     defaults=("expected-value", "bust-threshold", "stop-at", "random"),
 )

@@ -93,8 +93,8 @@ def test_random_games_conserve_cards_and_end(
 @pytest.mark.parametrize(
     "name",
     # The optimal player solves each turn exactly, tens of seconds of CPU a game: its games
-    # are played once for its tests (test_optimal_games). ``ismcts`` is another name of
-    # ``pimc``, played once.
+    # are played once for its tests (test_optimal_games). ``ismcts`` plays random games in
+    # its own tests (test_ismcts).
     [n for n in TREASURE_ISLAND if n not in ("optimal", "ismcts")],
 )
 def test_every_registered_strategy_plays_legal_answers(name: str) -> None:
