@@ -11,7 +11,7 @@ import typer
 from pipelines.cli.app import JsonOpt, app, command, echo_json
 
 StudyArg = Annotated[
-    Path, typer.Argument(help="The study: a TOML file (game, players, space, objectives).")
+    Path, typer.Argument(help="The study: a TOML file (game, lineup or pool, space, objectives).")
 ]
 StudyOutOpt = Annotated[
     Path | None,

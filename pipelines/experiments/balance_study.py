@@ -26,16 +26,20 @@ def sweep_spec(spec: BalanceSpec, workers: int | None = None) -> SweepSpec:
     and the ends of every range)."""
     from pipelines.experiments.simulate import game_islands
     from pipelines.play.game import check_game, parse_players
+    from strategies.registry import parse_strategy
 
     check_game(spec.game)
     kind = game_kind(spec.game)
     base = kind.load_rules(spec.rules)
-    try:
-        lineup = Lineup.of(parse_players(",".join(spec.players), spec.game), spec.game)
-    except InputError as exc:
-        raise InputError(f"{spec.path}: players: {exc}") from None
-    if not 2 <= len(lineup.labels) <= 8:
-        raise InputError(f"{spec.path}: players: give 2 or more strategies")
+    if spec.pool:  # checked on load, members by their canonical names
+        lineup = Lineup.of([parse_strategy(m, spec.game) for m in spec.pool], spec.game)
+    else:
+        try:
+            lineup = Lineup.of(parse_players(",".join(spec.players), spec.game), spec.game)
+        except InputError as exc:
+            raise InputError(f"{spec.path}: players: {exc}") from None
+        if not 2 <= len(lineup.labels) <= 8:
+            raise InputError(f"{spec.path}: players: give 2 or more strategies")
     ends = [
         {d.key: v}
         for d in spec.space
@@ -53,6 +57,7 @@ def sweep_spec(spec: BalanceSpec, workers: int | None = None) -> SweepSpec:
         workers=workers or spec.workers,
         seats=lineup.seats,
         engine=choose_engine(spec.engine, plays, f"{spec.path}: engine"),
+        table_sizes=spec.table_sizes,
     )
 
 
@@ -129,7 +134,10 @@ def run_study(
         "study": spec.path,
         "description": spec.description,
         "game": spec.game,
-        "players": list(sweep.labels),
+        "players": [] if spec.pool else list(sweep.labels),
+        **(
+            {"pool": list(sweep.labels), "table_sizes": list(spec.table_sizes)} if spec.pool else {}
+        ),
         "rules": spec.rules,
         "engine": sweep.engine,
         "rulebook": base,
