@@ -1,5 +1,5 @@
-"""A whole balance study from its spec: the lineup and base rules made ready (the engine
-chosen as ``sweep`` chooses it), the search (:mod:`pipelines.experiments.balance`), the
+"""A whole balance study from its spec: the lineup (or pool) and base rules made ready (the
+engine chosen as ``sweep`` chooses it), the search (:mod:`pipelines.experiments.balance`), the
 confirmation (:mod:`pipelines.experiments.balance_confirm`) and the result as one dict,
 which :mod:`pipelines.experiments.balance_output` writes and prints."""
 

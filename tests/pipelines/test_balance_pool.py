@@ -226,3 +226,14 @@ def test_only_the_rulebook_through_every_rung_leaves_nothing_to_confirm(tmp_path
               for k in range(3)]  # fmt: skip
     assert balance.candidates(spec, others) == []
     assert balance.candidates(spec, [rulebook, *others]) == [rulebook]
+
+
+def test_the_docs_pool_study_loads() -> None:
+    spec = load_spec(Path(__file__).resolve().parents[2] / "data/studies/tobago-pool-balance.toml")
+    assert spec.table_sizes == (2, 3, 4) and len(spec.pool) == 4
+    assert [o.name for o in spec.objectives] == [
+        f"{metric} at {size} players"
+        for metric in ("first_seat_advantage", "strategy_spread")
+        for size in (2, 3, 4)
+    ]
+    assert [spec.rung_games(r, 4) for r in range(3)] == [360, 1080, 3240]
