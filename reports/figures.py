@@ -128,6 +128,28 @@ def score_distribution(rows: Rows, unit: str, title: str) -> bytes:
     return _png(fig)
 
 
+def score_trajectory(rows: Rows, unit: str, title: str) -> bytes:
+    """Mean score after each tenth of the game (``point`` 1 to 10), one line per ``who``
+    (the winner, the others) with its 95% band (``low``, ``high``)."""
+    sns.set_theme(style="whitegrid")
+    fig, ax = plt.subplots(figsize=(7, 3.8))
+    words = {"winner": "eventual winner", "others": "other seats (mean)"}
+    for who, colour in (("winner", "#1f77b4"), ("others", "#7f7f7f")):
+        mine = sorted((r for r in rows if r["who"] == who), key=lambda r: r["point"])
+        x = [10 * int(r["point"]) for r in mine]
+        ax.plot(x, [float(r["mean"]) for r in mine], marker="o", color=colour, label=words[who])
+        bounded = [r for r in mine if r["low"] is not None]
+        ax.fill_between([10 * int(r["point"]) for r in bounded],
+                        [float(r["low"]) for r in bounded], [float(r["high"]) for r in bounded],
+                        color=colour, alpha=0.2, linewidth=0)  # fmt: skip
+    ax.set_xticks(range(10, 101, 10))
+    ax.set_xlabel("share of the game's turns played (%)")
+    ax.set_ylabel(f"mean score ({unit}), 95% band")
+    ax.set_title(title, fontsize=11)
+    ax.legend(fontsize=8, loc="upper left")
+    return _png(fig)
+
+
 def forest(
     rows: Rows,
     label: str,

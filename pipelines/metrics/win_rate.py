@@ -10,12 +10,16 @@ intervals at the effective sample size for shares, normal ones for means.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import duckdb
-import polars as pl
 import pyarrow as pa
 
 from pipelines.metrics.clustered import clustered, rows_table
 from reports.numbers import pct
+
+if TYPE_CHECKING:
+    import polars as pl
 
 _SEATS = "SELECT * FROM seat_games"
 
@@ -231,6 +235,10 @@ def game_length(con: duckdb.DuckDBPyConnection) -> pa.Table:
 def by_strategy_polars(frames: list[pl.LazyFrame]) -> pl.DataFrame:
     """Seats, wins, mean win share and score per strategy computed with Polars (lazy scans
     of the seats parts), for cross-checking the DuckDB path."""
+    # Imported here: every command that prints a win table imports this module, and only
+    # this cross-check needs Polars (a fifth of a second of CPU to import).
+    import polars as pl
+
     seats = pl.concat(frames)
     return (
         seats.group_by(pl.col("strategy").cast(pl.String))

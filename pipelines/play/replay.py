@@ -46,25 +46,38 @@ def run_rules(run: RunInfo) -> Any:
 Row = tuple[int, int, str, int, int, int]
 
 
-def _query(run: RunInfo, table: str, sql: str, game_id: int) -> list[tuple[Any, ...]]:
+def _query(
+    run: RunInfo,
+    table: str,
+    sql: str,
+    game_id: int,
+    con: duckdb.DuckDBPyConnection | None = None,
+) -> list[tuple[Any, ...]]:
     """``sql`` over the run's recorded part files of ``table`` (named ``t`` in it), for one
     game: a plain scan of the files, no views or joins, so it costs the same in a run of a
     million games (the parts are sorted by game id: DuckDB skips row groups by their
-    statistics)."""
+    statistics). On ``con`` when given: a new connection costs about 0.1 s, many times the
+    query, which matters to a caller that replays many games."""
     files = ", ".join(duckdb_path(p.path(run.path)) for p in run.parts[table])
     source = f"read_parquet([{files}], hive_partitioning = false)"
-    with duckdb.connect() as con:
-        rows: list[tuple[Any, ...]] = con.execute(sql.replace("{t}", source), [game_id]).fetchall()
+    if con is not None:
+        found: list[tuple[Any, ...]] = con.execute(sql.replace("{t}", source), [game_id]).fetchall()
+        return found
+    with duckdb.connect() as own:
+        rows: list[tuple[Any, ...]] = own.execute(sql.replace("{t}", source), [game_id]).fetchall()
     return rows
 
 
-def _logged_rows(run: RunInfo, game_id: int) -> list[Row]:
+def _logged_rows(
+    run: RunInfo, game_id: int, con: duckdb.DuckDBPyConnection | None = None
+) -> list[Row]:
     """The run's move rows of one game, as the engine's six ints (event as its code)."""
     rows = _query(
         run,
         "moves",
         "SELECT turn, seat, event::VARCHAR, a, b, c FROM {t} WHERE game_id = ? ORDER BY ply",
         game_id,
+        con,
     )
     return [(int(t), int(s), str(e), int(a), int(b), int(c)) for t, s, e, a, b, c in rows]
 
@@ -79,17 +92,22 @@ def replay(
 
 
 def replay_game(
-    run: RunInfo, game_id: int, observe: Callable[[Any], None] | None = None
+    run: RunInfo,
+    game_id: int,
+    observe: Callable[[Any], None] | None = None,
+    con: duckdb.DuckDBPyConnection | None = None,
 ) -> tuple[PlayedGame, int]:
-    """:func:`replay` for a run already opened (and checked)."""
+    """:func:`replay` for a run already opened (and checked); the run's rows are read on
+    ``con`` when given (any connection: the query names the run's files)."""
     spec = run.manifest["spec"]
     games = int(spec["games"])
     if not 0 <= game_id < games:
         raise InputError(f"--game-id {game_id}: the run has games 0 to {games - 1}")
-    found = _query(run, "games", "SELECT seed, island::VARCHAR FROM {t} WHERE game_id = ?", game_id)
+    sql = "SELECT seed, island::VARCHAR FROM {t} WHERE game_id = ?"
+    found = _query(run, "games", sql, game_id, con)
     if not found:
         raise InputError(f"--game-id {game_id}: the run has not played that game yet")
-    logged = _logged_rows(run, game_id) if "moves" in run.tables else None
+    logged = _logged_rows(run, game_id, con) if "moves" in run.tables else None
     kind = game_kind(run.game)
     labels = [str(p) for p in spec["players"]]
     plan = spec_schedule(spec).plan(game_id)

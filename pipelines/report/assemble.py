@@ -36,6 +36,7 @@ JSON_KEYS = (
     "gaps",
     "cohorts",
     "meta_game",
+    "game_shape",
     "comparisons",
 )
 

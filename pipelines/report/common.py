@@ -26,7 +26,7 @@ import pyarrow.csv as pacsv
 from pipelines.metrics import gaps, paired, rating, win_rate
 from pipelines.metrics.source import RunInfo, connect
 from pipelines.report import findings as common_findings
-from pipelines.report import meta_game
+from pipelines.report import game_shape, meta_game
 from pipelines.report.data import (
     CohortResult,
     Finding,
@@ -116,6 +116,7 @@ def compute(
             tables = common_tables(con)
             tables.update(report.compute(con, cohort))
             tables.update(meta_game.cohort_tables(con, cohort))
+            tables.update(game_shape.cohort_tables(con, cohort, report))
         cohorts.append(CohortResult(cohort, tables))
     pairs = []
     for pairing in groups.pairings:
@@ -293,6 +294,7 @@ def report_json(report: GameReport, data: ReportData) -> dict[str, Any]:
             for r in data.cohorts
         ],
         "meta_game": meta_game.json_records(data),
+        "game_shape": game_shape.json_records(report, data),
         "comparisons": [
             {
                 "index": p.pairing.index,

@@ -41,3 +41,10 @@ class GameReport:
     #: Games of a pairing worth looking at (columns of ``win_rate.notable_games``), from a
     #: connection over its two runs (A is run 0), or None when the game looks for none.
     pair_notable: Callable[[duckdb.DuckDBPyConnection, Pairing], pa.Table] | None = None
+    #: Each seat's score through a game, for the game shape
+    #: (:mod:`pipelines.metrics.game_shape`): a SELECT over the connection's views with the
+    #: columns ``run, game_id, turn, seat, score`` (a seat's score after the turn, at least
+    #: for every turn in which it changed), or None when the game's move log does not say.
+    score_events: str | None = None
+    #: What one choice is at the game's decisions, said beside the choices per decision.
+    choices: str = ""

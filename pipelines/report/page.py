@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from pipelines.report.data import CohortResult, PairResult, ReportData, warning_link
+from pipelines.report.game_shape import section as game_shape_section
 from pipelines.report.gaps import GAP_NOTE, gap_blocks
 from pipelines.report.headline import primary
 from pipelines.report.labels import NO_FINDINGS, grouped_findings
@@ -434,13 +435,15 @@ def summary_section(data: ReportData) -> Section:
 
 def sections(report: GameReport, data: ReportData) -> list[Section]:
     """Every section, in page order: the summary, the win rates, a pool's meta-game, the
-    game's own sections, then the paired comparisons no game section showed."""
+    game's own sections, the game's shape, then the paired comparisons no game section
+    showed."""
     meta = meta_game_section(data)
     out = [
         summary_section(data),
         win_rate_section(report, data),
         *([meta] if meta else []),
         *report.sections(data),
+        game_shape_section(report, data, lambda result: is_primary(result, data)),
     ]
     shown = {b.index for s in out for b in walk(s.blocks) if isinstance(b, Paired)}
     extra = comparisons_section(report, data, shown)

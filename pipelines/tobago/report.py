@@ -228,6 +228,13 @@ def pair_notable(con: duckdb.DuckDBPyConnection, pairing: Pairing) -> pa.Table |
     return curses.winner_changed(con) if pairing.factor == "curses" else None
 
 
+#: Each seat's coins through a game (:mod:`pipelines.metrics.game_shape`), as changes: a
+#: treasure card taken adds its value, a card lost to a curse takes its value away; they add
+#: up to the seat's final score.
+SCORE_EVENTS = """
+    SELECT run, game_id, turn, seat, CASE WHEN event = 'take' THEN a ELSE -b END AS change
+    FROM moves WHERE event = 'take' OR (event = 'curse_hit' AND a = 1)"""
+
 REPORT = GameReport(
     game="tobago",
     title="Tobago",
@@ -254,4 +261,8 @@ REPORT = GameReport(
     },
     pair_notable=pair_notable,
     headline=headline,
+    score_events=SCORE_EVENTS,
+    choices="A choice is one legal answer of a decision: an action of its list (play a clue, "
+    "move, raise a treasure, an amulet's action, end the turn) or a cell the ATV may start on "
+    "or drive to; an offered treasure card is two (take or pass).",
 )

@@ -201,6 +201,12 @@ def findings(data: ReportData) -> list[Finding]:
     return out
 
 
+#: Each seat's points through a game (:mod:`pipelines.metrics.game_shape`): its score at the
+#: end of each of its own turns. A card a Knife or a Pistol takes from its stash in another
+#: seat's turn shows at the end of its next turn (or in the final scores).
+SCORE_EVENTS = """
+    SELECT run, game_id, turn, seat, c AS score FROM moves WHERE event = 'end_turn'"""
+
 REPORT = GameReport(
     game="treasure-island",
     title="Treasure Island",
@@ -219,4 +225,8 @@ REPORT = GameReport(
             "optimal_gap",
         ],
     },
+    score_events=SCORE_EVENTS,
+    choices="A choice is one legal answer of a decision: draw or plunder (two), a character "
+    "of those dealt, a pile a power or the Key + Chest bonus may take a card from, a card the "
+    "Candle shows, placing or putting back the card the Spyglass shows (two).",
 )

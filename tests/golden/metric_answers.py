@@ -25,10 +25,12 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from pipelines.experiments.simulate import resolve
-from pipelines.metrics import gaps, paired, rating, win_rate
+from pipelines.metrics import game_shape, gaps, paired, rating, win_rate
 from pipelines.metrics.source import connect, open_run
 from pipelines.tobago import cells, curses, fairness
+from pipelines.tobago.report import SCORE_EVENTS as TOBAGO_SCORES
 from pipelines.treasure_island import push_luck
+from pipelines.treasure_island.report import SCORE_EVENTS as TREASURE_ISLAND_SCORES
 from sim.runner.run import run
 
 ANSWERS = Path(__file__).parent / "metrics"
@@ -140,6 +142,25 @@ TREASURE_ISLAND: dict[str, Query] = {
 }
 
 
+def _per_game_brief(con: duckdb.DuckDBPyConnection, scores: str) -> pa.Table:
+    """The per-game measures with the trajectories' last point only (their every point is
+    in the trajectory's answer, as means): a fifth of the bytes."""
+    kept = [c for c in game_shape.SCHEMA.names if "_at_" not in c or c.endswith("_at_10")]
+    return game_shape.per_game(con, scores).select(kept)
+
+
+#: The game-shape queries, each over the game's score rows (its report part's).
+GAME_SHAPE: dict[str, Callable[[duckdb.DuckDBPyConnection, str], pa.Table]] = {
+    "game_shape.per_game": _per_game_brief,
+    "game_shape.shape_by_size": game_shape.shape_by_size,
+    "game_shape.trajectory": game_shape.trajectory,
+}
+
+
+def _over(query: Callable[[duckdb.DuckDBPyConnection, str], pa.Table], scores: str) -> Query:
+    return lambda con: query(con, scores)
+
+
 @dataclass(frozen=True)
 class Case:
     """One stored answer: the query, and the runs it reads (by name, A then B)."""
@@ -167,6 +188,12 @@ def cases() -> list[Case]:
     out += [Case(f"tobago.{name}", pair, q) for name, q in PAIRED.items()]
     out += [Case(f"treasure_island.{name}", ("treasure-island",), q)
             for name, q in TREASURE_ISLAND.items()]  # fmt: skip
+    for game, prefix, scores in (
+        ("tobago", "tobago", TOBAGO_SCORES),
+        ("treasure-island", "treasure_island", TREASURE_ISLAND_SCORES),
+    ):
+        out += [Case(f"{prefix}.{name}", (game,), _over(q, scores))
+                for name, q in GAME_SHAPE.items()]  # fmt: skip
     return out
 
 

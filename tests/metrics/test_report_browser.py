@@ -64,7 +64,7 @@ def test_html_report_in_chromium(browser: Browser, small_run: Path, tmp_path: Pa
     out = tmp_path / "rep"
     assert CliRunner().invoke(app, ["report", str(small_run), "--out", str(out)]).exit_code == 0
     seen = _open(browser, out / "index.html")
-    _check(seen, ["Summary", "Win rate", "Curse impact", "Board fairness"])
+    _check(seen, ["Summary", "Win rate", "Curse impact", "Board fairness", "Game shape"])
     assert len(seen["images"]) >= 5
     assert any("first seat" in f for f in seen["findings"])
 
@@ -84,6 +84,7 @@ def test_treasure_island_html_report_in_chromium(
             "Plunder sizes",
             "Key + Chest bonus",
             "Use of each power",
+            "Game shape",
         ],
     )
     assert any("exact chance" in f for f in seen["findings"])
@@ -126,5 +127,7 @@ def test_a_run_and_its_twin_read_in_six_screens_with_the_headline_first(
     assert errors == []
     assert seen["first"] == "headline" and seen["bottom"] < 900
     assert seen["sentences"] == said
-    assert seen["nav"] == ["Summary", "Win rate", "Curse impact", "Board fairness"]
+    assert seen["nav"] == [
+        "Summary", "Win rate", "Curse impact", "Board fairness", "Game shape"
+    ]  # fmt: skip
     assert seen["height"] / 900 <= 6, seen["height"] / 900

@@ -72,7 +72,8 @@ def test_the_summary_has_the_page_s_sections_in_order(report: tuple[str, str]) -
     parsed = _Page()
     parsed.feed(page)
     headings = [line[3:] for line in md.splitlines() if line.startswith("## ")]
-    assert parsed.sections == ["Summary", "Win rate", "Curse impact", "Board fairness"]
+    assert parsed.sections == ["Summary", "Win rate", "Curse impact", "Board fairness",
+                               "Game shape"]  # fmt: skip
     assert headings == [*parsed.sections, "How to read the figures"]
 
 
