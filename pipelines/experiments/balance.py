@@ -185,8 +185,7 @@ def evaluate(
         if spec.pool:
             row, figures = play.pool_row(spec.objectives, params, parts)
         else:
-            row = play.row(params, parts)
-            figures = [o.from_row(row) for o in spec.objectives]
+            row, figures = play.figures(spec.objectives, params, parts)
         rungs.append([f[0] for f in figures])
         if rung == spec.rungs - 1 or not _promoted(records, rung, rungs[-1], spec):
             break

@@ -196,7 +196,15 @@ class Objective:
 
     def from_row(self, row: Mapping[str, Any]) -> tuple[float, float, float]:
         """The estimate and 95% interval from a sweep row of the point."""
-        return METRICS[self.metric].from_row(self, row)
+        read = METRICS[self.metric].from_row
+        if read is None:
+            raise ValueError(f"{self.metric}: not in a sweep row (a bootstrap over blocks)")
+        return read(self, row)
+
+    @property
+    def shape(self) -> bool:
+        """Whether it is a game-shape measure (read from the move log)."""
+        return bool(METRICS[self.metric].columns)
 
     @property
     def label(self) -> str:
@@ -232,9 +240,13 @@ class Metric:
     label: str
     unit: str
     value: Callable[[Objective, Sums], Array]
-    from_row: Callable[[Objective, Mapping[str, Any]], tuple[float, float, float]]
+    #: Its figures from a sweep row; None: by a bootstrap over the blocks (a measure the
+    #: sweep does not report).
+    from_row: Callable[[Objective, Mapping[str, Any]], tuple[float, float, float]] | None
     options: tuple[str, ...] = ()
     needs: tuple[str, ...] = field(default=())
+    #: The block totals it reads beyond the fixed columns (a game-shape measure's).
+    columns: tuple[str, ...] = ()
 
     def objective(self, table: Mapping[str, Any], at: str) -> Objective:
         """The ``[[objective]]`` table ``table`` checked (``InputError`` naming ``at``)."""
@@ -341,6 +353,32 @@ def search_figures(
     return out
 
 
+def _lead_changes(o: Objective, s: Sums) -> Array:
+    mean = s["total:shape_lead_changes"] / s["total:shape_games"]
+    return mean if o.target is None else np.abs(mean - o.target)
+
+
+def _comeback(o: Objective, s: Sums) -> Array:
+    rate: Array = 100 * s["total:shape_comeback"] / np.maximum(s["total:shape_led"], 1.0)
+    return rate
+
+
+def _decided_at(o: Objective, s: Sums) -> Array:
+    share: Array = 100 * s["total:shape_decided_at"] / s["total:shape_games"]
+    return share
+
+
+#: The game-shape measures' block totals (:mod:`pipelines.experiments.balance_shape`).
+SHAPE = ("shape_games", "shape_lead_changes", "shape_led", "shape_comeback", "shape_decided_at")
+
+
+def totals_read(objectives: Sequence[Objective]) -> list[str]:
+    """The block totals ``objectives`` read (their game totals and shape measures)."""
+    names = {o.total for o in objectives if o.total is not None}
+    names |= {c for o in objectives for c in METRICS[o.metric].columns}
+    return sorted(names)
+
+
 #: Every metric a study may name, by name.
 METRICS: dict[str, Metric] = {
     "first_seat_advantage": Metric(
@@ -373,5 +411,31 @@ METRICS: dict[str, Metric] = {
         _total_row,
         ("target", "total"),
         ("total",),
+    ),
+    "lead_changes": Metric(
+        "lead changes per game (from the move log)",
+        "lead changes per game",
+        "per game",
+        _lead_changes,
+        None,
+        ("target",),
+        columns=SHAPE,
+    ),
+    "comeback_rate": Metric(
+        "the comeback rate: games the sole leader at two thirds of the game lost",
+        "the comeback rate",
+        "%",
+        _comeback,
+        None,
+        columns=SHAPE,
+    ),
+    "decided_at": Metric(
+        "how early the winner is known: the share of the game after which the sole winner "
+        "leads to the end",
+        "when the winner is known",
+        "% of the game",
+        _decided_at,
+        None,
+        columns=SHAPE,
     ),
 }

@@ -19,7 +19,12 @@ from typing import Any
 
 import numpy as np
 
-from pipelines.experiments.balance_objectives import Blocks, Objective, search_figures
+from pipelines.experiments.balance_objectives import (
+    Blocks,
+    Objective,
+    search_figures,
+    totals_read,
+)
 from pipelines.experiments.play_issues import ISSUES
 from pipelines.experiments.progress import Progress
 from pipelines.experiments.sweep import CHUNK, SweepSpec, play_chunk, point_row
@@ -57,6 +62,30 @@ class Player:
         games = sum(p["games"] for p in parts)
         return point_row(dataclasses.replace(self.sweep, games=games), overrides, parts)
 
+    def figures(
+        self, objectives: Sequence[Objective], overrides: dict[str, Any], parts: Parts
+    ) -> tuple[dict[str, Any], list[tuple[float, float, float]]]:
+        """A fixed lineup's setting over the games of ``parts``: the sweep's row, and each
+        objective's figures from it, or for a measure the sweep does not report (a game-shape
+        one) by a bootstrap over the blocks (:meth:`pool_row`'s resamples)."""
+        row = self.row(overrides, parts)
+        boot = [o for o in objectives if o.shape]
+        found = dict(zip(boot, self.bootstrap(boot, overrides, parts), strict=True))
+        return row, [found[o] if o in found else o.from_row(row) for o in objectives]
+
+    def bootstrap(
+        self, objectives: Sequence[Objective], overrides: dict[str, Any], parts: Parts
+    ) -> list[tuple[float, float, float]]:
+        """Each objective's figures by a bootstrap over the blocks of ``parts``, the
+        resamples drawn from the study's seed, the setting and its games (the same figures
+        for the same games, resumed or not)."""
+        if not objectives:
+            return []
+        games = sum(p["games"] for p in parts)
+        where = ",".join(f"{k}={v}" for k, v in sorted(overrides.items()))
+        rng = np.random.default_rng(derive_seed(self.sweep.seed, "balance-search", where, games))
+        return search_figures(objectives, self.blocks(parts, totals_read(objectives)), rng)
+
     def blocks(self, parts: Parts, totals: Sequence[str]) -> Blocks:
         """The block sums of ``parts`` as a matrix (a pool's by table size)."""
         if self.sweep.table_sizes:
@@ -67,16 +96,11 @@ class Player:
         self, objectives: Sequence[Objective], overrides: dict[str, Any], parts: Parts
     ) -> tuple[dict[str, Any], list[tuple[float, float, float]]]:
         """A pool's setting over the games of ``parts``: its games and issue counts, and
-        each objective (at its table size) with a bootstrap interval over the blocks, the
-        resamples drawn from the study's seed, the setting and its games (the same figures
-        for the same games, resumed or not)."""
-        games = sum(p["games"] for p in parts)
-        totals = sorted({o.total for o in objectives if o.total is not None})
-        where = ",".join(f"{k}={v}" for k, v in sorted(overrides.items()))
-        rng = np.random.default_rng(derive_seed(self.sweep.seed, "balance-search", where, games))
-        row: dict[str, Any] = {"games": games}
+        each objective (at its table size) by a bootstrap over the blocks
+        (:meth:`bootstrap`)."""
+        row: dict[str, Any] = {"games": sum(p["games"] for p in parts)}
         row.update({key: sum(p["issues"][key] for p in parts) for key in ISSUES})
-        return row, search_figures(objectives, self.blocks(parts, totals), rng)
+        return row, self.bootstrap(objectives, overrides, parts)
 
 
 @contextmanager

@@ -10,7 +10,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from pipelines.experiments import balance, balance_confirm
+from pipelines.experiments import balance, balance_confirm, balance_shape
+from pipelines.experiments.balance_objectives import SHAPE, totals_read
 from pipelines.experiments.balance_play import player
 from pipelines.experiments.balance_spec import BalanceSpec
 from pipelines.experiments.progress import Progress
@@ -40,6 +41,10 @@ def sweep_spec(spec: BalanceSpec, workers: int | None = None) -> SweepSpec:
             raise InputError(f"{spec.path}: players: {exc}") from None
         if not 2 <= len(lineup.labels) <= 8:
             raise InputError(f"{spec.path}: players: give 2 or more strategies")
+    shape = any(o.shape for o in spec.objectives)
+    if shape:
+        first = next(o for o in spec.objectives if o.shape)
+        balance_shape.score_events(spec.game, f"{spec.path}: objective {first.metric!r}")
     ends = [
         {d.key: v}
         for d in spec.space
@@ -56,8 +61,11 @@ def sweep_spec(spec: BalanceSpec, workers: int | None = None) -> SweepSpec:
         islands=game_islands(kind, spec.islands, "islands", f"{spec.path}: islands"),
         workers=workers or spec.workers,
         seats=lineup.seats,
-        engine=choose_engine(spec.engine, plays, f"{spec.path}: engine"),
+        engine=choose_engine(
+            spec.engine, plays, f"{spec.path}: engine", balance_shape.NEEDS_LOG if shape else None
+        ),
         table_sizes=spec.table_sizes,
+        shape=shape,
     )
 
 
@@ -96,8 +104,9 @@ def check_totals(spec: BalanceSpec, totals: list[str]) -> None:
     for k, o in enumerate(spec.objectives):
         if o.total is not None and o.total not in totals:
             raise InputError(
-                f"{spec.path}: objective[{k}]: total = {o.total!r} is not allowed (the game's "
-                f"totals: {', '.join(totals) or 'none'})"
+                f"{spec.path}: objective[{k // max(1, len(spec.table_sizes))}]: total = "
+                f"{o.total!r} is not allowed (the game's totals: "
+                f"{', '.join(t for t in totals if t not in SHAPE) or 'none'})"
             )
 
 
@@ -109,7 +118,7 @@ def run_study(
     say: Callable[[str], None] = lambda _: None,
 ) -> dict[str, Any]:
     """Search, confirm, and the result (``out`` holds the study's journal)."""
-    totals = game_totals(sweep)
+    totals = sorted(set(game_totals(sweep)) | set(totals_read(spec.objectives)))
     check_totals(spec, totals)
     base = base_setting(spec, sweep)
     study = balance.open_study(spec, out)
@@ -140,6 +149,7 @@ def run_study(
         ),
         "rules": spec.rules,
         "engine": sweep.engine,
+        "engine_why": balance_shape.NEEDS_LOG if sweep.shape else None,
         "rulebook": base,
         "space": [dataclasses.asdict(d) for d in spec.space],
         "constraints": list(spec.constraints),

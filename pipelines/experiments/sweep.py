@@ -103,6 +103,9 @@ class SweepSpec:
     #: A pool's table sizes (``labels`` are then its members): every combination of them at
     #: each size, in the schedule's balanced cycles; empty for a fixed lineup.
     table_sizes: tuple[int, ...] = ()
+    #: Whether each game's shape (lead changes, comebacks, when the winner is known) is added to
+    #: its block's totals (a balance study's shape objectives; the reference engine only).
+    shape: bool = False
 
     @property
     def lineup(self) -> Lineup:
@@ -140,7 +143,9 @@ def play_chunk(args: tuple[SweepSpec, dict[str, Any], int, int]) -> dict[str, An
     issues = dict.fromkeys(ISSUES, 0)
     schedule = spec.schedule
     plans = [schedule.plan(g) for g in range(start, stop)]
-    for result in outcomes(spec.engine, plans, rules, spec.lineup):
+    played: list[tuple[Any, Any]] = []
+    keep = (lambda plan, game: played.append((plan, game))) if spec.shape else None
+    for result in outcomes(spec.engine, plans, rules, spec.lineup, keep):
         plan = result.plan
         b = blocks.setdefault(
             plan.block, {"games": 0, "first": 0.0, "turns": 0.0, "cut_off": 0,
@@ -160,6 +165,14 @@ def play_chunk(args: tuple[SweepSpec, dict[str, Any], int, int]) -> dict[str, An
         for seat, share in enumerate(result.win_shares):
             b["by_player"][plan.order[seat]] += share
         play_issues.count(result.end_reason, result.violations, issues)
+    if played:
+        from pipelines.experiments.balance_shape import shape_sums
+
+        block_of = {plan.game_id: plan.block for plan in plans}
+        for game_id, sums in shape_sums(kind_of(rules).name, spec.labels, played).items():
+            totals = blocks[block_of[game_id]]["totals"]
+            for name, value in sums.items():
+                totals[name] = totals.get(name, 0) + value
     return {"blocks": blocks, "issues": issues, "games": stop - start}
 
 

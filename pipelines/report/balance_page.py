@@ -176,7 +176,8 @@ def _study(result: dict[str, Any]) -> Section:
     items = (
         f"study file: {result['study']}",
         f"game: {result['game']}; {who(result, long=True)}; base rules: {result['rules']}; "
-        f"engine: {result['engine']}",
+        f"engine: {result['engine']}"
+        + (f" ({result['engine_why']})" if result.get("engine_why") else ""),
         *space,
         *(f"constraint: {c}" for c in result["constraints"]),
         *(f"objective: {o['words']}" for o in result["objectives"]),
