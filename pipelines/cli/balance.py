@@ -11,7 +11,7 @@ import typer
 from pipelines.cli.app import JsonOpt, app, command, echo_json
 
 StudyArg = Annotated[
-    Path, typer.Argument(help="The study: a TOML file (game, players, space, objectives).")
+    Path, typer.Argument(help="The study: a TOML file (game, lineup or pool, space, objectives).")
 ]
 StudyOutOpt = Annotated[
     Path | None,
@@ -36,6 +36,7 @@ def balance_cmd(
     """Search the rules for balance (TPE over the study's space, successive halving on common
     seeds), confirm the best against the rulebook on fresh seeds, write the page, JSON and a
     rules file per recommended setting."""
+    from pipelines.experiments import balance_shape
     from pipelines.experiments.balance_output import summary_lines, write_outputs
     from pipelines.experiments.balance_spec import load_spec
     from pipelines.experiments.balance_study import run_study, sweep_spec
@@ -52,7 +53,8 @@ def balance_cmd(
     def say(line: str) -> None:  # progress on stderr, the answer on stdout
         typer.echo(line, err=True)
 
-    say(f"balance on the {sweep.engine} engine, {sweep.workers} workers")
+    why = f" ({balance_shape.NEEDS_LOG})" if sweep.shape else ""
+    say(f"balance on the {sweep.engine} engine{why}, {sweep.workers} workers")
     if sweep.engine == "compiled":
         load_compiled(spec.game, say)
     result = run_study(spec, where, sweep, Progress("balance"), say)

@@ -57,6 +57,11 @@ def fingerprint(spec: BalanceSpec) -> str:
     fields = dataclasses.asdict(spec)
     for key in ("path", "description", "trials", "confirm_games", "confirm_top", "workers"):
         fields.pop(key)
+    if not spec.pool:  # a lineup study's journal from before pools still resumes
+        for key in ("pool", "table_sizes"):
+            fields.pop(key)
+        for objective in fields["objectives"]:
+            objective.pop("size")
     return json.dumps(fields, sort_keys=True, default=str)
 
 
@@ -177,8 +182,10 @@ def evaluate(
             spec.rung_games(rung, n),
             f"candidate {len(records) + 1} of {spec.trials} ({where})",
         )
-        row = play.row(params, parts)
-        figures = [o.from_row(row) for o in spec.objectives]
+        if spec.pool:
+            row, figures = play.pool_row(spec.objectives, params, parts)
+        else:
+            row, figures = play.figures(spec.objectives, params, parts)
         rungs.append([f[0] for f in figures])
         if rung == spec.rungs - 1 or not _promoted(records, rung, rungs[-1], spec):
             break
@@ -239,8 +246,7 @@ def expected_games(spec: BalanceSpec, players: int) -> float:
 
 def confirmation_games(spec: BalanceSpec, play: Player) -> int:
     """The most games the confirmation plays: the rulebook and ``confirm_top`` candidates."""
-    n = len(play.sweep.labels)
-    return (spec.confirm_top + 1) * -(-spec.confirm_games // n) * n
+    return (spec.confirm_top + 1) * spec.whole(spec.confirm_games, len(play.sweep.labels))
 
 
 def candidates(spec: BalanceSpec, records: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -249,6 +255,8 @@ def candidates(spec: BalanceSpec, records: list[dict[str, Any]]) -> list[dict[st
     Pareto front, its ends first (the best on each objective, so that a capped front still
     spans the trade-off), then the rest of it by the sum of their ranks."""
     full = [r for r in records if r["rung"] == spec.rungs - 1 and "repeat_of" not in r]
+    if not full:  # only the rulebook (left out by the caller) went the whole way
+        return []
     ranks = _ranks([r["values"] for r in full], spec.objectives)
     ranked = [r for _, r in sorted(zip(ranks, full, strict=True), key=lambda x: x[0])]
     if len(spec.objectives) == 1:
@@ -271,5 +279,5 @@ def games_expected(spec: BalanceSpec, players: int) -> int:
     """The games a study is expected to play (its progress line's total until the search
     knows better): successive halving's share of every rung, and the most the confirmation
     plays."""
-    confirm = (spec.confirm_top + 1) * -(-spec.confirm_games // players) * players
+    confirm = (spec.confirm_top + 1) * spec.whole(spec.confirm_games, players)
     return round(spec.trials * expected_games(spec, players)) + confirm

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from pipelines.experiments.balance_objectives import Blocks, Objective, Sums
-from pipelines.experiments.balance_play import Player, blocks_of
+from pipelines.experiments.balance_play import Player
 from pipelines.experiments.balance_spec import BalanceSpec
 from pipelines.stats.core import Z95, normal_quantile
 from sim.seeding import derive_seed
@@ -38,12 +38,12 @@ def play_fresh(
     blocks) after the search's last game, the same for every setting."""
     n = len(play.sweep.labels)
     start = spec.rung_games(spec.rungs - 1, n)
-    stop = start + -(-spec.confirm_games // n) * n
+    stop = start + spec.whole(spec.confirm_games, n)
     out = []
     for k, params in enumerate(settings):
         who = "the rulebook" if k == 0 else f"candidate {k} of {len(settings) - 1}"
         parts = play.play(params, start, stop, f"confirmation: {who}")
-        out.append(Blocks.of(blocks_of(parts), totals))
+        out.append(play.blocks(parts, totals))
     return out
 
 
@@ -64,7 +64,7 @@ def confirm(
     k = rule.matrix.shape[0]
     rng = np.random.default_rng(derive_seed(spec.seed, "balance-confirm"))
     # float32 counts: the replicates' weights of a few thousand blocks fit in tens of MB.
-    weights = rng.multinomial(k, [1.0 / k] * k, size=RESAMPLES).astype(np.float32)
+    weights = rule.weights(rng, RESAMPLES)
     tests = max(1, len(chosen) * len(spec.objectives))
     alpha = 0.05 / tests
     base_boot = Sums(rule.columns, (weights @ rule.matrix.astype(np.float32)).astype(np.float64))
@@ -90,7 +90,7 @@ def confirm(
                 "recommended": better and not worse,
             }
         )
-    games = int(rule.matrix[:, 0].sum())
+    games = rule.games
     return {
         "games": games,
         "blocks": k,
@@ -147,6 +147,8 @@ def headline(spec: BalanceSpec, result: dict[str, Any]) -> list[str]:
         ]
     recommended = [c for c in conf["candidates"] if c["recommended"]]
     fresh = f"{conf['games']:,} fresh games a setting"
+    if spec.pool:
+        fresh += f" ({conf['games'] // len(spec.table_sizes):,} at each table size)"
     if recommended:
         best = recommended[0]
         parts = [_said(names[p["objective"]], p, conf["tests"]) for p in best["objectives"]]

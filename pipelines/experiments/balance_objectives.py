@@ -9,6 +9,13 @@ interval in the search comes from the sweep's figures of the point
 (:func:`pipelines.experiments.sweep.point_row`): a metric maps that row's estimate and
 interval to its own. A new metric (a game-shape measure computed per game, say) is one more
 entry: its sums, its value from them and its interval from the row.
+
+A pool's study (every combination of its members at each table size) measures each objective
+at each table size apart: its blocks' sums go into columns per table size (``3:turns``), a
+block filling only its own size's, and an objective with a ``size`` reads that size's columns
+(:meth:`Sums.at`), its first seat's fair share ``1/size`` and each member's win share over the
+games it sat in (``seat:k``). Its interval in the search is a bootstrap over the blocks
+(:func:`search_figures`), as the confirmation's.
 """
 
 from __future__ import annotations
@@ -25,6 +32,8 @@ from sim.errors import InputError
 Array = NDArray[np.float64]
 #: The fixed columns of the block sums, before the game's totals and the players' wins.
 FIXED = ("games", "first", "turns", "cut_off")
+#: Bootstrap replicates of a pool candidate's blocks in the search (as the sweep's spread).
+SEARCH_RESAMPLES = 400
 
 
 @dataclass(frozen=True)
@@ -35,6 +44,31 @@ class Blocks:
     ids: tuple[int, ...]
     columns: tuple[str, ...]
     matrix: Array
+    #: A pool's table size of each block (empty for a fixed lineup): the bootstrap's strata.
+    sizes: tuple[int, ...] = ()
+
+    @property
+    def games(self) -> int:
+        """The games of every block."""
+        keep = [
+            k
+            for k, c in enumerate(self.columns)
+            if c == "games" or (c.endswith(":games") and c.count(":") == 1)
+        ]
+        return int(self.matrix[:, keep].sum())
+
+    def weights(self, rng: np.random.Generator, resamples: int) -> NDArray[np.float32]:
+        """Bootstrap weights of the blocks (replicates x blocks): the blocks resampled with
+        replacement, a pool's within each table size (its design holds the blocks of each
+        size fixed, and a replicate without a size would have no figure there)."""
+        k = len(self.ids)
+        if not self.sizes:
+            return rng.multinomial(k, [1.0 / k] * k, size=resamples).astype(np.float32)
+        out = np.zeros((resamples, k), dtype=np.float32)
+        for size in sorted(set(self.sizes)):
+            at = [i for i, s in enumerate(self.sizes) if s == size]
+            out[:, at] = rng.multinomial(len(at), [1.0 / len(at)] * len(at), size=resamples)
+        return out
 
     @classmethod
     def of(cls, blocks: Mapping[int, Mapping[str, Any]], totals: Sequence[str]) -> Blocks:
@@ -55,21 +89,74 @@ class Blocks:
         ]
         return cls(ids, columns, np.array(rows, dtype=np.float64).reshape(len(ids), -1))
 
+    @classmethod
+    def of_pool(
+        cls, blocks: Mapping[int, Mapping[str, Any]], totals: Sequence[str], members: int
+    ) -> Blocks:
+        """A pool's blocks (each with its ``size`` and ``seated``), the columns of every table
+        size side by side (``{size}:{column}``, each member's ``win:k`` and ``seat:k``); a
+        block's row is zero outside its own size's columns."""
+        ids = tuple(sorted(blocks))
+        sizes = sorted({int(b["size"]) for b in blocks.values()})
+        own = (
+            *FIXED,
+            *(f"total:{t}" for t in totals),
+            *(f"win:{k}" for k in range(members)),
+            *(f"seat:{k}" for k in range(members)),
+        )
+        columns = tuple(f"{s}:{c}" for s in sizes for c in own)
+        matrix = np.zeros((len(ids), len(columns)), dtype=np.float64)
+        for row, i in enumerate(ids):
+            b = blocks[i]
+            at = sizes.index(int(b["size"])) * len(own)
+            values = [
+                float(b["games"]),
+                b["first"],
+                b["turns"],
+                float(b["cut_off"]),
+                *(float(b["totals"].get(t, 0)) for t in totals),
+                *b["by_player"],
+                *(float(x) for x in b["seated"]),
+            ]
+            matrix[row, at : at + len(own)] = values
+        return cls(ids, columns, matrix, tuple(int(blocks[i]["size"]) for i in ids))
+
 
 class Sums:
     """Column sums, one row per replicate (or a single row): ``sums["turns"]`` is an array."""
 
-    def __init__(self, columns: Sequence[str], values: Array) -> None:
+    def __init__(self, columns: Sequence[str], values: Array, players: int | None = None) -> None:
+        self.columns = tuple(columns)
         self.index = {c: k for k, c in enumerate(columns)}
         self.values = np.atleast_2d(values)
-        self.players = sum(1 for c in columns if c.startswith("win:"))
+        #: The players at the table (a fixed lineup's: every player).
+        self.players = players or sum(1 for c in columns if c.startswith("win:"))
+        self.members = sum(1 for c in columns if c.startswith("win:"))
 
     def __getitem__(self, column: str) -> Array:
         return self.values[:, self.index[column]]
 
+    def at(self, size: int) -> Sums:
+        """A pool's sums at table size ``size`` (its ``{size}:`` columns, unprefixed)."""
+        prefix = f"{size}:"
+        keep = [k for k, c in enumerate(self.columns) if c.startswith(prefix)]
+        if not keep:
+            raise ValueError(f"no games at {size} players")
+        names = [self.columns[k].removeprefix(prefix) for k in keep]
+        return Sums(names, self.values[:, keep], size)
+
     def wins(self) -> Array:
         """Each player's wins (replicates x players)."""
-        return self.values[:, [self.index[f"win:{k}"] for k in range(self.players)]]
+        return self.values[:, [self.index[f"win:{k}"] for k in range(self.members)]]
+
+    def shares(self) -> Array:
+        """Each player's win share (replicates x players): over the games it sat in for a
+        pool's member, over every game for a fixed lineup's player."""
+        if f"seat:{0}" not in self.index:
+            shares: Array = self.wins() / self["games"][:, None]
+            return shares
+        seated = self.values[:, [self.index[f"seat:{k}"] for k in range(self.members)]]
+        return self.wins() / np.maximum(seated, 1.0)
 
 
 def _abs_interval(value: float, low: float, high: float) -> tuple[float, float, float]:
@@ -88,11 +175,15 @@ class Objective:
     unit: str
     target: float | None = None
     total: str | None = None
+    #: A pool's table size this objective is measured at (None: a fixed lineup's).
+    size: int | None = None
 
     @property
     def name(self) -> str:
-        """How tables and JSON name it: the metric, and its total when it has one."""
-        return self.metric if self.total is None else f"{self.metric}:{self.total}"
+        """How tables and JSON name it: the metric, its total when it has one, a pool's
+        table size (``first_seat_advantage at 3 players``)."""
+        name = self.metric if self.total is None else f"{self.metric}:{self.total}"
+        return name if self.size is None else f"{name} at {self.size} players"
 
     @property
     def sign(self) -> float:
@@ -100,12 +191,20 @@ class Objective:
         return 1.0 if self.direction == "minimize" else -1.0
 
     def value(self, sums: Sums) -> Array:
-        """The objective over each row of ``sums``."""
-        return METRICS[self.metric].value(self, sums)
+        """The objective over each row of ``sums`` (a pool's: at its table size)."""
+        return METRICS[self.metric].value(self, sums if self.size is None else sums.at(self.size))
 
     def from_row(self, row: Mapping[str, Any]) -> tuple[float, float, float]:
         """The estimate and 95% interval from a sweep row of the point."""
-        return METRICS[self.metric].from_row(self, row)
+        read = METRICS[self.metric].from_row
+        if read is None:
+            raise ValueError(f"{self.metric}: not in a sweep row (a bootstrap over blocks)")
+        return read(self, row)
+
+    @property
+    def shape(self) -> bool:
+        """Whether it is a game-shape measure (read from the move log)."""
+        return bool(METRICS[self.metric].columns)
 
     @property
     def label(self) -> str:
@@ -118,7 +217,7 @@ class Objective:
             what += f"'s distance from {self.target:g}" + (
                 f" {self.unit}" if self.unit not in ("per game", "%") else ""
             )
-        return what
+        return what if self.size is None else f"{what} at {self.size} players"
 
     def describe(self) -> str:
         """In words, for the page and the summary."""
@@ -127,7 +226,8 @@ class Objective:
             what += f" (distance from {self.target:g})"
         if self.total is not None:
             what = f"{self.total.replace('_', ' ')} per game"
-        return f"{self.direction} {what}, {self.unit}"
+        at = "" if self.size is None else f" at {self.size} players"
+        return f"{self.direction} {what}{at}, {self.unit}"
 
 
 @dataclass(frozen=True)
@@ -140,9 +240,13 @@ class Metric:
     label: str
     unit: str
     value: Callable[[Objective, Sums], Array]
-    from_row: Callable[[Objective, Mapping[str, Any]], tuple[float, float, float]]
+    #: Its figures from a sweep row; None: by a bootstrap over the blocks (a measure the
+    #: sweep does not report).
+    from_row: Callable[[Objective, Mapping[str, Any]], tuple[float, float, float]] | None
     options: tuple[str, ...] = ()
     needs: tuple[str, ...] = field(default=())
+    #: The block totals it reads beyond the fixed columns (a game-shape measure's).
+    columns: tuple[str, ...] = ()
 
     def objective(self, table: Mapping[str, Any], at: str) -> Objective:
         """The ``[[objective]]`` table ``table`` checked (``InputError`` naming ``at``)."""
@@ -194,9 +298,13 @@ def _length_row(o: Objective, row: Mapping[str, Any]) -> tuple[float, float, flo
 
 
 def _spread(o: Objective, s: Sums) -> Array:
-    wins = s.wins()
-    spread: Array = 100 * (wins.max(axis=1) - wins.min(axis=1)) / s["games"]
-    return spread
+    if s.members == s.players:  # a fixed lineup: every player sat in every game
+        wins = s.wins()
+        spread: Array = 100 * (wins.max(axis=1) - wins.min(axis=1)) / s["games"]
+        return spread
+    shares = s.shares()
+    pooled: Array = 100 * (shares.max(axis=1) - shares.min(axis=1))
+    return pooled
 
 
 def _spread_row(o: Objective, row: Mapping[str, Any]) -> tuple[float, float, float]:
@@ -228,6 +336,47 @@ def _total_row(o: Objective, row: Mapping[str, Any]) -> tuple[float, float, floa
     if o.target is None:
         return value, low, high
     return _abs_interval(value - o.target, low - o.target, high - o.target)
+
+
+def search_figures(
+    objectives: Sequence[Objective], blocks: Blocks, rng: np.random.Generator
+) -> list[tuple[float, float, float]]:
+    """Each objective's estimate over ``blocks`` and its 95% interval by a percentile
+    bootstrap over the blocks (a pool's search figures: the sweep's rows have no table
+    sizes)."""
+    boot = Sums(blocks.columns, blocks.weights(rng, SEARCH_RESAMPLES) @ blocks.matrix)
+    whole = Sums(blocks.columns, blocks.matrix.sum(axis=0))
+    out = []
+    for o in objectives:
+        low, high = np.quantile(o.value(boot), [0.025, 0.975])
+        out.append((float(o.value(whole)[0]), float(low), float(high)))
+    return out
+
+
+def _lead_changes(o: Objective, s: Sums) -> Array:
+    mean = s["total:shape_lead_changes"] / s["total:shape_games"]
+    return mean if o.target is None else np.abs(mean - o.target)
+
+
+def _comeback(o: Objective, s: Sums) -> Array:
+    rate: Array = 100 * s["total:shape_comeback"] / np.maximum(s["total:shape_led"], 1.0)
+    return rate
+
+
+def _decided_at(o: Objective, s: Sums) -> Array:
+    share: Array = 100 * s["total:shape_decided_at"] / s["total:shape_games"]
+    return share
+
+
+#: The game-shape measures' block totals (:mod:`pipelines.experiments.balance_shape`).
+SHAPE = ("shape_games", "shape_lead_changes", "shape_led", "shape_comeback", "shape_decided_at")
+
+
+def totals_read(objectives: Sequence[Objective]) -> list[str]:
+    """The block totals ``objectives`` read (their game totals and shape measures)."""
+    names = {o.total for o in objectives if o.total is not None}
+    names |= {c for o in objectives for c in METRICS[o.metric].columns}
+    return sorted(names)
 
 
 #: Every metric a study may name, by name.
@@ -262,5 +411,31 @@ METRICS: dict[str, Metric] = {
         _total_row,
         ("target", "total"),
         ("total",),
+    ),
+    "lead_changes": Metric(
+        "lead changes per game (from the move log)",
+        "lead changes per game",
+        "per game",
+        _lead_changes,
+        None,
+        ("target",),
+        columns=SHAPE,
+    ),
+    "comeback_rate": Metric(
+        "the comeback rate: games the sole leader at two thirds of the game lost",
+        "the comeback rate",
+        "%",
+        _comeback,
+        None,
+        columns=SHAPE,
+    ),
+    "decided_at": Metric(
+        "how early the winner is known: the share of the game after which the sole winner "
+        "leads to the end",
+        "when the winner is known",
+        "% of the game",
+        _decided_at,
+        None,
+        columns=SHAPE,
     ),
 }

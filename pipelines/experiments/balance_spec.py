@@ -1,8 +1,10 @@
-"""A balance study as a TOML file (``tourney balance STUDY.toml``): the game, the lineup, the
-base rules (the rulebook setting every candidate is measured against), the space of rules
-parameters (integer, float or categorical ranges, and constraints between them), the
-objectives and the budget. Owns the reading and checking of the file: every key and value is
-checked on load, and a bad one is one line naming the file, the key and what is allowed.
+"""A balance study as a TOML file (``tourney balance STUDY.toml``): the game, the lineup (or a
+strategy pool with its table sizes, read as ``tourney simulate`` reads one), the base rules
+(the rulebook setting every candidate is measured against), the space of rules parameters
+(integer, float or categorical ranges, and constraints between them), the objectives (a
+pool's: each at each table size) and the budget. Owns the reading and checking of the file:
+every key and value is checked on load, and a bad one is one line naming the file, the key
+and what is allowed.
 
 Constraints are expressions over the parameters' names (``hand_size <= 2 * curse_count +
 4``), read by a small evaluator of numbers, names, ``+ - * / //``, comparisons, ``and``,
@@ -12,6 +14,7 @@ Constraints are expressions over the parameters' names (``hand_size <= 2 * curse
 from __future__ import annotations
 
 import ast
+import dataclasses
 import math
 import operator
 from collections.abc import Callable, Mapping
@@ -20,8 +23,10 @@ from pathlib import Path
 from typing import Any
 
 from pipelines.experiments.balance_objectives import METRICS, Objective
+from pipelines.experiments.pools import lineup as pool_lineup
 from sim.errors import InputError
 from sim.runner.games import Rules, game_kind
+from sim.runner.schedule import cycle_games_per_size
 from sim.toml_files import read_toml
 
 #: The study's top-level keys and what each holds (for the message naming an unknown key).
@@ -29,6 +34,8 @@ KEYS = (
     "description",
     "game",
     "players",
+    "pool",
+    "table_sizes",
     "rules",
     "islands",
     "engine",
@@ -113,11 +120,24 @@ class BalanceSpec:
     confirm_top: int
     workers: int
     description: str = ""
+    #: A pool's members (``players`` is then empty) and its table sizes, ascending.
+    pool: tuple[str, ...] = ()
+    table_sizes: tuple[int, ...] = ()
+
+    def whole(self, games: int, players: int) -> int:
+        """``games`` rounded up to whole seed blocks of a fixed lineup of ``players``; for a
+        pool, ``games`` is per table size, rounded up to whole cycles of its schedule (every
+        combination at each size, so every member plays as often at each), the games of
+        every size in all."""
+        if not self.pool:
+            return -(-games // players) * players
+        per_size = cycle_games_per_size(len(self.pool), self.table_sizes, "rotate")
+        return -(-games // per_size) * per_size * len(self.table_sizes)
 
     def rung_games(self, rung: int, players: int) -> int:
-        """Games a candidate has played after rung ``rung`` (0-based): whole seed blocks."""
-        games: int = self.games * self.eta**rung
-        return -(-games // players) * players
+        """Games a candidate has played after rung ``rung`` (0-based): whole seed blocks (a
+        pool's: whole cycles)."""
+        return self.whole(self.games * self.eta**rung, players)
 
     def allowed(self, params: Mapping[str, Any]) -> bool:
         """Whether ``params`` meet every constraint."""
@@ -139,13 +159,7 @@ def load_spec(path: Path) -> BalanceSpec:
         kind = game_kind(game)
     except InputError as exc:
         raise InputError(f"{where}: game: {exc}") from None
-    players = raw.get("players")
-    if (
-        not isinstance(players, list)
-        or not players
-        or not all(isinstance(p, str) and p.strip() for p in players)
-    ):
-        raise InputError(f"{where}: players = {players!r} is not allowed (a list of strategies)")
+    players, pool, sizes = _lineup(raw, game, where)
     rules = _text(raw, "rules", where, kind.default_rules)
     try:
         base = kind.load_rules(rules)
@@ -161,19 +175,54 @@ def load_spec(path: Path) -> BalanceSpec:
     names = {d.key for d in space}
     for text in constraints:
         check_expression(text, names, where)
+    objectives = _objectives(raw.get("objective"), where)
+    if pool:  # each objective at each table size: unlike tables are never pooled
+        objectives = tuple(dataclasses.replace(o, size=s) for o in objectives for s in sizes)
     return BalanceSpec(
         path=where,
         game=game,
-        players=tuple(p.strip() for p in players),
+        players=players,
+        pool=pool,
+        table_sizes=sizes,
         rules=rules,
         islands=_text(raw, "islands", where, None),
         engine=_text(raw, "engine", where, "auto"),
         space=space,
         constraints=tuple(constraints),
-        objectives=_objectives(raw.get("objective"), where),
+        objectives=objectives,
         description=_text(raw, "description", where, ""),
         **budget,
     )
+
+
+def _lineup(
+    raw: dict[str, Any], game: str, where: str
+) -> tuple[tuple[str, ...], tuple[str, ...], tuple[int, ...]]:
+    """``(players, pool, table_sizes)``: a fixed lineup, or a pool checked as ``tourney
+    simulate`` checks one (its members, their count, the table sizes the game seats)."""
+    if raw.get("pool") is None:
+        players = raw.get("players")
+        if raw.get("table_sizes") is not None:
+            pool_lineup(raw, {}, game, 1, "rotate", where)  # table_sizes without a pool
+        if (
+            not isinstance(players, list)
+            or not players
+            or not all(isinstance(p, str) and p.strip() for p in players)
+        ):
+            raise InputError(
+                f"{where}: players = {players!r} is not allowed (a list of strategies, or "
+                "pool = [...] with table_sizes)"
+            )
+        return tuple(p.strip() for p in players), (), ()
+    pool = raw["pool"]
+    if not isinstance(pool, list) or not all(isinstance(p, str) for p in pool):
+        raise InputError(f"{where}: pool = {pool!r} is not allowed (a list of strategies)")
+    try:
+        who = pool_lineup(raw, {}, game, 1, "rotate", where)
+    except InputError as exc:
+        text = str(exc)
+        raise InputError(text if text.startswith(where) else f"{where}: pool: {text}") from None
+    return (), who.labels, who.table_sizes
 
 
 def _text(raw: dict[str, Any], key: str, where: str, default: str | None) -> Any:

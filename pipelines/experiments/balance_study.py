@@ -1,5 +1,5 @@
-"""A whole balance study from its spec: the lineup and base rules made ready (the engine
-chosen as ``sweep`` chooses it), the search (:mod:`pipelines.experiments.balance`), the
+"""A whole balance study from its spec: the lineup (or pool) and base rules made ready (the
+engine chosen as ``sweep`` chooses it), the search (:mod:`pipelines.experiments.balance`), the
 confirmation (:mod:`pipelines.experiments.balance_confirm`) and the result as one dict,
 which :mod:`pipelines.experiments.balance_output` writes and prints."""
 
@@ -10,7 +10,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from pipelines.experiments import balance, balance_confirm
+from pipelines.experiments import balance, balance_confirm, balance_shape
+from pipelines.experiments.balance_objectives import SHAPE, totals_read
 from pipelines.experiments.balance_play import player
 from pipelines.experiments.balance_spec import BalanceSpec
 from pipelines.experiments.progress import Progress
@@ -26,16 +27,24 @@ def sweep_spec(spec: BalanceSpec, workers: int | None = None) -> SweepSpec:
     and the ends of every range)."""
     from pipelines.experiments.simulate import game_islands
     from pipelines.play.game import check_game, parse_players
+    from strategies.registry import parse_strategy
 
     check_game(spec.game)
     kind = game_kind(spec.game)
     base = kind.load_rules(spec.rules)
-    try:
-        lineup = Lineup.of(parse_players(",".join(spec.players), spec.game), spec.game)
-    except InputError as exc:
-        raise InputError(f"{spec.path}: players: {exc}") from None
-    if not 2 <= len(lineup.labels) <= 8:
-        raise InputError(f"{spec.path}: players: give 2 or more strategies")
+    if spec.pool:  # checked on load, members by their canonical names
+        lineup = Lineup.of([parse_strategy(m, spec.game) for m in spec.pool], spec.game)
+    else:
+        try:
+            lineup = Lineup.of(parse_players(",".join(spec.players), spec.game), spec.game)
+        except InputError as exc:
+            raise InputError(f"{spec.path}: players: {exc}") from None
+        if not 2 <= len(lineup.labels) <= 8:
+            raise InputError(f"{spec.path}: players: give 2 or more strategies")
+    shape = any(o.shape for o in spec.objectives)
+    if shape:
+        first = next(o for o in spec.objectives if o.shape)
+        balance_shape.score_events(spec.game, f"{spec.path}: objective {first.metric!r}")
     ends = [
         {d.key: v}
         for d in spec.space
@@ -52,7 +61,11 @@ def sweep_spec(spec: BalanceSpec, workers: int | None = None) -> SweepSpec:
         islands=game_islands(kind, spec.islands, "islands", f"{spec.path}: islands"),
         workers=workers or spec.workers,
         seats=lineup.seats,
-        engine=choose_engine(spec.engine, plays, f"{spec.path}: engine"),
+        engine=choose_engine(
+            spec.engine, plays, f"{spec.path}: engine", balance_shape.NEEDS_LOG if shape else None
+        ),
+        table_sizes=spec.table_sizes,
+        shape=shape,
     )
 
 
@@ -91,8 +104,9 @@ def check_totals(spec: BalanceSpec, totals: list[str]) -> None:
     for k, o in enumerate(spec.objectives):
         if o.total is not None and o.total not in totals:
             raise InputError(
-                f"{spec.path}: objective[{k}]: total = {o.total!r} is not allowed (the game's "
-                f"totals: {', '.join(totals) or 'none'})"
+                f"{spec.path}: objective[{k // max(1, len(spec.table_sizes))}]: total = "
+                f"{o.total!r} is not allowed (the game's totals: "
+                f"{', '.join(t for t in totals if t not in SHAPE) or 'none'})"
             )
 
 
@@ -104,7 +118,7 @@ def run_study(
     say: Callable[[str], None] = lambda _: None,
 ) -> dict[str, Any]:
     """Search, confirm, and the result (``out`` holds the study's journal)."""
-    totals = game_totals(sweep)
+    totals = sorted(set(game_totals(sweep)) | set(totals_read(spec.objectives)))
     check_totals(spec, totals)
     base = base_setting(spec, sweep)
     study = balance.open_study(spec, out)
@@ -129,9 +143,13 @@ def run_study(
         "study": spec.path,
         "description": spec.description,
         "game": spec.game,
-        "players": list(sweep.labels),
+        "players": [] if spec.pool else list(sweep.labels),
+        **(
+            {"pool": list(sweep.labels), "table_sizes": list(spec.table_sizes)} if spec.pool else {}
+        ),
         "rules": spec.rules,
         "engine": sweep.engine,
+        "engine_why": balance_shape.NEEDS_LOG if sweep.shape else None,
         "rulebook": base,
         "space": [dataclasses.asdict(d) for d in spec.space],
         "constraints": list(spec.constraints),

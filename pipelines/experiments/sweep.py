@@ -34,7 +34,7 @@ from sim.compiled_engine import CompiledSeat
 from sim.errors import InputError
 from sim.outcome import UNFINISHED
 from sim.runner.games import Factory, Rules, kind_of
-from sim.runner.schedule import plan_game
+from sim.runner.schedule import Schedule
 from sim.seeding import stream
 
 #: Games per job: small enough for progress every second or so, large enough to amortise.
@@ -100,10 +100,21 @@ class SweepSpec:
     #: The engine that plays every point: ``reference`` or ``compiled`` (resolved by
     #: :func:`sweep` from ``auto``).
     engine: str = "reference"
+    #: A pool's table sizes (``labels`` are then its members): every combination of them at
+    #: each size, in the schedule's balanced cycles; empty for a fixed lineup.
+    table_sizes: tuple[int, ...] = ()
+    #: Whether each game's shape (lead changes, comebacks, when the winner is known) is added to
+    #: its block's totals (a balance study's shape objectives; the reference engine only).
+    shape: bool = False
 
     @property
     def lineup(self) -> Lineup:
         return Lineup(kind_of(self.base).name, self.labels, self.factories, self.seats)
+
+    @property
+    def schedule(self) -> Schedule:
+        """Which game is which (rotated seating): a fixed lineup's or a pool's."""
+        return Schedule(self.seed, len(self.labels), "rotate", self.islands, self.table_sizes)
 
 
 def points(spec: SweepSpec) -> list[dict[str, Any]]:
@@ -121,7 +132,8 @@ def _rules(spec: SweepSpec, overrides: dict[str, Any]) -> Any:
 
 def play_chunk(args: tuple[SweepSpec, dict[str, Any], int, int]) -> dict[str, Any]:
     """Per-block sums over the games ``start`` to ``stop`` of one point (whole seed blocks;
-    ``cut_off``: the block's games that did not end naturally), and the counts of games that
+    ``cut_off``: the block's games that did not end naturally; a pool's block also holds its
+    ``size`` and each member's games ``seated``), and the counts of games that
     did not end naturally and of strategy failures (a balance study plays its candidates'
     games through it too)."""
     spec, overrides, start, stop = args
@@ -129,13 +141,21 @@ def play_chunk(args: tuple[SweepSpec, dict[str, Any], int, int]) -> dict[str, An
     n = len(spec.labels)
     blocks: dict[int, dict[str, Any]] = {}
     issues = dict.fromkeys(ISSUES, 0)
-    plans = [plan_game(g, spec.seed, n, "rotate", spec.islands) for g in range(start, stop)]
-    for result in outcomes(spec.engine, plans, rules, spec.lineup):
+    schedule = spec.schedule
+    plans = [schedule.plan(g) for g in range(start, stop)]
+    played: list[tuple[Any, Any]] = []
+    keep = (lambda plan, game: played.append((plan, game))) if spec.shape else None
+    for result in outcomes(spec.engine, plans, rules, spec.lineup, keep):
         plan = result.plan
         b = blocks.setdefault(
             plan.block, {"games": 0, "first": 0.0, "turns": 0.0, "cut_off": 0,
                          "totals": {}, "by_player": [0.0] * n}
         )  # fmt: skip
+        if spec.table_sizes:  # a pool's block: its table size and who sat in its games
+            b.setdefault("size", len(plan.order))
+            seated = b.setdefault("seated", [0] * n)
+            for member in plan.order:
+                seated[member] += 1
         b["games"] += 1
         b["cut_off"] += result.end_reason in UNFINISHED
         b["first"] += result.win_shares[result.first_player]
@@ -145,6 +165,14 @@ def play_chunk(args: tuple[SweepSpec, dict[str, Any], int, int]) -> dict[str, An
         for seat, share in enumerate(result.win_shares):
             b["by_player"][plan.order[seat]] += share
         play_issues.count(result.end_reason, result.violations, issues)
+    if played:
+        from pipelines.experiments.balance_shape import shape_sums
+
+        block_of = {plan.game_id: plan.block for plan in plans}
+        for game_id, sums in shape_sums(kind_of(rules).name, spec.labels, played).items():
+            totals = blocks[block_of[game_id]]["totals"]
+            for name, value in sums.items():
+                totals[name] = totals.get(name, 0) + value
     return {"blocks": blocks, "issues": issues, "games": stop - start}
 
 

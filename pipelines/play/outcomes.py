@@ -10,9 +10,9 @@ rules it plays (and the game reports no sweep totals, which come from the game o
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from sim.compiled_engine import ENGINES, CompiledSeat
 from sim.errors import InputError
@@ -54,17 +54,24 @@ class Outcome(NamedTuple):
     totals: Mapping[str, int]
 
 
-def choose_engine(asked: str, plays: Sequence[tuple[Lineup, RulesLike]], where: str) -> str:
+def choose_engine(
+    asked: str,
+    plays: Sequence[tuple[Lineup, RulesLike]],
+    where: str,
+    reference_only: str | None = None,
+) -> str:
     """The engine that plays every ``(lineup, rules)`` of a command: ``reference`` or
     ``compiled`` (``auto``: compiled when it can play them all); ``InputError`` naming
-    ``where`` for an engine not allowed or a compiled engine that cannot."""
+    ``where`` for an engine not allowed or a compiled engine that cannot. ``reference_only``:
+    why the command needs the reference engine whatever the players (it reads what the
+    compiled engine does not keep, such as the move log)."""
     if asked not in ENGINES:
         raise InputError(f"{where} {asked!r} is not allowed ({', '.join(ENGINES)})")
     if asked == "reference":
         return "reference"
-    why = None
+    why = reference_only
     for lineup, rules in plays:
-        if game_kind(lineup.game).sweep_totals is not None:
+        if why is None and game_kind(lineup.game).sweep_totals is not None:
             why = "the game's sweep totals are read from the reference engine's games"
         why = why or unsupported(lineup.game, lineup.labels, lineup.seats, rules)
         if why is not None:
@@ -77,9 +84,14 @@ def choose_engine(asked: str, plays: Sequence[tuple[Lineup, RulesLike]], where: 
 
 
 def outcomes(
-    engine: str, plans: Sequence[GamePlan], rules: RulesLike, lineup: Lineup
+    engine: str,
+    plans: Sequence[GamePlan],
+    rules: RulesLike,
+    lineup: Lineup,
+    keep: Callable[[GamePlan, Any], None] | None = None,
 ) -> list[Outcome]:
-    """The outcomes of ``plans`` played by ``lineup`` under ``rules`` on ``engine``."""
+    """The outcomes of ``plans`` played by ``lineup`` under ``rules`` on ``engine``; ``keep``
+    is given each reference game with its plan (a caller reading its move log)."""
     if engine == "compiled":
         return _compiled(plans, rules, lineup)
     totals_of = game_kind(lineup.game).sweep_totals
@@ -88,6 +100,8 @@ def outcomes(
         game = play_planned(plan, rules, lineup.factories)
         result = game.result
         assert result is not None
+        if keep is not None:
+            keep(plan, game)
         totals = totals_of(game) if totals_of is not None else {}
         out.append(
             Outcome(

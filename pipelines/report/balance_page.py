@@ -150,6 +150,21 @@ def _parameters(result: dict[str, Any]) -> Section:
     )
 
 
+def who(result: dict[str, Any], long: bool = False) -> str:
+    """The study's players: its lineup, or its pool and table sizes."""
+    if not result.get("pool"):
+        players = ", ".join(result["players"])
+        return f"players: {players} (every seat rotation of each deal)" if long else players
+    sizes = ", ".join(str(s) for s in result["table_sizes"])
+    pool = f"pool of {len(result['pool'])} ({', '.join(result['pool'])}) at {sizes} players"
+    if not long:
+        return pool
+    return (
+        f"{pool} (every combination of its members at each table size, every seat rotation of "
+        "each deal; each objective measured at each table size apart)"
+    )
+
+
 def _study(result: dict[str, Any]) -> Section:
     space = []
     for d in result["space"]:
@@ -160,8 +175,9 @@ def _study(result: dict[str, Any]) -> Section:
             space.append(f"{d['key']}: {d['kind']} from {d['low']:g} to {d['high']:g}{step}")
     items = (
         f"study file: {result['study']}",
-        f"game: {result['game']}; players: {', '.join(result['players'])} (every seat "
-        f"rotation of each deal); base rules: {result['rules']}; engine: {result['engine']}",
+        f"game: {result['game']}; {who(result, long=True)}; base rules: {result['rules']}; "
+        f"engine: {result['engine']}"
+        + (f" ({result['engine_why']})" if result.get("engine_why") else ""),
         *space,
         *(f"constraint: {c}" for c in result["constraints"]),
         *(f"objective: {o['words']}" for o in result["objectives"]),
@@ -174,7 +190,7 @@ def balance_html(result: dict[str, Any]) -> str:
     """The whole page."""
     title = f"tourney balance: {result['description'] or result['study']}"
     subtitle = (
-        f"{result['game']}, {', '.join(result['players'])}; the search's figures are on its own "
+        f"{result['game']}, {who(result)}; the search's figures are on its own "
         "seeds, the answer's on fresh ones; every interval 95%."
     )
     sections = [_confirmed(result), _search(result), _parameters(result), _study(result)]
