@@ -14,13 +14,24 @@ from reports.blocks import Bullets, Cell, Figure, Paragraph, Section, Table
 from reports.documents import html_page
 
 
+def axis_label(objective: dict[str, Any]) -> str:
+    """An objective as a table column or an axis names it: its name, what a target makes of
+    it and its unit ("game length: distance from 30, turns", not "game length, turns", for
+    an objective whose value is the distance)."""
+    name = str(objective["name"]).replace("_", " ")
+    target = objective.get("target")
+    if target is not None:
+        name += f": distance from {target:g}"
+    return f"{name}, {objective['unit']}"
+
+
 def _fig(value: float, low: float, high: float) -> str:
     return f"{value:.2f} [{low:.2f}, {high:.2f}]"
 
 
 def _confirmed(result: dict[str, Any]) -> Section:
     conf = result["confirmation"]
-    labels = [f"{o['name'].replace('_', ' ')}, {o['unit']}" for o in result["objectives"]]
+    labels = [axis_label(o) for o in result["objectives"]]
     if conf is None:
         return Section(
             "answer",
@@ -82,7 +93,7 @@ def _confirmed(result: dict[str, Any]) -> Section:
 
 def _search(result: dict[str, Any]) -> Section:
     objectives = result["objectives"]
-    labels = [f"{o['name'].replace('_', ' ')}, {o['unit']}" for o in objectives]
+    labels = [axis_label(o) for o in objectives]
     rows = [r for r in result["trials"] if "repeat_of" not in r]
     full = [r for r in rows if r["rung"] == len(result["rung_games"]) - 1]
     base = next((r for r in full if r["params"] == result["rulebook"]), None)
@@ -133,7 +144,7 @@ def _front(rows: list[dict[str, Any]], objectives: list[dict[str, Any]]) -> list
 
 
 def _parameters(result: dict[str, Any]) -> Section:
-    labels = [f"{o['name'].replace('_', ' ')}, {o['unit']}" for o in result["objectives"]]
+    labels = [axis_label(o) for o in result["objectives"]]
     rows = [r for r in result["trials"] if "repeat_of" not in r]
     blocks = tuple(
         Figure(

@@ -226,3 +226,11 @@ def test_a_study_revises_the_total_its_progress_shows() -> None:
     progress.update(50)
     progress.retotal(400)
     assert progress.line().startswith("balance: 50/400 games")
+
+
+def test_an_objective_with_a_target_is_named_as_the_distance_it_measures() -> None:
+    from pipelines.report.balance_page import axis_label
+
+    length = {"name": "game_length", "unit": "turns", "target": 30.0}
+    assert axis_label(length) == "game length: distance from 30, turns"
+    assert axis_label({**length, "target": None}) == "game length, turns"
