@@ -35,6 +35,13 @@ def _legend(ax: Any, palette: dict[int, Any]) -> None:
     )
 
 
+def _point(ax: Any, x: float, row: Any, m: int, colour: Any, alpha: float = 1.0) -> None:
+    """Candidate ``row``'s objective ``m`` at ``x``, with its 95% interval as error bars."""
+    value = row["values"][m]
+    ax.errorbar([x], [value], yerr=[[value - row["low"][m]], [row["high"][m] - value]],
+                fmt="o", color=colour, capsize=2, markersize=4, alpha=alpha)  # fmt: skip
+
+
 def search_progress(rows: Rows, m: int, label: str, base: float | None) -> bytes:
     """Objective ``m`` of every candidate in search order with its interval, coloured by
     the games it played, and the best so far among those that played every rung."""
@@ -43,15 +50,7 @@ def search_progress(rows: Rows, m: int, label: str, base: float | None) -> bytes
     colours, palette = _colours(rows)
     xs = [int(r["number"]) + 1 for r in rows]
     for x, r, c in zip(xs, rows, colours, strict=True):
-        ax.errorbar(
-            [x],
-            [r["values"][m]],
-            yerr=[[r["values"][m] - r["low"][m]], [r["high"][m] - r["values"][m]]],
-            fmt="o",
-            color=c,
-            capsize=2,
-            markersize=4,
-        )
+        _point(ax, x, r, m, c)
     if base is not None:
         ax.axhline(base, color="#c0392b", linestyle="--", linewidth=1.2, label="the rulebook")
     _legend(ax, palette)
@@ -113,16 +112,7 @@ def parameter_effect(rows: Rows, key: str, labels: Sequence[str], base: Any) -> 
     for m, ax in enumerate(axes[:, 0]):
         for r, c in zip(rows, colours, strict=True):
             x = where[r["params"][key]]
-            ax.errorbar(
-                [x],
-                [r["values"][m]],
-                yerr=[[r["values"][m] - r["low"][m]], [r["high"][m] - r["values"][m]]],
-                fmt="o",
-                color=c,
-                capsize=2,
-                markersize=4,
-                alpha=0.8,
-            )
+            _point(ax, x, r, m, c, alpha=0.8)
         if base is not None and base in where:
             ax.axvline(where[base], color="#c0392b", linestyle="--", linewidth=1.2)
         ax.set_ylabel(labels[m], fontsize=9)

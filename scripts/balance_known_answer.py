@@ -13,7 +13,6 @@ The default tests run the same check on a small space
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import sys
 import tempfile
 import time
@@ -21,7 +20,7 @@ from pathlib import Path
 
 from pipelines.experiments import balance
 from pipelines.experiments.balance_spec import load_spec
-from pipelines.experiments.balance_study import run_study, sweep_spec
+from pipelines.experiments.balance_study import grid_sweep, run_study, sweep_spec
 from pipelines.experiments.progress import Progress
 from pipelines.experiments.sweep import sweep
 
@@ -63,11 +62,7 @@ def main(argv: list[str] | None = None) -> int:
         path.write_text(STUDY.format(**vars(args)))
         spec = load_spec(path)
         last = spec.rung_games(spec.rungs - 1, 4)
-        grid = dataclasses.replace(
-            sweep_spec(spec),
-            params=tuple((d.key, tuple(d.values())) for d in spec.space),
-            games=last,
-        )
+        grid = grid_sweep(spec, last)
         start = time.perf_counter()
         rows = sweep(grid, Progress("exhaustive sweep"))
         swept = time.perf_counter() - start

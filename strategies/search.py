@@ -1,10 +1,23 @@
-"""What both games' search players share: the choice of an answer from paired playouts."""
+"""What both games' search players share: the choice of an answer from paired playouts, and
+the checks of their parameters."""
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
 from typing import Any
+
+
+def check_int(key: str, value: object, low: int) -> None:
+    """``ValueError`` naming ``key`` unless ``value`` is an integer of at least ``low``."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < low:
+        raise ValueError(f"{key} = {value!r} is not allowed (an integer >= {low})")
+
+
+def check_number(key: str, value: object) -> None:
+    """``ValueError`` naming ``key`` unless ``value`` is a number of at least 0."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or not value >= 0:
+        raise ValueError(f"{key} = {value!r} is not allowed (a number >= 0)")
 
 
 def pick_answer(

@@ -174,6 +174,13 @@ def run_study(
     return result
 
 
+def grid_sweep(spec: BalanceSpec, games: int) -> SweepSpec:
+    """Every setting of the study's finite space as one sweep grid, each on the study's first
+    ``games`` games: the exhaustive answer a search is checked against."""
+    params = tuple((d.key, tuple(d.values())) for d in spec.space)
+    return dataclasses.replace(sweep_spec(spec), params=params, games=games)
+
+
 def _grid_size(spec: BalanceSpec) -> int | None:
     """The settings of the whole space when it is finite (None for a continuous range)."""
     size = 1

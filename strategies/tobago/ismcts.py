@@ -36,6 +36,7 @@ from sim.tobago import decisions
 from sim.tobago.position import determinize, game_at
 from sim.tobago.view import PlayerView
 from strategies.ismcts_tree import Node, Walk, recommend, rewards_of
+from strategies.search import check_int, check_number
 from strategies.tobago.pimc import ROLLOUTS, candidates
 
 #: An action's key in the tree: ``(seat, kind, value, position, answer)``.
@@ -89,16 +90,6 @@ class _TreeSeat:
         return options[walk.choose(decision.seat, keys_of(decision, options))]
 
 
-def _check_int(key: str, value: object, low: int) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or value < low:
-        raise ValueError(f"{key} = {value!r} is not allowed (an integer >= {low})")
-
-
-def _check_number(key: str, value: object) -> None:
-    if isinstance(value, bool) or not isinstance(value, int | float) or not value >= 0:
-        raise ValueError(f"{key} = {value!r} is not allowed (a number >= 0)")
-
-
 class Ismcts:
     """Single-observer ISMCTS at the start of each turn (module docs)."""
 
@@ -116,16 +107,16 @@ class Ismcts:
         horizon: int = 1,
         follow: int = 10,
     ) -> None:
-        _check_int("iterations", iterations, 1)
-        _check_number("c", c)
+        check_int("iterations", iterations, 1)
+        check_number("c", c)
         if rollout not in ROLLOUTS:
             allowed = ", ".join(ROLLOUTS)
             raise ValueError(f"rollout = {rollout!r} is not allowed (one of {allowed})")
-        _check_int("width", width, 1)
-        _check_number("margin_weight", margin_weight)
-        _check_number("z", z)
-        _check_int("horizon", horizon, 1)
-        _check_int("follow", follow, 1)
+        check_int("width", width, 1)
+        check_number("margin_weight", margin_weight)
+        check_number("z", z)
+        check_int("horizon", horizon, 1)
+        check_int("follow", follow, 1)
         self.rng = rng
         self.iterations = iterations
         self.c = float(c)

@@ -33,6 +33,7 @@ from sim.treasure_island import decisions
 from sim.treasure_island.position import RESUMABLE, Position, game_at, play_on, position_of
 from sim.treasure_island.view import PlayerView
 from strategies.ismcts_tree import Node, Walk, recommend, rewards_of
+from strategies.search import check_int, check_number
 from strategies.treasure_island.pimc import ROLLOUTS
 
 #: An action's key in the tree: ``(seat, kind, value, answer)``.
@@ -75,11 +76,6 @@ class _TreeSeat:
         return options[walk.choose(decision.seat, keys_of(decision, options))]
 
 
-def _check_number(key: str, value: object) -> None:
-    if isinstance(value, bool) or not isinstance(value, int | float) or not value >= 0:
-        raise ValueError(f"{key} = {value!r} is not allowed (a number >= 0)")
-
-
 class Ismcts:
     """Single-observer ISMCTS at every resumable decision (module docs)."""
 
@@ -95,15 +91,14 @@ class Ismcts:
         z: float = 1.0,
         horizon: int = 1,
     ) -> None:
-        for key, value in (("iterations", iterations), ("horizon", horizon)):
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise ValueError(f"{key} = {value!r} is not allowed (an integer >= 1)")
-        _check_number("c", c)
+        check_int("iterations", iterations, 1)
+        check_int("horizon", horizon, 1)
+        check_number("c", c)
         if rollout not in ROLLOUTS:
             allowed = ", ".join(ROLLOUTS)
             raise ValueError(f"rollout = {rollout!r} is not allowed (one of {allowed})")
-        _check_number("margin_weight", margin_weight)
-        _check_number("z", z)
+        check_number("margin_weight", margin_weight)
+        check_number("z", z)
         self.rng = rng
         self.iterations = iterations
         self.c = float(c)

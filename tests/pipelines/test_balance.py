@@ -7,18 +7,17 @@ from __future__ import annotations
 import io
 import json
 from pathlib import Path
-from typing import Any
 
 import pytest
 from typer.testing import CliRunner
 
 from pipelines.cli.main import app
-from pipelines.experiments import balance_play, sweep
 from pipelines.experiments.balance_spec import check_expression, evaluate, load_spec
 from pipelines.experiments.balance_study import run_study, sweep_spec
 from pipelines.experiments.progress import Progress
 from sim.errors import InputError
 from tests.browser import chromium_page
+from tests.pipelines.balance_kill import killed_then_resumed
 
 runner = CliRunner()
 
@@ -138,31 +137,13 @@ def test_a_tiny_study_end_to_end(tmp_path: Path) -> None:
         assert errors == []
 
 
-class KilledError(Exception):
-    """Stands for a kill in the middle of a candidate's games."""
-
-
 def test_a_killed_study_resumes_to_the_same_answer(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     spec = load_spec(_study(tmp_path))
     whole = run_study(spec, tmp_path / "whole", sweep_spec(spec))
-    real = sweep.play_chunk
-    calls = 0
-
-    def dies(args: Any) -> Any:
-        nonlocal calls
-        calls += 1
-        if calls == 5:
-            raise KilledError
-        return real(args)
-
-    monkeypatch.setattr(balance_play, "play_chunk", dies)
-    with pytest.raises(KilledError):
-        run_study(spec, tmp_path / "again", sweep_spec(spec))
-    monkeypatch.setattr(balance_play, "play_chunk", real)
     said: list[str] = []
-    again = run_study(spec, tmp_path / "again", sweep_spec(spec), say=said.append)
+    again = killed_then_resumed(spec, tmp_path / "again", monkeypatch, said.append)
     assert any(line.startswith("resuming the study: ") for line in said)
     assert again["trials"] == whole["trials"]
     assert again["confirmation"] == whole["confirmation"]

@@ -8,12 +8,11 @@ a third of the games the grid needed. The full-size version is
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
 
 from pipelines.experiments import balance
 from pipelines.experiments.balance_spec import load_spec
-from pipelines.experiments.balance_study import run_study, sweep_spec
+from pipelines.experiments.balance_study import grid_sweep, run_study, sweep_spec
 from pipelines.experiments.sweep import sweep
 
 STUDY = """
@@ -48,11 +47,7 @@ def test_the_search_lands_in_the_exhaustive_best_interval_with_a_third_of_the_ga
     games = spec.rung_games(spec.rungs - 1, 2)
     # The exhaustive answer: every setting of the space on the same seeds as the search's
     # last rung (the games 0 to 108 of seed 3).
-    grid = dataclasses.replace(
-        sweep_spec(spec),
-        params=tuple((d.key, tuple(d.values())) for d in spec.space),
-        games=games,
-    )
+    grid = grid_sweep(spec, games)
     rows = sweep(grid)
     objective = spec.objectives[0]
     exhaustive = {(r["legs_per_move"], r["curse_count"]): objective.from_row(r) for r in rows}

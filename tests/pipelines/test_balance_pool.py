@@ -14,12 +14,13 @@ import pytest
 from typer.testing import CliRunner
 
 from pipelines.cli.main import app
-from pipelines.experiments import balance, balance_play, sweep
+from pipelines.experiments import balance, balance_play
 from pipelines.experiments.balance_objectives import Blocks, Sums
 from pipelines.experiments.balance_spec import load_spec
 from pipelines.experiments.balance_study import run_study, sweep_spec
 from pipelines.play.outcomes import outcomes
 from sim.errors import InputError
+from tests.pipelines.balance_kill import killed_then_resumed
 
 runner = CliRunner()
 
@@ -187,30 +188,12 @@ def test_a_tiny_pool_study_end_to_end(tmp_path: Path) -> None:
     assert "pool of 3 (hunter, cautious, collector) at 2, 3 players" in page
 
 
-class KilledError(Exception):
-    """Stands for a kill in the middle of a candidate's games."""
-
-
 def test_a_killed_pool_study_resumes_to_the_same_answer(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     spec = load_spec(_study(tmp_path))
     whole = run_study(spec, tmp_path / "whole", sweep_spec(spec))
-    real = sweep.play_chunk
-    calls = 0
-
-    def dies(args: Any) -> Any:
-        nonlocal calls
-        calls += 1
-        if calls == 5:
-            raise KilledError
-        return real(args)
-
-    monkeypatch.setattr(balance_play, "play_chunk", dies)
-    with pytest.raises(KilledError):
-        run_study(spec, tmp_path / "again", sweep_spec(spec))
-    monkeypatch.setattr(balance_play, "play_chunk", real)
-    again = run_study(spec, tmp_path / "again", sweep_spec(spec))
+    again = killed_then_resumed(spec, tmp_path / "again", monkeypatch)
     assert again["trials"] == whole["trials"]
     assert again["confirmation"] == whole["confirmation"]
     assert again["headline"] == whole["headline"]
