@@ -254,10 +254,11 @@ def report(
     formats: tuple[str, ...] = ("html", "md", "json"),
     include_unfinished: bool = False,
     allow_mixed_code: bool = False,
+    choices: int = 40,
 ) -> ReportOutput:
-    """Write the report of ``runs`` like ``tourney report``."""
+    """Write the report of ``runs`` like ``tourney report`` (``choices``: its ``--choices``)."""
     from pipelines.report.assemble import build_report
 
     paths = [r.where if isinstance(r, Run) else r for r in runs]
     target = Path(out) if out is not None else None
-    return build_report(paths, target, set(formats), include_unfinished, allow_mixed_code)
+    return build_report(paths, target, set(formats), include_unfinished, allow_mixed_code, choices)

@@ -477,6 +477,15 @@ def report_cmd(
             "cohort (refused otherwise).",
         ),
     ] = False,
+    choices: Annotated[
+        int,
+        typer.Option(
+            "--choices",
+            help="Games played again per table size to count the choices at each decision "
+            "(each with its strategies, so a search player's games cost what they did in the "
+            "run); 0: not counted.",
+        ),
+    ] = 40,
 ) -> None:
     """Write the win-rate, curse-impact and board-fairness report of one or more runs."""
     from pipelines.report.assemble import FORMATS as REPORT_FORMATS
@@ -490,7 +499,9 @@ def report_cmd(
             f"(allowed: {', '.join(REPORT_FORMATS)})"
         )
     try:
-        result = build_report(list(runs), out, chosen, include_unfinished, allow_mixed_code)
+        result = build_report(
+            list(runs), out, chosen, include_unfinished, allow_mixed_code, choices
+        )
     except OSError as exc:  # a read-only or full disk under the report directory
         where = exc.filename or out or Path(runs[0]) / "report"
         # The system's words for the errno (pyarrow's own strerror is a paragraph).

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from pipelines.metrics.source import RunInfo, open_run
+from pipelines.play.choices import SAMPLE
 from pipelines.report.common import GameReport, ReportOutput, write_report
 from pipelines.report.files import check_out_dir
 from sim.errors import InputError
@@ -79,10 +80,17 @@ def build_report(
     formats: set[str],
     include_unfinished: bool = False,
     allow_mixed_code: bool = False,
+    choice_games: int = SAMPLE,
 ) -> ReportOutput:
     """Compute and write the report; ``out`` defaults to :func:`default_out` of the first
     run. Runs of one lineup played by different code are refused unless
-    ``allow_mixed_code`` (each code is then a cohort of its own)."""
+    ``allow_mixed_code`` (each code is then a cohort of its own). Choices per decision are
+    counted in up to ``choice_games`` games per table size played again (0: not counted)."""
+    if choice_games < 0:
+        raise InputError(
+            f"--choices {choice_games}: the games to play again per table size must be 0 "
+            "(not counted) or more"
+        )
     if out is not None:
         check_out_dir(out)  # before anything is read or written
     runs = [open_run(p) for p in run_dirs]
@@ -92,5 +100,11 @@ def build_report(
         raise InputError(f"runs of different games cannot be reported together: {listed}")
     out_dir = out or default_out(runs[0])
     return write_report(
-        game_report(runs[0].game), runs, out_dir, formats, include_unfinished, allow_mixed_code
+        game_report(runs[0].game),
+        runs,
+        out_dir,
+        formats,
+        include_unfinished,
+        allow_mixed_code,
+        choice_games,
     )

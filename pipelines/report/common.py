@@ -25,6 +25,7 @@ import pyarrow.csv as pacsv
 
 from pipelines.metrics import gaps, paired, rating, win_rate
 from pipelines.metrics.source import RunInfo, connect
+from pipelines.play.choices import SAMPLE
 from pipelines.report import findings as common_findings
 from pipelines.report import game_shape, meta_game
 from pipelines.report.data import (
@@ -105,10 +106,11 @@ def compute(
     runs: list[RunInfo],
     include_unfinished: bool,
     allow_mixed_code: bool = False,
+    choice_games: int = SAMPLE,
 ) -> ReportData:
     """Group the runs (runs of different code only with ``allow_mixed_code``, each code a
     cohort of its own), compute every cohort's and pairing's tables, the warnings and the
-    findings."""
+    findings; choices per decision counted in ``choice_games`` games per table size."""
     groups = group_runs(runs, allow_mixed_code)
     cohorts = []
     for cohort in groups.cohorts:
@@ -116,7 +118,7 @@ def compute(
             tables = common_tables(con)
             tables.update(report.compute(con, cohort))
             tables.update(meta_game.cohort_tables(con, cohort))
-            tables.update(game_shape.cohort_tables(con, cohort, report))
+            tables.update(game_shape.cohort_tables(con, cohort, report, choice_games))
         cohorts.append(CohortResult(cohort, tables))
     pairs = []
     for pairing in groups.pairings:
@@ -153,6 +155,7 @@ def compute(
         complete=all(r.complete for r in runs),
         include_unfinished=include_unfinished,
         warnings=warnings,
+        choice_games=choice_games,
     )
     found: list[Finding] = []
     for result in cohorts:
@@ -320,12 +323,13 @@ def write_report(
     formats: set[str],
     include_unfinished: bool = False,
     allow_mixed_code: bool = False,
+    choice_games: int = SAMPLE,
 ) -> ReportOutput:
     """Compute ``report`` over ``runs`` and write its tables and the chosen ``formats``."""
     from pipelines.report.games import games_to_see, write_pages
     from pipelines.report.page import html, markdown, sections
 
-    data = compute(report, runs, include_unfinished, allow_mixed_code)
+    data = compute(report, runs, include_unfinished, allow_mixed_code, choice_games)
     out_dir.mkdir(parents=True, exist_ok=True)
     data.look_at = games_to_see(data, report.score_unit)
     if "html" in formats:  # the pages the HTML report links to, next to it

@@ -185,6 +185,8 @@ class ReportData:
     headline: list[str] = field(default_factory=list)
     #: The games the report points to (``pipelines.report.games``).
     look_at: list[GameToSee] = field(default_factory=list)
+    #: Games played again per table size to count choices per decision (0: not counted).
+    choice_games: int = 0
 
 
 #: The kind of game to look at that each kind of warning is about.

@@ -64,16 +64,18 @@ def no_scores(title: str) -> str:
 
 
 def cohort_tables(
-    con: duckdb.DuckDBPyConnection, cohort: Cohort, report: GameReport
+    con: duckdb.DuckDBPyConnection, cohort: Cohort, report: GameReport, choice_games: int = SAMPLE
 ) -> dict[str, pa.Table]:
-    """The section's tables of one cohort: none without a move log."""
+    """The section's tables of one cohort, choices counted in up to ``choice_games`` games
+    per table size (none when 0): none without a move log."""
     if not move_log_kept(cohort):
         return {}
     tables: dict[str, pa.Table] = {}
     if report.score_events is not None:
         tables["game_shape"] = game_shape.shape_by_size(con, report.score_events)
         tables["score_trajectory"] = game_shape.trajectory(con, report.score_events)
-    tables["choices_per_decision"], _ = choices_per_decision(con, cohort.runs)
+    if choice_games:
+        tables["choices_per_decision"], _ = choices_per_decision(con, cohort.runs, choice_games)
     return tables
 
 
@@ -169,6 +171,29 @@ def _figure(report: GameReport, result: CohortResult, n: int) -> Figure | None:
     )
 
 
+#: What a cohort whose sampled games no longer replay as logged says instead.
+REPLAY_FAILED = (
+    "Choices per decision: the sampled games no longer replay as logged (the code or a "
+    "strategy changed since the run), so they are not counted."
+)
+
+#: What a report made with ``--choices 0`` says instead of the choices per decision.
+NOT_COUNTED = (
+    "Choices per decision: not counted (the report was made with --choices 0: no game was "
+    "played again)."
+)
+
+
+def _counted_in(choice_games: int) -> str:
+    if not choice_games:
+        return "Choices are not counted in this report (--choices 0)."
+    return (
+        f"Choices are counted in up to {numbers.count(choice_games)} games per table size, "
+        "played again with their strategies (a search player's games cost as much as in the "
+        "run: --choices sets how many)."
+    )
+
+
 def _cohort_blocks(report: GameReport, result: CohortResult, data: ReportData) -> list[Block]:
     label = f"{result.cohort.label} — " if len(data.cohorts) > 1 else ""
     if not move_log_kept(result.cohort):
@@ -191,14 +216,9 @@ def _cohort_blocks(report: GameReport, result: CohortResult, data: ReportData) -
         blocks.append(Folded(f"Game shape, {n} players: {what}", tuple(detail)))
     if report.score_events is None:
         blocks.append(Paragraph(no_scores(report.title), "note"))
-    if not result.rows("choices_per_decision"):
-        blocks.append(
-            Paragraph(
-                "Choices per decision: the sampled games no longer replay as logged (the "
-                "code or a strategy changed since the run), so they are not counted.",
-                "note",
-            )
-        )
+    note = _choices_note(result, data.choice_games)
+    if note is not None:
+        blocks.append(Paragraph(note, "note"))
     return blocks
 
 
@@ -221,7 +241,7 @@ def section(
         f"How a game feels, from the move logs: how often the lead changes, how often the "
         f"leader at two thirds of the game loses, how early the winner is known, how many "
         f"choices a decision offers and the scores through the game. {report.choices} "
-        f"Choices are counted in up to {SAMPLE} games per table size, played again; the "
+        f"{_counted_in(data.choice_games)} The "
         f"other measures over every finished game up to {numbers.count(game_shape.MAX_GAMES)} "
         "games a cohort, and beyond that over every k-th batch of games, evenly through the "
         "run (each figure gives its games).",
@@ -229,7 +249,16 @@ def section(
     )
 
 
-def _record(result: CohortResult, n: int, title: str) -> dict[str, Any]:
+def _choices_note(result: CohortResult, choice_games: int) -> str | None:
+    """Why a cohort's choices per decision are missing, or None."""
+    if not choice_games:
+        return NOT_COUNTED
+    if not result.rows("choices_per_decision"):
+        return REPLAY_FAILED
+    return None
+
+
+def _record(result: CohortResult, n: int, title: str, choice_games: int) -> dict[str, Any]:
     """One table size's ``report.json`` record."""
     keys = ("estimate", "low", "high", "games", "blocks")
     measures = {k: {f: r[f] for f in keys} for k, r in _measures(result, n).items()}
@@ -246,18 +275,20 @@ def _record(result: CohortResult, n: int, title: str) -> dict[str, Any]:
         "trajectory": [{k: r[k] for k in along} for r in points],
         "text": headline(result, n),
         "note": None if measures else no_scores(title),
+        "choices_note": _choices_note(result, choice_games),
     }
 
 
 def json_records(report: GameReport, data: ReportData) -> list[dict[str, Any]]:
     """``report.json``'s ``game_shape``: per cohort and table size, each measure (estimate,
-    ``low``, ``high``, ``games``, ``blocks``), the choices per decision, the trajectory and
-    the sentence; a cohort without a move log has ``n_players`` null and a ``note``."""
+    ``low``, ``high``, ``games``, ``blocks``), the choices per decision (and, when they are
+    missing, why: ``choices_note``), the trajectory and the sentence; a cohort without a move
+    log has ``n_players`` null and a ``note``."""
     out: list[dict[str, Any]] = []
     for result in data.cohorts:
         if not move_log_kept(result.cohort):
             out.append({"cohort": result.cohort.index, "n_players": None, "note": NO_MOVE_LOG})
             continue
         sizes = sorted({int(r["n_players"]) for r in result.rows("win_rate_by_strategy")})
-        out += [_record(result, n, report.title) for n in sizes]
+        out += [_record(result, n, report.title, data.choice_games) for n in sizes]
     return out

@@ -15,7 +15,7 @@ from pipelines.cli.main import app
 from pipelines.metrics.source import connect, open_run
 from pipelines.play import choices
 from pipelines.play.replay import replay_game
-from pipelines.report.game_shape import NO_MOVE_LOG
+from pipelines.report.game_shape import NO_MOVE_LOG, NOT_COUNTED
 
 runner = CliRunner()
 MEASURES = ("lead_changes", "comeback", "tied_at_two_thirds", "decided_at")
@@ -37,7 +37,7 @@ def _check_section(obj: dict[str, Any], out: Path, games: int) -> None:
     assert record["lead_changes"]["games"] == games
     c = record["choices_per_decision"]
     assert c["games"] == min(choices.SAMPLE, games) and c["low"] <= c["mean"] <= c["high"]
-    assert c["choices"] >= c["decisions"] > 0
+    assert c["choices"] >= c["decisions"] > 0 and record["choices_note"] is None
     assert sorted({p["point"] for p in record["trajectory"]}) == list(range(1, 11))
     summary = (out / "summary.md").read_text()
     assert "## Game shape" in summary and record["text"] in summary
@@ -97,3 +97,40 @@ def test_a_smaller_sample_counts_fewer_games(small_run: Path, size: int) -> None
     low, high = table.column("low")[0].as_py(), table.column("high")[0].as_py()
     assert (low is None) == (size == 1)  # one block: no interval
     assert high is None or low <= table.column("mean")[0].as_py() <= high
+
+
+def test_a_report_can_count_choices_in_fewer_games_or_none(small_run: Path, tmp_path: Path) -> None:
+    # A search player's games cost as much to play again as in the run: --choices bounds it.
+    args = ["report", str(small_run), "--format", "md,json", "--out"]
+    made = runner.invoke(app, [*args, str(tmp_path / "three"), "--choices", "3"])
+    assert made.exit_code == 0, made.output
+    (record,) = json.loads((tmp_path / "three" / "report.json").read_text())["game_shape"]
+    assert record["choices_per_decision"]["games"] == 3
+    assert (
+        "counted in up to 3 games per table size" in (tmp_path / "three" / "summary.md").read_text()
+    )
+    made = runner.invoke(app, [*args, str(tmp_path / "none"), "--choices", "0"])
+    assert made.exit_code == 0, made.output
+    (record,) = json.loads((tmp_path / "none" / "report.json").read_text())["game_shape"]
+    assert record["choices_per_decision"] is None and record["choices_note"] == NOT_COUNTED
+    assert record["lead_changes"]["games"] == 48  # the other measures are all there
+    summary = (tmp_path / "none" / "summary.md").read_text()
+    assert NOT_COUNTED in summary and "choices per decision (games played again)" not in summary
+
+
+def test_a_negative_choices_is_one_line_exit_2(small_run: Path, tmp_path: Path) -> None:
+    made = runner.invoke(app, ["report", str(small_run), "--out", str(tmp_path / "r"),
+                               "--choices", "-1"])  # fmt: skip
+    assert made.exit_code == 2 and made.output.strip().count("\n") == 0
+    assert "--choices -1" in made.output and "0 (not counted) or more" in made.output
+    assert not (tmp_path / "r").exists()  # nothing written
+
+
+def test_the_command_and_the_api_default_to_the_sample() -> None:
+    import inspect
+
+    from pipelines.cli.games import report_cmd
+    from tourney import api
+
+    assert inspect.signature(api.report).parameters["choices"].default == choices.SAMPLE
+    assert inspect.signature(report_cmd).parameters["choices"].default == choices.SAMPLE

@@ -62,10 +62,11 @@ def test_the_gap_to_optimal_is_paired_by_seed_block(optimal_run: Path, tmp_path:
     # One seed block is too few for an interval (Student's t needs 5): null bounds, and
     # the page and the finding say so instead of an interval. The page is the Markdown one:
     # it renders the same sections as the HTML page, whose replay pages would play both
-    # games again (the optimal player's every solve, as long as the run itself).
+    # games again (the optimal player's every solve, as long as the run itself); so would
+    # counting the choices per decision, hence --choices 0.
     assert gap["low"] is None and gap["high"] is None
     rep = tmp_path / "rep"
-    args = ["report", str(optimal_run), "--out", str(rep), "--format", "md,json"]
+    args = ["report", str(optimal_run), "--out", str(rep), "--format", "md,json", "--choices", "0"]
     assert CliRunner().invoke(app, args).exit_code == 0
     page = (rep / "summary.md").read_text()
     assert "## Gap to the single-turn optimum" in page
