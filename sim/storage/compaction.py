@@ -93,14 +93,21 @@ def _merge(store: RunStore, table: str, group: list[PartRecord]) -> PartRecord:
     rel = f"{table}/{name}"
     tmp = store.staging(rel)
     try:
-        with store.open_input(group[0].rel) as f:
-            schema = pq.read_schema(f)
         with open(tmp, "wb") as out:
             sink = HashingWriter(out)
-            with pq.ParquetWriter(sink, schema, compression="zstd", use_dictionary=True) as w:
-                for r in group:
+            writer: pq.ParquetWriter | None = None
+            try:
+                for r in group:  # each part read once (in a store, one request)
                     with store.open_input(r.rel) as f:
-                        w.write_table(pq.read_table(f))
+                        part = pq.read_table(f)
+                    if writer is None:  # the first part's schema, as every part's
+                        writer = pq.ParquetWriter(
+                            sink, part.schema, compression="zstd", use_dictionary=True
+                        )
+                    writer.write_table(part)
+            finally:
+                if writer is not None:
+                    writer.close()
         store.upload(tmp, rel)
     finally:
         tmp.unlink(missing_ok=True)

@@ -247,8 +247,10 @@ class S3Store(RunStore):
             list(pool.map(self.delete, rels))
 
     def open_input(self, rel: str) -> pa.NativeFile:
-        with self._guard(rel, "read it"):
-            return self.fs.open_input_file(self._path(rel))
+        # One GET of the whole object: a random-access file would first ask for its size (a
+        # HEAD), then read the footer and the columns in ranges, each a request.
+        with self._guard(rel, "read it"), self.fs.open_input_stream(self._path(rel)) as src:
+            return pa.BufferReader(src.readall())
 
     def fetch(self, rel: str, dest: Path) -> tuple[int, str]:
         with (

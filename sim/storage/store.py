@@ -120,7 +120,8 @@ class RunStore(ABC):
 
     @abstractmethod
     def open_input(self, rel: str) -> pa.NativeFile:
-        """The file opened for random-access reading (Parquet footers)."""
+        """The file opened for random-access reading (Parquet footers); in an object store,
+        the whole object read in one request (parts are read whole)."""
 
     @abstractmethod
     def fetch(self, rel: str, dest: Path) -> tuple[int, str]:
