@@ -53,7 +53,8 @@ def balance_cmd(
     def say(line: str) -> None:  # progress on stderr, the answer on stdout
         typer.echo(line, err=True)
 
-    why = f" ({balance_shape.NEEDS_LOG})" if sweep.shape else ""
+    reason = balance_shape.engine_reason(sweep.shape, sweep.choices)
+    why = f" ({reason})" if reason else ""
     say(f"balance on the {sweep.engine} engine{why}, {sweep.workers} workers")
     if sweep.engine == "compiled":
         load_compiled(spec.game, say)

@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from pipelines.play.outcomes import CHOICE_TOTALS
 from sim.errors import InputError
 
 Array = NDArray[np.float64]
@@ -204,7 +205,18 @@ class Objective:
     @property
     def shape(self) -> bool:
         """Whether it is a game-shape measure (read from the move log)."""
-        return bool(METRICS[self.metric].columns)
+        return METRICS[self.metric].columns == SHAPE
+
+    @property
+    def counts_choices(self) -> bool:
+        """Whether it reads the choices each game's referee counted."""
+        return METRICS[self.metric].columns == CHOICE_TOTALS
+
+    @property
+    def bootstrapped(self) -> bool:
+        """Whether its figures come from a bootstrap over the blocks (a measure the sweep's
+        rows do not report) rather than from the sweep's row."""
+        return METRICS[self.metric].from_row is None
 
     @property
     def label(self) -> str:
@@ -368,6 +380,11 @@ def _decided_at(o: Objective, s: Sums) -> Array:
     return share
 
 
+def _choices(o: Objective, s: Sums) -> Array:
+    mean = s[f"total:{CHOICE_TOTALS[1]}"] / np.maximum(s[f"total:{CHOICE_TOTALS[0]}"], 1.0)
+    return mean if o.target is None else np.abs(mean - o.target)
+
+
 #: The game-shape measures' block totals (:mod:`pipelines.experiments.balance_shape`).
 SHAPE = ("shape_games", "shape_lead_changes", "shape_led", "shape_comeback", "shape_decided_at")
 
@@ -437,5 +454,15 @@ METRICS: dict[str, Metric] = {
         _decided_at,
         None,
         columns=SHAPE,
+    ),
+    "choices_per_decision": Metric(
+        "choices per decision: the legal answers of a decision, over every decision of every "
+        "game (counted at the referee as the games are played)",
+        "choices per decision",
+        "choices",
+        _choices,
+        None,
+        ("target",),
+        columns=CHOICE_TOTALS,
     ),
 }

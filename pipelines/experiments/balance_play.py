@@ -67,9 +67,10 @@ class Player:
     ) -> tuple[dict[str, Any], list[tuple[float, float, float]]]:
         """A fixed lineup's setting over the games of ``parts``: the sweep's row, and each
         objective's figures from it, or for a measure the sweep does not report (a game-shape
-        one) by a bootstrap over the blocks (:meth:`pool_row`'s resamples)."""
+        one, the choices per decision) by a bootstrap over the blocks (:meth:`pool_row`'s
+        resamples)."""
         row = self.row(overrides, parts)
-        boot = [o for o in objectives if o.shape]
+        boot = [o for o in objectives if o.bootstrapped]
         found = dict(zip(boot, self.bootstrap(boot, overrides, parts), strict=True))
         return row, [found[o] if o in found else o.from_row(row) for o in objectives]
 

@@ -5,7 +5,8 @@ winner is known), per game from its move log, by the reports' own per-game code
 in-memory DuckDB, as one run, and each game's row is read back as block sums.
 
 Only the reference engine keeps a move log (Treasure Island's compiled engine keeps none), so
-a study with a shape objective plays on the reference engine.
+a study with a shape objective plays on the reference engine; so does a study counting choices
+per decision, which are counted at the reference engine's referee.
 """
 
 from __future__ import annotations
@@ -23,6 +24,17 @@ from sim.runner.games import game_kind
 NEEDS_LOG = (
     "a game-shape objective reads each game's move log, which the compiled engine does not keep"
 )
+#: Why a study counting choices per decision plays on the reference engine.
+NEEDS_REFEREE = (
+    "choices per decision are counted at the reference engine's referee, which the compiled "
+    "engine does not have"
+)
+
+
+def engine_reason(shape: bool, choices: bool) -> str | None:
+    """Why a study's objectives need the reference engine (a shape measure's reason first),
+    or None."""
+    return NEEDS_LOG if shape else NEEDS_REFEREE if choices else None
 
 
 def score_events(game: str, where: str) -> str:

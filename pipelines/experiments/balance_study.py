@@ -42,6 +42,7 @@ def sweep_spec(spec: BalanceSpec, workers: int | None = None) -> SweepSpec:
         if not 2 <= len(lineup.labels) <= 8:
             raise InputError(f"{spec.path}: players: give 2 or more strategies")
     shape = any(o.shape for o in spec.objectives)
+    choices = any(o.counts_choices for o in spec.objectives)
     if shape:
         first = next(o for o in spec.objectives if o.shape)
         balance_shape.score_events(spec.game, f"{spec.path}: objective {first.metric!r}")
@@ -62,10 +63,11 @@ def sweep_spec(spec: BalanceSpec, workers: int | None = None) -> SweepSpec:
         workers=workers or spec.workers,
         seats=lineup.seats,
         engine=choose_engine(
-            spec.engine, plays, f"{spec.path}: engine", balance_shape.NEEDS_LOG if shape else None
+            spec.engine, plays, f"{spec.path}: engine", balance_shape.engine_reason(shape, choices)
         ),
         table_sizes=spec.table_sizes,
         shape=shape,
+        choices=choices,
     )
 
 
@@ -149,7 +151,7 @@ def run_study(
         ),
         "rules": spec.rules,
         "engine": sweep.engine,
-        "engine_why": balance_shape.NEEDS_LOG if sweep.shape else None,
+        "engine_why": balance_shape.engine_reason(sweep.shape, sweep.choices),
         "rulebook": base,
         "space": [dataclasses.asdict(d) for d in spec.space],
         "constraints": list(spec.constraints),

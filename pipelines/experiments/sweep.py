@@ -106,6 +106,9 @@ class SweepSpec:
     #: Whether each game's shape (lead changes, comebacks, when the winner is known) is added to
     #: its block's totals (a balance study's shape objectives; the reference engine only).
     shape: bool = False
+    #: Whether each game's decisions and their legal answers are added to its block's totals
+    #: (a balance study's choices per decision; the reference engine only).
+    choices: bool = False
 
     @property
     def lineup(self) -> Lineup:
@@ -145,7 +148,7 @@ def play_chunk(args: tuple[SweepSpec, dict[str, Any], int, int]) -> dict[str, An
     plans = [schedule.plan(g) for g in range(start, stop)]
     played: list[tuple[Any, Any]] = []
     keep = (lambda plan, game: played.append((plan, game))) if spec.shape else None
-    for result in outcomes(spec.engine, plans, rules, spec.lineup, keep):
+    for result in outcomes(spec.engine, plans, rules, spec.lineup, keep, spec.choices):
         plan = result.plan
         b = blocks.setdefault(
             plan.block, {"games": 0, "first": 0.0, "turns": 0.0, "cut_off": 0,

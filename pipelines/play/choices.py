@@ -3,12 +3,9 @@
 The move log records the answers, not the legal answers they were chosen from, so the count
 is made by replaying a fixed sample of a run's games exactly
 (:func:`pipelines.play.replay.replay_game`, which checks every replayed row against the
-logged one) with the engine's referee seen through :class:`CountingReferee`: every question
-the engine asks a seat is counted with its number of legal answers before the real referee
-asks it. A choice is one legal answer: an entry of the decision's options, or a cell it
-allows (an ``int`` answer, counted from its cell bitmask); a yes-or-no question has two. A
-question with a single option that the referee answers without asking (a one-option pick) is
-no decision, as the referee counts decisions.
+logged one) with the engine's referee seen through
+:class:`pipelines.play.counting.CountingReferee`, which counts every question the engine asks
+a seat with its number of legal answers (what a choice is: that module).
 
 The sample is deterministic: per table size, up to :data:`SAMPLE` finished games spread evenly
 over the cohort's games in game-id order, so a report is a function of its runs. The mean is
@@ -18,94 +15,20 @@ estimator of :mod:`pipelines.metrics.clustered`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from typing import Any
 
 import duckdb
 import pyarrow as pa
 
 from pipelines.metrics.source import RunInfo
+from pipelines.play.counting import CountingReferee, Tally
 from pipelines.play.replay import replay_game
 from pipelines.stats.core import Z95, ratio_se
 from sim.errors import RunError
 
 #: Games replayed per table size and set of pooled runs.
 SAMPLE = 40
-
-
-@dataclass
-class Tally:
-    """Decisions counted and the legal answers they had."""
-
-    decisions: int = 0
-    choices: int = 0
-
-    def add(self, choices: int) -> None:
-        self.decisions += 1
-        self.choices += choices
-
-
-class CountingReferee:
-    """A game's referee as its engine sees it during a count: each question is counted with
-    its legal answers in :attr:`tally`, then asked of the real referee, which answers, checks
-    and records exactly as in the run (the replay's row-by-row check proves it)."""
-
-    __slots__ = ("_askers", "_referee", "_yeses", "tally")
-
-    def __init__(self, referee: Any, tally: Tally) -> None:
-        object.__setattr__(self, "_referee", referee)
-        object.__setattr__(self, "tally", tally)
-        object.__setattr__(self, "_askers", {})
-        object.__setattr__(self, "_yeses", None)
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._referee, name)
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        setattr(self._referee, name, value)  # the engine's own writes (its decision count)
-
-    def asker(self, seat: int) -> Callable[..., Any]:
-        """The real asker of ``seat``, its questions counted."""
-        made = self._askers.get(seat)
-        if made is None:
-            ask = self._referee.asker(seat)
-            tally = self.tally
-
-            def counted(decision: Any, options: Sequence[Any], cells: int = 0) -> Any:
-                tally.add(len(options) + cells.bit_count())
-                return ask(decision, options, cells)
-
-            made = self._askers[seat] = counted
-        asker: Callable[..., Any] = made
-        return asker
-
-    def ask(self, decision: Any, options: Sequence[Any], cells: int = 0) -> Any:
-        return self.asker(decision.seat)(decision, options, cells)
-
-    def pick(self, kind: Any, seat: int, options: tuple[Any, ...], value: int,
-             question: Callable[..., Any]) -> Any:  # fmt: skip
-        """The real pick, counted when it asks (more than one option)."""
-        if len(options) > 1:
-            self.tally.add(len(options))
-        return self._referee.pick(kind, seat, options, value, question)
-
-    @property
-    def yeses(self) -> list[Callable[[], bool]]:
-        """The real yes-or-no askers, each question counted with its two answers."""
-        if self._yeses is None:
-            tally = self.tally
-
-            def counted(yes: Callable[[], bool]) -> Callable[[], bool]:
-                def ask() -> bool:
-                    tally.add(2)
-                    return yes()
-
-                return ask
-
-            object.__setattr__(self, "_yeses", [counted(y) for y in self._referee.yeses])
-        yeses: list[Callable[[], bool]] = self._yeses
-        return yeses
 
 
 def count_game(run: RunInfo, game_id: int, con: duckdb.DuckDBPyConnection | None = None) -> Tally:

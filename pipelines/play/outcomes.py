@@ -14,12 +14,16 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+from pipelines.play.counting import CountingReferee, Tally
 from sim.compiled_engine import ENGINES, CompiledSeat
 from sim.errors import InputError
 from sim.game import Factory, GamePlan, PlanBatch, RulesLike
 from sim.runner.engine_choice import compiled_engine, unsupported
 from sim.runner.games import game_kind, play_planned
 from strategies.registry import StrategySpec, builtin_name
+
+#: The totals a game counted through its referee adds: its decisions and their legal answers.
+CHOICE_TOTALS = ("choice_decisions", "choice_count")
 
 
 @dataclass(frozen=True)
@@ -89,20 +93,38 @@ def outcomes(
     rules: RulesLike,
     lineup: Lineup,
     keep: Callable[[GamePlan, Any], None] | None = None,
+    count_choices: bool = False,
 ) -> list[Outcome]:
     """The outcomes of ``plans`` played by ``lineup`` under ``rules`` on ``engine``; ``keep``
-    is given each reference game with its plan (a caller reading its move log)."""
+    is given each reference game with its plan (a caller reading its move log). With
+    ``count_choices`` (the reference engine only), each game is played through a
+    :class:`pipelines.play.counting.CountingReferee` and its totals hold its decisions
+    (:data:`CHOICE_TOTALS`: ``choice_decisions``) and their legal answers (``choice_count``)."""
     if engine == "compiled":
+        if count_choices:
+            raise ValueError("choices are counted at the reference engine's referee")
         return _compiled(plans, rules, lineup)
-    totals_of = game_kind(lineup.game).sweep_totals
+    kind = game_kind(lineup.game)
+    totals_of = kind.sweep_totals
     out = []
     for plan in plans:
-        game = play_planned(plan, rules, lineup.factories)
+        tally = Tally()
+        if count_choices:
+            built: Any = kind.build(plan, rules, lineup.factories)
+            # Every game's engine asks its seats through its referee (as a replay counts).
+            built.referee = CountingReferee(built.referee, tally)
+            built.play()
+            game = built
+        else:
+            game = play_planned(plan, rules, lineup.factories)
         result = game.result
         assert result is not None
         if keep is not None:
             keep(plan, game)
-        totals = totals_of(game) if totals_of is not None else {}
+        totals = dict(totals_of(game)) if totals_of is not None else {}
+        if count_choices:
+            totals[CHOICE_TOTALS[0]] = tally.decisions
+            totals[CHOICE_TOTALS[1]] = tally.choices
         out.append(
             Outcome(
                 plan,
