@@ -4,6 +4,7 @@ user runs them (``tourney compare``), at full size.
 
     .venv/bin/python scripts/ismcts_bench.py time --games 20
     .venv/bin/python scripts/ismcts_bench.py compare --max-games 2400 --workers 2
+    .venv/bin/python scripts/ismcts_bench.py compare --ismcts 'ismcts(iterations=85)' --only 1
     .venv/bin/python scripts/ismcts_bench.py tune --max-games 800
 
 ``time`` plays games with the search player in seat 0 (4-player Tobago against cautious,
@@ -88,10 +89,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=20, help="games per player (time)")
     parser.add_argument("--max-games", type=int, default=2400)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument(
+        "--ismcts",
+        default="ismcts",
+        help="the tree player as specified (e.g. 'ismcts(iterations=85)': a budget matched to "
+        "pimc's time per decision)",
+    )
+    parser.add_argument(
+        "--only",
+        default="",
+        help="comma-separated numbers of the comparisons to run (1 to 4; default all)",
+    )
     args = parser.parse_args(argv)
+    tree = args.ismcts
     if args.what == "time":
         for game in ("tobago", "treasure-island"):
-            for spec in ("pimc", "ismcts"):
+            for spec in ("pimc", tree):
                 spent, decisions, searched = own_time(game, spec, args.games)
                 print(
                     f"{game} {spec}: {spent / args.games:.2f} s a game, {decisions} decisions, "
@@ -99,8 +112,11 @@ def main(argv: list[str] | None = None) -> int:
                     f"decision, {decisions / spent:.0f} decisions/s"
                 )
     elif args.what == "compare":
-        for game, a, b, field in COMPARISONS:
-            compare(game, a, b, field, args.max_games, 1, args.workers)
+        chosen = {int(k) for k in args.only.split(",") if k} or set(range(1, 5))
+        for k, (game, a, b, field) in enumerate(COMPARISONS, start=1):
+            if k in chosen:
+                compare(game, a, tree if b == "ismcts" else b, field, args.max_games, 1,
+                        args.workers)  # fmt: skip
     else:
         for game, a, _, field in COMPARISONS[::2]:
             for c in ("0.35", "0.7", "1.4"):
