@@ -55,8 +55,9 @@ def search_progress(rows: Rows, m: int, label: str, base: float | None) -> bytes
         ax.axhline(base, color="#c0392b", linestyle="--", linewidth=1.2, label="the rulebook")
     _legend(ax, palette)
     ax.set_xlabel("candidate, in the order the search played them")
-    ax.set_ylabel(label)
-    ax.set_title(f"{label} over the search, 95% intervals (search seeds)", fontsize=11)
+    ax.set_ylabel(label, fontsize=9)
+    # The objective is named on its axis: a long name in the title would run off the figure.
+    ax.set_title("The objective over the search, 95% intervals (search seeds)", fontsize=11)
     return _png(fig)
 
 

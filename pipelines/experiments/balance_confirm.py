@@ -169,10 +169,16 @@ def headline(spec: BalanceSpec, result: dict[str, Any]) -> list[str]:
     )
     return [
         f"The rulebook ({setting(conf['rulebook'])}) is within noise of the best settings the "
-        f"search found: on {fresh}, none of the {len(conf['candidates'])} confirmed is shown "
-        "better on one objective without being worse on another.",
+        f"search found: on {fresh}, {_none_of(len(conf['candidates']))} better on one objective "
+        "without being worse on another.",
         f"A difference of {detect} would have been detected 80% of the time.",
     ]
+
+
+def _none_of(n: int) -> str:
+    if n == 1:
+        return "the one setting confirmed is not shown"
+    return f"none of the {n} confirmed is shown"
 
 
 def _num(x: float, o: Objective) -> str:

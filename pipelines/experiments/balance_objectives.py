@@ -33,6 +33,8 @@ from sim.errors import InputError
 Array = NDArray[np.float64]
 #: The fixed columns of the block sums, before the game's totals and the players' wins.
 FIXED = ("games", "first", "turns", "cut_off")
+#: The unit of a measure counted in the game's score, replaced by the game's own on load.
+SCORE = "score"
 #: Bootstrap replicates of a pool candidate's blocks in the search (as the sweep's spread).
 SEARCH_RESAMPLES = 400
 
@@ -178,12 +180,16 @@ class Objective:
     total: str | None = None
     #: A pool's table size this objective is measured at (None: a fixed lineup's).
     size: int | None = None
+    #: The tenth of the game it is read after (a trajectory measure's; None for others).
+    at: int | None = None
 
     @property
     def name(self) -> str:
         """How tables and JSON name it: the metric, its total when it has one, a pool's
         table size (``first_seat_advantage at 3 players``)."""
         name = self.metric if self.total is None else f"{self.metric}:{self.total}"
+        if self.at is not None:
+            name = f"{self.metric}:{self.at}"
         return name if self.size is None else f"{name} at {self.size} players"
 
     @property
@@ -225,6 +231,8 @@ class Objective:
         what = METRICS[self.metric].label
         if self.total is not None:
             what = f"{self.total.replace('_', ' ')} per game"
+        if self.at is not None:
+            what += f" after {self.at}/10 of the game"
         if self.target is not None:
             what += f"'s distance from {self.target:g}" + (
                 f" {self.unit}" if self.unit not in ("per game", "%") else ""
@@ -238,6 +246,8 @@ class Objective:
             what += f" (distance from {self.target:g})"
         if self.total is not None:
             what = f"{self.total.replace('_', ' ')} per game"
+        if self.at is not None:
+            what += f", after {self.at}/10 of the game"
         at = "" if self.size is None else f" at {self.size} players"
         return f"{self.direction} {what}{at}, {self.unit}"
 
@@ -278,12 +288,18 @@ class Metric:
         total = table.get("total")
         if total is not None and (not isinstance(total, str) or not total):
             raise InputError(f"{at}: total = {total!r} is not allowed (a game's total's name)")
+        tenth = table.get("at", 5) if "at" in self.options else None
+        if tenth is not None and (
+            isinstance(tenth, bool) or not isinstance(tenth, int) or not 1 <= tenth <= 10
+        ):
+            raise InputError(f"{at}: at = {tenth!r} is not allowed (a tenth of the game, 1 to 10)")
         return Objective(
             table["metric"],
             direction,
             self.unit,
             None if target is None else float(target),
             total,
+            at=tenth,
         )
 
 
@@ -385,8 +401,24 @@ def _choices(o: Objective, s: Sums) -> Array:
     return mean if o.target is None else np.abs(mean - o.target)
 
 
-#: The game-shape measures' block totals (:mod:`pipelines.experiments.balance_shape`).
-SHAPE = ("shape_games", "shape_lead_changes", "shape_led", "shape_comeback", "shape_decided_at")
+def _score_gap(o: Objective, s: Sums) -> Array:
+    gap: Array = s[f"total:shape_gap_{o.at}"] / np.maximum(s["total:shape_sole"], 1.0)
+    return gap
+
+
+#: The game-shape measures' block totals (:mod:`pipelines.experiments.balance_shape`): the
+#: games, their lead changes, sole leaders at two thirds and their losses, when the winner was
+#: known; the games with a sole winner and, after each tenth of the game, the winner's lead
+#: over the others' mean score summed over them.
+SHAPE = (
+    "shape_games",
+    "shape_lead_changes",
+    "shape_led",
+    "shape_comeback",
+    "shape_decided_at",
+    "shape_sole",
+    *(f"shape_gap_{j}" for j in range(1, 11)),
+)
 
 
 def totals_read(objectives: Sequence[Objective]) -> list[str]:
@@ -453,6 +485,16 @@ METRICS: dict[str, Metric] = {
         "% of the game",
         _decided_at,
         None,
+        columns=SHAPE,
+    ),
+    "score_gap": Metric(
+        "the eventual winner's lead over the other seats' mean score, in games with a sole "
+        "winner (the score trajectories of the reports)",
+        "the winner's lead",
+        SCORE,
+        _score_gap,
+        None,
+        ("at",),
         columns=SHAPE,
     ),
     "choices_per_decision": Metric(

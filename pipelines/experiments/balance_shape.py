@@ -56,9 +56,11 @@ def shape_sums(
 ) -> dict[int, dict[str, float]]:
     """Per game id, its block totals (:data:`pipelines.experiments.balance_objectives.SHAPE`:
     the game counted, its lead changes, whether it had a sole leader at two thirds and
-    whether that leader lost, the fraction of the game after which its winner was known); a
-    game the shape does not measure has none."""
+    whether that leader lost, the fraction of the game after which its winner was known,
+    whether it had a sole winner and that winner's lead over the others' mean score after
+    each tenth of the game); a game the shape does not measure has none."""
     from pipelines.metrics import game_shape
+    from pipelines.metrics.game_shape_games import POINTS
 
     kind = game_kind(game)
     builder = kind.builder(game, list(labels))
@@ -76,11 +78,17 @@ def shape_sums(
     out = {}
     for r in rows:
         lost = r["leader_lost"]
+        sole = r["winner"] is not None
         out[int(r["game_id"])] = {
             "shape_games": 1.0,
             "shape_lead_changes": float(r["lead_changes"]),
             "shape_led": float(lost is not None),
             "shape_comeback": float(bool(lost)),
             "shape_decided_at": float(r["decided_at"]),
+            "shape_sole": float(sole),
+            **{
+                f"shape_gap_{j}": float(r[f"winner_at_{j}"] - r[f"others_at_{j}"]) if sole else 0.0
+                for j in range(1, POINTS + 1)
+            },
         }
     return out

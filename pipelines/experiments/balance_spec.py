@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pipelines.experiments.balance_objectives import METRICS, Objective
+from pipelines.experiments.balance_objectives import METRICS, SCORE, Objective
 from pipelines.experiments.pools import lineup as pool_lineup
 from sim.errors import InputError
 from sim.runner.games import Rules, game_kind
@@ -176,6 +176,11 @@ def load_spec(path: Path) -> BalanceSpec:
     for text in constraints:
         check_expression(text, names, where)
     objectives = _objectives(raw.get("objective"), where)
+    if any(o.unit == SCORE for o in objectives):  # in the game's own unit (coins, points)
+        unit = score_unit(game)
+        objectives = tuple(
+            dataclasses.replace(o, unit=unit) if o.unit == SCORE else o for o in objectives
+        )
     if pool:  # each objective at each table size: unlike tables are never pooled
         objectives = tuple(dataclasses.replace(o, size=s) for o in objectives for s in sizes)
     return BalanceSpec(
@@ -310,6 +315,13 @@ def _dimension(key: str, table: dict[str, Any], at: str, floats: bool) -> Dimens
     ):
         raise InputError(f"{at}: step = {step!r} must be positive and divide high - low")
     return Dimension(key, "float", float(low), float(high), None if step is None else float(step))
+
+
+def score_unit(game: str) -> str:
+    """The unit the game's scores are counted in (its report part's: coins, points)."""
+    from pipelines.report.assemble import game_report
+
+    return game_report(game).score_unit
 
 
 def _objectives(raw: Any, where: str) -> tuple[Objective, ...]:

@@ -17,6 +17,7 @@ from pipelines.experiments.balance_spec import BalanceSpec
 from pipelines.experiments.progress import Progress
 from pipelines.experiments.sweep import SweepSpec, play_chunk
 from pipelines.play.outcomes import Lineup, choose_engine
+from reports.numbers import counted
 from sim.errors import InputError
 from sim.runner.games import game_kind
 
@@ -133,7 +134,8 @@ def run_study(
             chosen = balance.candidates(spec, [r for r in records if r["params"] != base])
             confirmation = None
             if chosen and spec.confirm_games > 0:
-                say(f"confirmation: {len(chosen)} candidates and the rulebook on fresh seeds")
+                chosen_words = counted(len(chosen), "candidate")
+                say(f"confirmation: {chosen_words} and the rulebook on fresh seeds")
                 settings = [base, *(r["params"] for r in chosen)]
                 fresh = balance_confirm.play_fresh(spec, play, settings, totals)
                 confirmation = balance_confirm.confirm(spec, base, chosen, fresh)

@@ -18,7 +18,11 @@ def axis_label(objective: dict[str, Any]) -> str:
     """An objective as a table column or an axis names it: its name, what a target makes of
     it and its unit ("game length: distance from 30, turns", not "game length, turns", for
     an objective whose value is the distance)."""
-    name = str(objective["name"]).replace("_", " ")
+    name = str(objective["name"])
+    at = objective.get("at")
+    if at is not None:  # a trajectory measure's tenth: "score gap after 5/10 of the game"
+        name = name.replace(f":{at}", f" after {at}/10 of the game", 1)
+    name = name.replace("_", " ")
     target = objective.get("target")
     if target is not None:
         name += f": distance from {target:g}"

@@ -1,8 +1,9 @@
-"""The game-shape measures as balance objectives: each objective's value from block sums a
-hand can check, each game's figures exactly the reports' for the same game (the reports' own
-per-game code over its move log), a study with one played on the reference engine (asked for
-the compiled one: one line saying why not), and a game whose report part cannot read its
-scores refused on load."""
+"""The game-shape measures as balance objectives (lead changes, comebacks, when the winner is
+known, and the winner's lead after a tenth of the game from the score trajectories): each
+objective's value from block sums a hand can check, each game's figures exactly the reports' for
+the same game (the reports' own per-game code over its move log), a study with one played on the
+reference engine (asked for the compiled one: one line saying why not), and a game whose report
+part cannot read its scores refused on load."""
 
 from __future__ import annotations
 
@@ -98,6 +99,12 @@ def test_a_games_shape_is_the_reports_for_that_game(tmp_path: Path) -> None:
     assert got["shape_comeback"] == sum(bool(r["leader_lost"]) for r in rows)
     assert got["shape_decided_at"] == pytest.approx(sum(r["decided_at"] for r in rows))
     assert got["shape_lead_changes"] > 0 and 0 < got["shape_decided_at"] < 8
+    sole = [r for r in rows if r["winner"] is not None]
+    assert got["shape_sole"] == len(sole) > 0
+    for j in (1, 5, 10):
+        lead = sum(r[f"winner_at_{j}"] - r[f"others_at_{j}"] for r in sole)
+        assert got[f"shape_gap_{j}"] == pytest.approx(lead)
+    assert got["shape_gap_10"] > 0  # a sole winner ends ahead of the others' mean
 
 
 def test_a_shape_study_plays_on_the_reference_engine(tmp_path: Path) -> None:
@@ -136,3 +143,40 @@ def test_a_game_without_score_events_is_refused(
     assert result.exit_code == 2
     (line,) = result.stderr.strip().splitlines()
     assert "study.toml: objective 'lead_changes': Tobago's report part does not say how" in line
+
+
+def test_the_winners_lead_from_sums_a_hand_checks(tmp_path: Path) -> None:
+    from pipelines.report.balance_page import axis_label
+
+    extra = '[[objective]]\nmetric = "score_gap"\n[[objective]]\nmetric = "score_gap"\nat = 10\n'
+    path = _study(tmp_path, TOBAGO)
+    path.write_text(path.read_text() + extra)
+    *_, half, end = load_spec(path).objectives
+    assert (half.name, half.at, end.name, end.at) == ("score_gap:5", 5, "score_gap:10", 10)
+    assert half.unit == "coins" and half.shape and half.bootstrapped  # Tobago's score unit
+    assert axis_label({"name": half.name, "at": 5, "unit": half.unit}) == (
+        "score gap after 5/10 of the game, coins"
+    )
+    assert half.label == "the winner's lead after 5/10 of the game"
+    # Four games, three with a sole winner, 2, 4 and 9 coins ahead of the others' mean at
+    # half time and 6, 8 and 13 at the end (a tied game adds nothing).
+    totals = {"shape_games": 4, "shape_sole": 3, "shape_gap_5": 15.0, "shape_gap_10": 27.0}
+    block = {"games": 4, "first": 1.0, "turns": 40.0, "cut_off": 0, "by_player": [2.0, 1.0],
+             "totals": totals}  # fmt: skip
+    blocks = Blocks.of({0: block}, SHAPE)
+    sums = Sums(blocks.columns, blocks.matrix.sum(axis=0))
+    assert half.value(sums)[0] == pytest.approx(5.0)
+    assert end.value(sums)[0] == pytest.approx(9.0)
+
+
+@pytest.mark.parametrize("tenth", ["0", "11", "2.5", "true"])
+def test_a_tenth_outside_the_game_is_one_line(tmp_path: Path, tenth: str) -> None:
+    path = _study(tmp_path, TOBAGO)
+    path.write_text(path.read_text() + f'[[objective]]\nmetric = "score_gap"\nat = {tenth}\n')
+    result = runner.invoke(app, ["balance", str(path), "--out", str(tmp_path / "out")])
+    assert result.exit_code == 2
+    (line,) = result.stderr.strip().splitlines()
+    assert line.endswith(
+        f"study.toml: objective[3]: at = {tenth.replace('true', 'True')} is not allowed "
+        "(a tenth of the game, 1 to 10)"
+    )
