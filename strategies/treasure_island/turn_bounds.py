@@ -49,7 +49,7 @@ def draw_bound(solver: Solver, h: int, c: Context) -> float:
     reach = c.reach or reach_bounds(solver, c)
     memo = solver._memo
     cid = c.id
-    classes = solver.classes(c.cur)
+    classes = c.classes or solver.classes(c)
     left = size - 1
     for k in KINDS_OF[~kinds & ALL_KINDS]:
         after = kinds | 1 << k

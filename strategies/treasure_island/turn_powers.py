@@ -41,18 +41,33 @@ from strategies.treasure_island.turn_state import (
 
 def power(solver: Solver, h: int, c: Context, k: int) -> float:
     """The Helm's, Knife's, Pistol's, Candle's or Spyglass's power, just placed."""
+    # The best of a power's answers by plain loops, not max() over a generator: a game asks
+    # this a million times.
+    best: float
     if k == HELM:
-        options = KINDS_OF[sum(1 << j for j in range(N_KINDS) if c.cur[j])]
+        options = KINDS_OF[c.held]
         if options:
-            return max(helm(solver, h, c, j) for j in options)
+            best = helm(solver, h, c, options[0])
+            for j in options[1:]:
+                value = helm(solver, h, c, j)
+                best = max(best, value)
+            return best
     elif k == KNIFE:
         steals = knife_options(solver, h, c)
         if steals:
-            return max(knife(solver, h, c, o, j) for o, j in steals)
+            best = knife(solver, h, c, *steals[0])
+            for o, j in steals[1:]:
+                value = knife(solver, h, c, o, j)
+                best = max(best, value)
+            return best
     elif k == PISTOL:
         targets = pistol_options(solver, c)
         if targets:
-            return max(pistol(solver, h, c, o, j) for o, j in targets)
+            best = pistol(solver, h, c, *targets[0])
+            for o, j in targets[1:]:
+                value = pistol(solver, h, c, o, j)
+                best = max(best, value)
+            return best
     elif k == CANDLE:
         if c.dsize:
             return candle(solver, h, c)
@@ -88,8 +103,12 @@ def knife(solver: Solver, h: int, c: Context, victim: int, kind: int) -> float:
     """§6.5: opponent ``victim`` (an index into the opponents)'s top card of ``kind``."""
     pile = c.opp[victim][kind]
     card = kind * PER_KIND + TOP_INDEX[pile]
-    opp = replace_pile(c.opp, victim, kind, pile & ~(1 << TOP_INDEX[pile]))
-    ctx = solver.context(h, c.cur, opp, c.discard, c.dsize, c.known, card)
+    key = (h & SHAPE) << 8 | victim << 4 | kind
+    ctx = c.steals.get(key)
+    if ctx is None:
+        opp = replace_pile(c.opp, victim, kind, pile & ~(1 << TOP_INDEX[pile]))
+        ctx = solver.context(h, c.cur, opp, c.discard, c.dsize, c.known, card)
+        c.steals[key] = ctx
     return solver.place(h, ctx, card)
 
 
@@ -101,19 +120,19 @@ def pistol(solver: Solver, h: int, c: Context, victim: int, kind: int) -> float:
     else:
         shot = 1 << TOP_INDEX[pile]
         left = pile & ~shot
-    opp = replace_pile(c.opp, victim, kind, left)
+    key = (h & SHAPE) << 8 | victim << 4 | kind
+    ctx = c.shots.get(key)
+    if ctx is None:
+        opp = replace_pile(c.opp, victim, kind, left)
+        if solver.character == "scavenger":
+            ctx = solver.context(h, c.cur, opp, c.discard, c.dsize, c.known)
+        else:
+            discard = c.discard | shot << (kind * PER_KIND)
+            ctx = solver.context(h, c.cur, opp, discard, c.dsize + shot.bit_count(), c.known)
+        c.shots[key] = ctx
     if solver.character == "scavenger":
-        ctx = solver.context(h, c.cur, opp, c.discard, c.dsize, c.known)
         h, ctx, moved = _move_mine(solver, h, ctx, kind, c.cur[kind] | shot)
         return moved + solver.choice(h, ctx)
-    ctx = solver.context(
-        h,
-        c.cur,
-        opp,
-        c.discard | shot << (kind * PER_KIND),
-        c.dsize + shot.bit_count(),
-        c.known,
-    )
     return solver.choice(h, ctx)
 
 
@@ -124,10 +143,11 @@ def candle(solver: Solver, h: int, c: Context) -> float:
     # busts; the others by what they bank and their clamped value (the pick itself never
     # counts in a later bonus, its kind's pile being at least its value by then).
     kinds = h & ALL_KINDS
+    inc = c.inc or solver.increments(c)
     worth: dict[int, float] = {}
     values = []
     for x in cards_of(c.discard):
-        key = -1 if kinds >> KIND[x] & 1 else solver.increment(x, c.cur)
+        key = -1 if kinds >> KIND[x] & 1 else inc[x]
         value = worth.get(key)
         if value is None:
             value = candle_pick(solver, h, c, x)
@@ -171,10 +191,11 @@ def spyglass(solver: Solver, h: int, c: Context) -> float:
     total = busting * (bust if forced else max(plunder, bust)) if busting else 0.0
     h += TAKEN_ONE
     owed = RUM_ONE if forced else 0
-    classes = solver.classes(c.cur)
+    after_place = solver.after_place
+    classes = c.classes or solver.classes(c)
     for k in KINDS_OF[~kinds & ALL_KINDS]:
         for card, times, inc in classes[k]:
-            value = solver.after_place(h + inc - owed, c, card, kinds)
+            value = after_place(h + inc - owed, c, card, kinds)
             total += times * (value if forced else max(plunder, value))
     return total / size
 
@@ -195,12 +216,11 @@ def _reveal(solver: Solver, h: int, c: Context, more: int, removed: list[int]) -
         total += busting * (
             after_peek(solver, h, ctx) if more == 1 else _reveal(solver, h, ctx, more - 1, removed)
         )
-    classes = solver.classes(c.cur)
+    classes = c.classes or solver.classes(c)
+    increments = c.inc or solver.increments(c)
     for k in KINDS_OF[~kinds & ALL_KINDS]:
         for card, times, inc in classes[k]:
-            left = times - sum(
-                1 for r in removed if KIND[r] == k and solver.increment(r, c.cur) == inc
-            )
+            left = times - sum(1 for r in removed if KIND[r] == k and increments[r] == inc)
             if left <= 0:
                 continue
             ctx = solver.context(h, c.cur, c.opp, c.discard, c.dsize, (*c.known, card))
@@ -235,7 +255,8 @@ def _move_mine(
         h += delta << BANK_AT
         if h >> (KEPT_AT + kind) & 1:
             h += delta << SAFE_AT
-    key = (h & SHAPE, kind, new, incoming)
+    # One int for (shape, kind, new pile, incoming card + 1): kind < 16, pile < 64, card < 63.
+    key = (h & SHAPE) << 16 | kind << 12 | new << 6 | incoming + 1
     ctx = c.moves.get(key)
     if ctx is None:
         mine = (*cur[:kind], new, *cur[kind + 1 :])

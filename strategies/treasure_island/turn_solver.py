@@ -35,6 +35,7 @@ from sim.treasure_island.cards import (
     KEY,
     KIND,
     KNIFE,
+    N_CARDS,
     N_KINDS,
     PER_KIND,
     PISTOL,
@@ -92,6 +93,7 @@ class TurnSolver:
     __slots__ = (
         "_classes",
         "_contexts",
+        "_increments",
         "_memo",
         "_powers",
         "_stops",
@@ -191,6 +193,8 @@ class TurnSolver:
         self._stops: dict[int, int] = {}
         self._powers: dict[int, float] = {}
         self._contexts: dict[tuple[Any, ...], Context] = {}
+        #: Per stash: :meth:`increment` of every card.
+        self._increments: dict[tuple[int, ...], tuple[int, ...]] = {}
         #: Per stash: per kind, the pile's unknown cards grouped by what they change:
         #: ((representative card, how many, hot increment), ...).
         self._classes: dict[tuple[int, ...], list[tuple[tuple[int, int, int], ...]]] = {}
@@ -208,6 +212,16 @@ class TurnSolver:
         return (
             (1 << k) | CARD_GAIN[card][cur[k]] << BANK_AT | self.canon(card) << (CANON_AT + 4 * k)
         )
+
+    def increments(self, c: Context) -> tuple[int, ...]:
+        """Set and return ``c.inc``: :meth:`increment` of every card, on ``c``'s stash."""
+        cur = c.cur
+        inc = self._increments.get(cur)
+        if inc is None:
+            inc = tuple(self.increment(card, cur) for card in range(N_CARDS))
+            self._increments[cur] = inc
+        c.inc = inc
+        return inc
 
     def context(
         self,
@@ -327,6 +341,8 @@ class TurnSolver:
 
     def choice(self, h: int, c: Context) -> float:
         """A point where the turn goes on: plunder or draw, as the rules allow (§5.2)."""
+        # The hottest function of the search (called millions of times a game): attributes
+        # are read once into locals, and plundering's value is computed inline.
         if h & KEPT_MASK:
             movable = self.movable[(h >> HELM & 1) | (h >> PISTOL & 1) << 1]
             h &= ~((~movable & ALL_KINDS) << KEPT_AT)
@@ -345,28 +361,29 @@ class TurnSolver:
         hit = memo.get(key)
         if hit is not None:
             return hit
-        if not c.known and (h >> TAKEN_AT & 63) == self.unknown_size:
-            best = self.plunder(h, c)  # the pile is empty: the turn ends with a plunder (§9.1)
-        elif h & RUM_MASK:
+        taken = h >> TAKEN_AT & 63
+        size = self.unknown_size - taken
+        if h & RUM_MASK and (c.known or size):
             best = self.draw(h, c)
         else:
+            bank = h >> BANK_AT & 127
+            plunder: float = bank
+            if h & PAIR == PAIR:
+                plunder += self.bonus(h, c, h & ALL_KINDS)
             rest = key & ~BANK_MASK
             stop = self._stops.get(rest)
-            plunder = self.plunder(h, c)
-            bank = h >> BANK_AT & 127
-            if stop is not None and bank >= stop:
+            if not c.known and not size:
+                best = plunder  # the pile is empty: the turn ends with a plunder (§9.1)
+            elif stop is not None and bank >= stop:
                 best = plunder
             else:
-                taken = h >> TAKEN_AT & 63
-                size = self.unknown_size - taken
-                if not c.known and size:
+                if not c.known:
                     # Stop at once when even the best case of a draw is no better: a bust,
                     # or at most every reachable card's points on top of the bank.
-                    busting = self.busting_of[h & ALL_KINDS] - taken
+                    kinds = h & ALL_KINDS
+                    busting = self.busting_of[kinds] - taken
                     reach = c.reach or reach_bounds(self, c)
-                    best_case = busting * self.bust(h, c) + (size - busting) * (
-                        bank + reach[h & ALL_KINDS]
-                    )
+                    best_case = busting * self.bust(h, c) + (size - busting) * (bank + reach[kinds])
                     if best_case <= plunder * size or draw_bound(self, h, c) <= plunder:
                         memo[key] = plunder
                         return plunder
@@ -489,45 +506,48 @@ class TurnSolver:
         h += TAKEN_ONE
         owed = RUM_ONE if h & RUM_MASK else 0
         memo = self._memo
+        choice = self.choice
+        after_place = self.after_place
         cid = c.id
-        classes = self.classes(c.cur)
+        classes = c.classes or self.classes(c)
         for k in KINDS_OF[~kinds & ALL_KINDS]:
             if PLAIN >> k & 1:  # no power: straight to the next choice
                 for _card, times, inc in classes[k]:
                     child = h + inc - owed
                     hit = memo.get(child | cid)
-                    total += times * (hit if hit is not None else self.choice(child, c))
+                    total += times * (hit if hit is not None else choice(child, c))
             else:
                 for card, times, inc in classes[k]:
-                    total += times * self.after_place(h + inc - owed, c, card, kinds)
+                    total += times * after_place(h + inc - owed, c, card, kinds)
         return total / size
 
-    def classes(self, cur: tuple[int, ...]) -> list[tuple[tuple[int, int, int], ...]]:
-        """Per kind, the pile's unknown cards grouped by what they change for the stash
-        ``cur``: (representative card, how many, hot increment)."""
-        hit = self._classes.get(cur)
-        if hit is not None:
-            return hit
-        out = []
-        for k in range(N_KINDS):
-            groups: dict[int, list[int]] = {}
-            mask = self.unknown[k]
-            for i in range(PER_KIND):
-                if mask >> i & 1:
-                    card = k * PER_KIND + i
-                    groups.setdefault(self.increment(card, cur), []).append(card)
-            out.append(tuple((cs[0], len(cs), inc) for inc, cs in groups.items()))
-        self._classes[cur] = out
+    def classes(self, c: Context) -> list[tuple[tuple[int, int, int], ...]]:
+        """Set and return ``c.classes``: per kind, the pile's unknown cards grouped by what
+        they change on ``c``'s stash: (representative card, how many, hot increment)."""
+        cur = c.cur
+        out = self._classes.get(cur)
+        if out is None:
+            inc = c.inc or self.increments(c)
+            out = []
+            for k in range(N_KINDS):
+                groups: dict[int, list[int]] = {}
+                mask = self.unknown[k]
+                for i in range(PER_KIND):
+                    if mask >> i & 1:
+                        card = k * PER_KIND + i
+                        groups.setdefault(inc[card], []).append(card)
+                out.append(tuple((cs[0], len(cs), n) for n, cs in groups.items()))
+            self._classes[cur] = out
+        c.classes = out
         return out
 
     def place(self, h: int, c: Context, card: int) -> float:
         """``card`` enters the play area (from anywhere: the stash, pile and discard changes
         are already in ``c``): a bust, or its power and the rest of the turn (§5.1)."""
         kinds = h & ALL_KINDS
-        k = KIND[card]
-        if kinds >> k & 1:
+        if kinds >> KIND[card] & 1:
             return self.bust(h, c)
-        child = h + self.increment(card, c.cur)
+        child = h + (c.inc or self.increments(c))[card]
         if child & RUM_MASK:
             child -= RUM_ONE
         return self.after_place(child, c, card, kinds)
@@ -539,10 +559,10 @@ class TurnSolver:
             if self.normalise:
                 h = self._normalised(h, c, 1 << k)
             key = (h | c.id) << 4 | k
-            hit = self._powers.get(key)
+            powers = self._powers
+            hit = powers.get(key)
             if hit is None:
-                hit = power(self, h, c, k)
-                self._powers[key] = hit
+                hit = powers[key] = power(self, h, c, k)
             return hit
         if k == ANCHOR:
             if before:

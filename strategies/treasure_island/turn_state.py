@@ -24,6 +24,7 @@ gigabytes.
 from __future__ import annotations
 
 from math import comb
+from operator import mul
 from typing import Protocol
 
 from sim.treasure_island.cards import (
@@ -33,7 +34,6 @@ from sim.treasure_island.cards import (
     HELM,
     KEY,
     KNIFE,
-    N_CARDS,
     N_KINDS,
     PARROT,
     PER_KIND,
@@ -89,6 +89,11 @@ TOP1 = TOP1_OF.__getitem__
 TOP2 = TOP2_OF.__getitem__
 
 
+#: ``(size, take)`` -> the weight of each rank of :func:`order_statistic_mean`, largest first,
+#: and their total (``comb(size, take)``): the same few pairs come back millions of times.
+_RANK_WEIGHTS: dict[tuple[int, int], tuple[tuple[int, ...], int]] = {}
+
+
 def order_statistic_mean(values: list[float], take: int) -> float:
     """The mean of the largest of ``take`` values drawn at random without replacement from
     ``values`` (all of them when ``take`` >= their number)."""
@@ -96,9 +101,14 @@ def order_statistic_mean(values: list[float], take: int) -> float:
     take = min(take, size)
     if take <= 0:
         return 0.0
-    ordered = sorted(values, reverse=True)
-    # The i-th largest (0-based) is the maximum when it is drawn and none above it is.
-    return sum(v * comb(size - 1 - i, take - 1) for i, v in enumerate(ordered)) / comb(size, take)
+    weights = _RANK_WEIGHTS.get((size, take))
+    if weights is None:
+        # The i-th largest (0-based) is the maximum when it is drawn and none above it is.
+        ranks = tuple(comb(size - 1 - i, take - 1) for i in range(size))
+        weights = _RANK_WEIGHTS[size, take] = (ranks, comb(size, take))
+    ranks, total = weights
+    mean: float = sum(map(mul, sorted(values, reverse=True), ranks)) / total
+    return mean
 
 
 class Context:
@@ -106,10 +116,13 @@ class Context:
 
     __slots__ = (
         "bonus",
+        "classes",
         "cur",
         "discard",
         "dsize",
+        "held",
         "id",
+        "inc",
         "known",
         "moves",
         "norm",
@@ -117,6 +130,8 @@ class Context:
         "picks",
         "reach",
         "refined",
+        "shots",
+        "steals",
     )
 
     def __init__(
@@ -131,6 +146,8 @@ class Context:
         self.id = cid << CTX_AT
         #: This seat's stash, ten pile masks.
         self.cur = cur
+        #: The kinds of this seat's non-empty piles (a Helm's options).
+        self.held = sum(1 << k for k in range(N_KINDS) if cur[k])
         #: The opponents' stashes (empty once nothing can use them).
         self.opp = opp
         #: The discard as a 60-bit card mask (only the cards that can still matter), and its
@@ -150,11 +167,22 @@ class Context:
         #: The context after a Candle takes a card of the discard, by the hot state's shape
         #: and the card.
         self.picks: dict[int, Context] = {}
-        #: The context after this seat's pile moves, by (shape, kind, new pile, incoming).
-        self.moves: dict[tuple[int, int, int, int], Context] = {}
+        #: The context after this seat's pile moves, by the shape, the kind, the new pile
+        #: and the incoming card (packed into one int: see ``turn_powers._move_mine``).
+        self.moves: dict[int, Context] = {}
         #: Per kind mask in play, an upper bound of what the rest of the turn can add to the
         #: bank (empty: not computed yet; see ``TurnSolver._reach``).
         self.reach: tuple[int, ...] = ()
+        #: Per card, what placing it adds to the hot int before its power (empty: not
+        #: computed yet; see ``TurnSolver.increments``).
+        self.inc: tuple[int, ...] = ()
+        #: Per kind, the pile's unknown cards grouped by what they change (empty: not
+        #: computed yet; see ``TurnSolver.classes``).
+        self.classes: list[tuple[tuple[int, int, int], ...]] = []
+        #: The context after a Knife's steal, and after a Pistol's shot, by the hot state's
+        #: shape, the victim and the kind.
+        self.steals: dict[int, Context] = {}
+        self.shots: dict[int, Context] = {}
 
 
 #: A solver state: the hot int and its context.
@@ -162,7 +190,14 @@ State = tuple[int, Context]
 
 
 def cards_of(mask: int) -> list[int]:
-    return [c for c in range(N_CARDS) if mask >> c & 1]
+    """The cards of a 60-bit mask, in order."""
+    # Set bits only: a Candle's discard holds a few cards of the sixty.
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
 
 
 def replace_pile(
@@ -225,7 +260,9 @@ class Solver(Protocol):
 
     def increment(self, card: int, cur: tuple[int, ...]) -> int: ...
 
-    def classes(self, cur: tuple[int, ...]) -> list[tuple[tuple[int, int, int], ...]]: ...
+    def increments(self, c: Context) -> tuple[int, ...]: ...
+
+    def classes(self, c: Context) -> list[tuple[tuple[int, int, int], ...]]: ...
 
     def choice(self, h: int, c: Context) -> float: ...
 
