@@ -121,8 +121,13 @@ def reach_bounds(solver: Solver, c: Context) -> tuple[int, ...]:
         if solver.character == "scavenger":
             shot_reach = max(shot_reach, in_stashes - top)
     extra = bonus_reach + shot_reach
-    reach = tuple(
-        extra + sum(card_reach[k] for k in KINDS_OF[~m & ALL_KINDS]) for m in range(1 << N_KINDS)
-    )
+    # ``free[m]``: the card reach of the kinds of ``m``, each sum one addition to that of
+    # ``m`` without its lowest kind (this runs once per context).
+    free = [0] * (1 << N_KINDS)
+    for m in range(1, 1 << N_KINDS):
+        low = m & -m
+        free[m] = free[m ^ low] + card_reach[low.bit_length() - 1]
+    # The kinds not in play of mask ``m`` are ``ALL_KINDS - m``: ``free`` read backwards.
+    reach = tuple(extra + f for f in reversed(free))
     c.reach = reach
     return reach

@@ -25,6 +25,7 @@ from strategies.treasure_island.turn_state import (
     CANON_AT,
     KEPT_AT,
     KINDS_OF,
+    PLAIN,
     RUM_MASK,
     RUM_ONE,
     SAFE_AT,
@@ -144,10 +145,13 @@ def candle(solver: Solver, h: int, c: Context) -> float:
     # counts in a later bonus, its kind's pile being at least its value by then).
     kinds = h & ALL_KINDS
     inc = c.inc or solver.increments(c)
+    cards = c.dcards
+    if not cards:
+        cards = c.dcards = tuple((x, 1 << KIND[x]) for x in cards_of(c.discard))
     worth: dict[int, float] = {}
     values = []
-    for x in cards_of(c.discard):
-        key = -1 if kinds >> KIND[x] & 1 else inc[x]
+    for x, bit in cards:
+        key = -1 if kinds & bit else inc[x]
         value = worth.get(key)
         if value is None:
             value = candle_pick(solver, h, c, x)
@@ -191,11 +195,14 @@ def spyglass(solver: Solver, h: int, c: Context) -> float:
     total = busting * (bust if forced else max(plunder, bust)) if busting else 0.0
     h += TAKEN_ONE
     owed = RUM_ONE if forced else 0
+    choice = solver.choice
     after_place = solver.after_place
     classes = c.classes or solver.classes(c)
     for k in KINDS_OF[~kinds & ALL_KINDS]:
+        plain = PLAIN >> k & 1  # no power: straight to the next choice, as after_place would
         for card, times, inc in classes[k]:
-            value = after_place(h + inc - owed, c, card, kinds)
+            child = h + inc - owed
+            value = choice(child, c) if plain else after_place(child, c, card, kinds)
             total += times * (value if forced else max(plunder, value))
     return total / size
 

@@ -460,7 +460,7 @@ class TurnSolver:
         if self.exact:
             for k in KINDS_OF[banked]:
                 values |= (canon >> (4 * k) & 15) << (4 * k)
-        key = (banked, values)
+        key = banked << (4 * N_KINDS) | values
         hit = c.bonus.get(key)
         if hit is not None:
             return hit
@@ -550,6 +550,8 @@ class TurnSolver:
         child = h + (c.inc or self.increments(c))[card]
         if child & RUM_MASK:
             child -= RUM_ONE
+        if PLAIN >> KIND[card] & 1:  # no power: what after_place would do, one call less
+            return self.choice(child, c)
         return self.after_place(child, c, card, kinds)
 
     def after_place(self, h: int, c: Context, card: int, before: int) -> float:

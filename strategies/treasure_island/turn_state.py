@@ -118,6 +118,7 @@ class Context:
         "bonus",
         "classes",
         "cur",
+        "dcards",
         "discard",
         "dsize",
         "held",
@@ -154,10 +155,14 @@ class Context:
         #: true size.
         self.discard = discard
         self.dsize = dsize
+        #: The discard's cards (of ``discard``), each with its kind's bit, in order (empty:
+        #: not listed yet; see ``turn_powers.candle``).
+        self.dcards: tuple[tuple[int, int], ...] = ()
         #: Public top cards of the pile, top first.
         self.known = known
-        #: The Key + Chest bonus by (kinds banked, their clamped values).
-        self.bonus: dict[tuple[int, int], float] = {}
+        #: The Key + Chest bonus by the kinds banked and their clamped values (one int: see
+        #: ``TurnSolver.bonus``).
+        self.bonus: dict[int, float] = {}
         #: The same context with what can no longer matter dropped, by the kinds in play and
         #: their clamped values (what decides it).
         self.refined: dict[int, Context] = {}
