@@ -11,7 +11,6 @@ from sim.treasure_island.cards import (
     HELM,
     KIND,
     KNIFE,
-    N_KINDS,
     PER_KIND,
     PISTOL,
     SPYGLASS,
@@ -82,22 +81,32 @@ def helm(solver: Solver, s_h: int, c: Context, kind: int) -> float:
     pile = c.cur[kind]
     card = kind * PER_KIND + TOP_INDEX[pile]
     h, ctx, moved = _move_mine(solver, s_h, c, kind, pile & ~(1 << TOP_INDEX[pile]), card)
+    if h >> kind & 1:  # a kind in play: the bust place() would find, one call less
+        return moved + solver.bust(h, ctx)
     return moved + solver.place(h, ctx, card)
 
 
 def knife_options(solver: Solver, h: int, c: Context) -> list[tuple[int, int]]:
     """The Knife's legal steals (§6.5): opponents' piles of kinds not in my stash."""
-    cur = c.cur
-    allowed = 0
-    for k in range(N_KINDS):
-        if not cur[k] and not (solver.knife_area and h >> k & 1):
-            allowed |= 1 << k
-    return [(i, k) for i, stash in enumerate(c.opp) for k in KINDS_OF[allowed] if stash[k]]
+    allowed = ALL_KINDS & ~c.held
+    if solver.knife_area:
+        allowed &= ~h
+    return _targets(c, allowed)
 
 
 def pistol_options(solver: Solver, c: Context) -> list[tuple[int, int]]:
     """The Pistol's targets (§6.7): any opponent's pile."""
-    return [(i, k) for i, stash in enumerate(c.opp) for k in range(N_KINDS) if stash[k]]
+    return _targets(c, ALL_KINDS)
+
+
+def _targets(c: Context, allowed: int) -> list[tuple[int, int]]:
+    """The opponents' non-empty piles of the ``allowed`` kinds: (opponent index, kind)."""
+    targets = c.targets.get(allowed)
+    if targets is None:
+        opp = c.opp
+        targets = [(i, k) for i, stash in enumerate(opp) for k in KINDS_OF[allowed] if stash[k]]
+        c.targets[allowed] = targets
+    return targets
 
 
 def knife(solver: Solver, h: int, c: Context, victim: int, kind: int) -> float:
@@ -110,6 +119,8 @@ def knife(solver: Solver, h: int, c: Context, victim: int, kind: int) -> float:
         opp = replace_pile(c.opp, victim, kind, pile & ~(1 << TOP_INDEX[pile]))
         ctx = solver.context(h, c.cur, opp, c.discard, c.dsize, c.known, card)
         c.steals[key] = ctx
+    if h >> kind & 1:  # a kind in play: the bust place() would find, one call less
+        return solver.bust(h, ctx)
     return solver.place(h, ctx, card)
 
 
@@ -203,7 +214,8 @@ def spyglass(solver: Solver, h: int, c: Context) -> float:
         for card, times, inc in classes[k]:
             child = h + inc - owed
             value = choice(child, c) if plain else after_place(child, c, card, kinds)
-            total += times * (value if forced else max(plunder, value))
+            # max(plunder, value), without the call
+            total += times * (value if forced or value > plunder else plunder)
     return total / size
 
 
@@ -258,7 +270,7 @@ def _move_mine(
     was, now = TOP_VALUE[kind][old], TOP_VALUE[kind][new]
     if h >> kind & 1:
         v = h >> (CANON_AT + 4 * kind) & 15
-        delta = max(0, v - now) - max(0, v - was)
+        delta = (v - now if v > now else 0) - (v - was if v > was else 0)
         h += delta << BANK_AT
         if h >> (KEPT_AT + kind) & 1:
             h += delta << SAFE_AT

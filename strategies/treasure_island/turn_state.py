@@ -133,6 +133,7 @@ class Context:
         "refined",
         "shots",
         "steals",
+        "targets",
     )
 
     def __init__(
@@ -188,6 +189,9 @@ class Context:
         #: shape, the victim and the kind.
         self.steals: dict[int, Context] = {}
         self.shots: dict[int, Context] = {}
+        #: The opponents' non-empty piles, (opponent index, kind), by the kinds allowed (a
+        #: Knife's or a Pistol's options).
+        self.targets: dict[int, list[tuple[int, int]]] = {}
 
 
 #: A solver state: the hot int and its context.
