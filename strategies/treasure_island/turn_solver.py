@@ -506,6 +506,7 @@ class TurnSolver:
         h += TAKEN_ONE
         owed = RUM_ONE if h & RUM_MASK else 0
         memo = self._memo
+        powers = self._powers
         choice = self.choice
         after_place = self.after_place
         cid = c.id
@@ -516,6 +517,15 @@ class TurnSolver:
                     child = h + inc - owed
                     hit = memo.get(child | cid)
                     total += times * (hit if hit is not None else choice(child, c))
+            elif ACTIVE >> k & 1 and not self.normalise:
+                # after_place's kept value of the power, read here: the call was the cost.
+                for _card, times, inc in classes[k]:
+                    child = h + inc - owed
+                    key = (child | cid) << 4 | k
+                    hit = powers.get(key)
+                    if hit is None:
+                        hit = powers[key] = power(self, child, c, k)
+                    total += times * hit
             else:
                 for card, times, inc in classes[k]:
                     total += times * after_place(h + inc - owed, c, card, kinds)
