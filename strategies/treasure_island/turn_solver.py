@@ -75,6 +75,7 @@ from strategies.treasure_island.turn_state import (
     Context,
     State,
     discard_bonus,
+    normalised_values,
     order_statistic_mean,
 )
 
@@ -149,7 +150,7 @@ class TurnSolver:
         self.lo: list[int] = []
         self.hi: list[int] = []
         #: Whether value nibbles are cut to the window the state can still read (see
-        #: :meth:`_normalise`): in default mode only the Scavenger's are ever wider than one.
+        #: :meth:`_normalised`): in default mode only the Scavenger's are ever wider than one.
         self.normalise = not exact and self.character == "scavenger"
         for k in range(N_KINDS):
             pile = mine[k]
@@ -398,41 +399,14 @@ class TurnSolver:
         return best
 
     def _normalised(self, h: int, c: Context, pending: int) -> int:
-        """``h`` with its value nibbles cut by :meth:`_normalise` (``pending``: the kind bit
+        """``h`` with its value nibbles cut by :func:`normalised_values` (``pending``: the kind bit
         of a power placed but not yet resolved, which still counts as to come)."""
         cut = (h & NORM) << N_KINDS | pending
         canon = c.norm.get(cut)
         if canon is None:
-            canon = self._normalise(h & NORM, c, pending)
+            canon = normalised_values(h & NORM, c, pending)
             c.norm[cut] = canon
         return h & ~CANON_MASK | canon
-
-    def _normalise(self, h: int, c: Context, pending: int) -> int:
-        """The value nibbles of ``h`` clamped into the window the rest of the turn can still
-        read them in (the Scavenger's default mode; the exact bonus reads every value, and
-        without a Scavenger the default mode keeps one value a kind). A play-area card's
-        value is read only where this seat's pile of its kind moves: down by a Helm still to
-        come (for a kind an Anchor keeps, or may yet keep), up by a Scavenger's shot still
-        to come. Between the lowest and the highest top the pile can still have, the card
-        banks the same difference whatever its value past them."""
-        kinds = h & ALL_KINDS
-        used = kinds & ~pending
-        helm = not used >> HELM & 1
-        kept = ALL_KINDS if not used >> ANCHOR & 1 else h >> KEPT_AT & ALL_KINDS
-        shot = not used >> PISTOL & 1  # only a Scavenger's values are normalised
-        out = 0
-        for k in KINDS_OF[kinds]:
-            pile = c.cur[k]
-            top = TOP_VALUE[k][pile]
-            lo = hi = top
-            if helm and kept >> k & 1 and pile:
-                lo = TOP_VALUE[k][pile & ~(1 << TOP_INDEX[pile])]
-            if shot:
-                for stash in c.opp:
-                    hi = max(hi, TOP_VALUE[k][stash[k]])
-            v = h >> (CANON_AT + 4 * k) & 15
-            out |= min(max(v, lo), hi) << (CANON_AT + 4 * k)
-        return out
 
     def plunder(self, h: int, c: Context) -> float:
         """Points of plundering now: the play area banked, and the Key + Chest bonus."""

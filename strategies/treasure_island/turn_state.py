@@ -1,6 +1,8 @@
 """The state of a :class:`~strategies.treasure_island.turn_solver.TurnSolver`: the layout of
-the hot int, the tables over kinds and pile masks it reads, the interned :class:`Context`, and
-the counting helpers (the order statistic of a Candle, the Key + Chest bonus of a discard).
+the hot int, the tables over kinds and pile masks it reads, the interned :class:`Context` (with
+the tables kept per context, so that the search's inner loops only read them), the cut of the
+hot int's values to the window still read (:func:`normalised_values`), and the counting
+helpers (the order statistic of a Candle, the Key + Chest bonus of a discard).
 
 **The state** is split in two. The *hot* part is one int that changes with every card: the
 kinds in play, what the play area banks on a plunder (``bank``) and what an Anchor keeps on a
@@ -16,7 +18,7 @@ Pistol are spent, the discard's cards that can no longer raise a pile once the C
 spent), so that paths that differ only in such things share their values. The Anchor's
 kept kinds are dropped once neither a Helm nor a Scavenger's shot can still move a pile, and
 in default mode a Scavenger's values are cut, state by state, to the window the rest of the
-turn can still read (see ``TurnSolver._normalise``): without that a Scavenger's turn kept
+turn can still read (see :func:`normalised_values`): without that a Scavenger's turn kept
 every card's value apart after its Pistol had fired, and one turn took minutes and
 gigabytes.
 """
@@ -41,6 +43,7 @@ from sim.treasure_island.cards import (
     RUM,
     SPYGLASS,
     TOP_INDEX,
+    TOP_VALUE,
     VALUE,
 )
 
@@ -168,7 +171,7 @@ class Context:
         #: their clamped values (what decides it).
         self.refined: dict[int, Context] = {}
         #: The hot state's value nibbles cut to the window where they still matter, by the
-        #: kinds in play, their values and the kinds kept (``TurnSolver._normalise``).
+        #: kinds in play, their values and the kinds kept (:func:`normalised_values`).
         self.norm: dict[int, int] = {}
         #: The context after a Candle takes a card of the discard, by the hot state's shape
         #: and the card.
@@ -238,6 +241,34 @@ def discard_bonus(discard: int, size: int, tops: list[int], cards: int) -> float
                 value += (VALUE[c] - top) * comb(size - 1 - i, take - 1)
                 i += 1
     return value / comb(size, take)
+
+
+def normalised_values(h: int, c: Context, pending: int) -> int:
+    """The value nibbles of ``h`` clamped into the window the rest of the turn can still
+    read them in (the Scavenger's default mode; the exact bonus reads every value, and
+    without a Scavenger the default mode keeps one value a kind). A play-area card's
+    value is read only where this seat's pile of its kind moves: down by a Helm still to
+    come (for a kind an Anchor keeps, or may yet keep), up by a Scavenger's shot still
+    to come. Between the lowest and the highest top the pile can still have, the card
+    banks the same difference whatever its value past them."""
+    kinds = h & ALL_KINDS
+    used = kinds & ~pending
+    helm = not used >> HELM & 1
+    kept = ALL_KINDS if not used >> ANCHOR & 1 else h >> KEPT_AT & ALL_KINDS
+    shot = not used >> PISTOL & 1  # only a Scavenger's values are normalised
+    out = 0
+    for k in KINDS_OF[kinds]:
+        pile = c.cur[k]
+        top = TOP_VALUE[k][pile]
+        lo = hi = top
+        if helm and kept >> k & 1 and pile:
+            lo = TOP_VALUE[k][pile & ~(1 << TOP_INDEX[pile])]
+        if shot:
+            for stash in c.opp:
+                hi = max(hi, TOP_VALUE[k][stash[k]])
+        v = h >> (CANON_AT + 4 * k) & 15
+        out |= min(max(v, lo), hi) << (CANON_AT + 4 * k)
+    return out
 
 
 class Solver(Protocol):
