@@ -194,10 +194,9 @@ class TurnSolver:
         self._stops: dict[int, int] = {}
         self._powers: dict[int, float] = {}
         self._contexts: dict[tuple[Any, ...], Context] = {}
-        #: Per stash: :meth:`increment` of every card.
+        #: Per stash: every card's :meth:`increment`; per kind, the pile's unknown cards
+        #: grouped by it: ((representative card, how many, hot increment), ...).
         self._increments: dict[tuple[int, ...], tuple[int, ...]] = {}
-        #: Per stash: per kind, the pile's unknown cards grouped by what they change:
-        #: ((representative card, how many, hot increment), ...).
         self._classes: dict[tuple[int, ...], list[tuple[tuple[int, int, int], ...]]] = {}
 
     # -- states ------------------------------------------------------------------------------
