@@ -48,16 +48,19 @@ def draw_bound(solver: Solver, h: int, c: Context) -> float:
     owed = RUM_ONE if h & RUM_MASK else 0
     reach = c.reach or reach_bounds(solver, c)
     memo = solver._memo
+    plunder = solver.plunder
+    bust = solver.bust
     cid = c.id
-    classes = solver.classes(c.cur)
+    classes = c.classes or solver.classes(c)
     left = size - 1
     for k in KINDS_OF[~kinds & ALL_KINDS]:
         after = kinds | 1 << k
+        if not SIMPLE >> k & 1:
+            for _card, times, inc in classes[k]:
+                total += times * (((h + inc - owed) >> BANK_AT & 127) + reach[after])
+            continue
         for _card, times, inc in classes[k]:
             child = h + inc - owed
-            if not SIMPLE >> k & 1:
-                total += times * ((child >> BANK_AT & 127) + reach[after])
-                continue
             if k == ANCHOR and kinds:
                 child = (
                     child & ~(KEPT_MASK | SAFE_MASK)
@@ -72,14 +75,15 @@ def draw_bound(solver: Solver, h: int, c: Context) -> float:
                 continue
             bank = child >> BANK_AT & 127
             if not left:
-                total += times * solver.plunder(child, c)
+                total += times * plunder(child, c)
                 continue
             bust_cards = busting + solver.counts[k] - 1
             best = (
-                bust_cards * solver.bust(child, c) + (left - bust_cards) * (bank + reach[after])
+                bust_cards * bust(child, c) + (left - bust_cards) * (bank + reach[after])
             ) / left
             if not child & RUM_MASK:
-                best = max(best, solver.plunder(child, c))
+                stop = plunder(child, c)
+                best = stop if stop > best else best  # max(), without the call
             total += times * best
     return total / size
 
@@ -121,8 +125,12 @@ def reach_bounds(solver: Solver, c: Context) -> tuple[int, ...]:
         if solver.character == "scavenger":
             shot_reach = max(shot_reach, in_stashes - top)
     extra = bonus_reach + shot_reach
-    reach = tuple(
-        extra + sum(card_reach[k] for k in KINDS_OF[~m & ALL_KINDS]) for m in range(1 << N_KINDS)
-    )
+    # ``free[m]``: the card reach of the kinds of ``m``, built kind by kind (the masks with
+    # kind ``k`` are those without it plus its reach): this runs once per context.
+    free = [0]
+    for r in card_reach:
+        free += [f + r for f in free]
+    # The kinds not in play of mask ``m`` are ``ALL_KINDS - m``: ``free`` read backwards.
+    reach = tuple(extra + f for f in reversed(free))
     c.reach = reach
     return reach

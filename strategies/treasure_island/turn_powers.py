@@ -11,7 +11,6 @@ from sim.treasure_island.cards import (
     HELM,
     KIND,
     KNIFE,
-    N_KINDS,
     PER_KIND,
     PISTOL,
     SPYGLASS,
@@ -25,6 +24,7 @@ from strategies.treasure_island.turn_state import (
     CANON_AT,
     KEPT_AT,
     KINDS_OF,
+    PLAIN,
     RUM_MASK,
     RUM_ONE,
     SAFE_AT,
@@ -41,18 +41,33 @@ from strategies.treasure_island.turn_state import (
 
 def power(solver: Solver, h: int, c: Context, k: int) -> float:
     """The Helm's, Knife's, Pistol's, Candle's or Spyglass's power, just placed."""
+    # The best of a power's answers by plain loops, not max() over a generator: a game asks
+    # this a million times.
+    best: float
     if k == HELM:
-        options = KINDS_OF[sum(1 << j for j in range(N_KINDS) if c.cur[j])]
+        options = KINDS_OF[c.held]
         if options:
-            return max(helm(solver, h, c, j) for j in options)
+            best = helm(solver, h, c, options[0])
+            for j in options[1:]:
+                value = helm(solver, h, c, j)
+                best = max(best, value)
+            return best
     elif k == KNIFE:
         steals = knife_options(solver, h, c)
         if steals:
-            return max(knife(solver, h, c, o, j) for o, j in steals)
+            best = knife(solver, h, c, *steals[0])
+            for o, j in steals[1:]:
+                value = knife(solver, h, c, o, j)
+                best = max(best, value)
+            return best
     elif k == PISTOL:
         targets = pistol_options(solver, c)
         if targets:
-            return max(pistol(solver, h, c, o, j) for o, j in targets)
+            best = pistol(solver, h, c, *targets[0])
+            for o, j in targets[1:]:
+                value = pistol(solver, h, c, o, j)
+                best = max(best, value)
+            return best
     elif k == CANDLE:
         if c.dsize:
             return candle(solver, h, c)
@@ -66,30 +81,46 @@ def helm(solver: Solver, s_h: int, c: Context, kind: int) -> float:
     pile = c.cur[kind]
     card = kind * PER_KIND + TOP_INDEX[pile]
     h, ctx, moved = _move_mine(solver, s_h, c, kind, pile & ~(1 << TOP_INDEX[pile]), card)
+    if h >> kind & 1:  # a kind in play: the bust place() would find, one call less
+        return moved + solver.bust(h, ctx)
     return moved + solver.place(h, ctx, card)
 
 
 def knife_options(solver: Solver, h: int, c: Context) -> list[tuple[int, int]]:
     """The Knife's legal steals (§6.5): opponents' piles of kinds not in my stash."""
-    cur = c.cur
-    allowed = 0
-    for k in range(N_KINDS):
-        if not cur[k] and not (solver.knife_area and h >> k & 1):
-            allowed |= 1 << k
-    return [(i, k) for i, stash in enumerate(c.opp) for k in KINDS_OF[allowed] if stash[k]]
+    allowed = ALL_KINDS & ~c.held
+    if solver.knife_area:
+        allowed &= ~h
+    return _targets(c, allowed)
 
 
 def pistol_options(solver: Solver, c: Context) -> list[tuple[int, int]]:
     """The Pistol's targets (§6.7): any opponent's pile."""
-    return [(i, k) for i, stash in enumerate(c.opp) for k in range(N_KINDS) if stash[k]]
+    return _targets(c, ALL_KINDS)
+
+
+def _targets(c: Context, allowed: int) -> list[tuple[int, int]]:
+    """The opponents' non-empty piles of the ``allowed`` kinds: (opponent index, kind)."""
+    targets = c.targets.get(allowed)
+    if targets is None:
+        opp = c.opp
+        targets = [(i, k) for i, stash in enumerate(opp) for k in KINDS_OF[allowed] if stash[k]]
+        c.targets[allowed] = targets
+    return targets
 
 
 def knife(solver: Solver, h: int, c: Context, victim: int, kind: int) -> float:
     """§6.5: opponent ``victim`` (an index into the opponents)'s top card of ``kind``."""
     pile = c.opp[victim][kind]
     card = kind * PER_KIND + TOP_INDEX[pile]
-    opp = replace_pile(c.opp, victim, kind, pile & ~(1 << TOP_INDEX[pile]))
-    ctx = solver.context(h, c.cur, opp, c.discard, c.dsize, c.known, card)
+    key = (h & SHAPE) << 8 | victim << 4 | kind
+    ctx = c.steals.get(key)
+    if ctx is None:
+        opp = replace_pile(c.opp, victim, kind, pile & ~(1 << TOP_INDEX[pile]))
+        ctx = solver.context(h, c.cur, opp, c.discard, c.dsize, c.known, card)
+        c.steals[key] = ctx
+    if h >> kind & 1:  # a kind in play: the bust place() would find, one call less
+        return solver.bust(h, ctx)
     return solver.place(h, ctx, card)
 
 
@@ -101,19 +132,19 @@ def pistol(solver: Solver, h: int, c: Context, victim: int, kind: int) -> float:
     else:
         shot = 1 << TOP_INDEX[pile]
         left = pile & ~shot
-    opp = replace_pile(c.opp, victim, kind, left)
+    key = (h & SHAPE) << 8 | victim << 4 | kind
+    ctx = c.shots.get(key)
+    if ctx is None:
+        opp = replace_pile(c.opp, victim, kind, left)
+        if solver.character == "scavenger":
+            ctx = solver.context(h, c.cur, opp, c.discard, c.dsize, c.known)
+        else:
+            discard = c.discard | shot << (kind * PER_KIND)
+            ctx = solver.context(h, c.cur, opp, discard, c.dsize + shot.bit_count(), c.known)
+        c.shots[key] = ctx
     if solver.character == "scavenger":
-        ctx = solver.context(h, c.cur, opp, c.discard, c.dsize, c.known)
         h, ctx, moved = _move_mine(solver, h, ctx, kind, c.cur[kind] | shot)
         return moved + solver.choice(h, ctx)
-    ctx = solver.context(
-        h,
-        c.cur,
-        opp,
-        c.discard | shot << (kind * PER_KIND),
-        c.dsize + shot.bit_count(),
-        c.known,
-    )
     return solver.choice(h, ctx)
 
 
@@ -124,10 +155,14 @@ def candle(solver: Solver, h: int, c: Context) -> float:
     # busts; the others by what they bank and their clamped value (the pick itself never
     # counts in a later bonus, its kind's pile being at least its value by then).
     kinds = h & ALL_KINDS
+    inc = c.inc or solver.increments(c)
+    cards = c.dcards
+    if not cards:
+        cards = c.dcards = tuple((x, 1 << KIND[x]) for x in cards_of(c.discard))
     worth: dict[int, float] = {}
     values = []
-    for x in cards_of(c.discard):
-        key = -1 if kinds >> KIND[x] & 1 else solver.increment(x, c.cur)
+    for x, bit in cards:
+        key = -1 if kinds & bit else inc[x]
         value = worth.get(key)
         if value is None:
             value = candle_pick(solver, h, c, x)
@@ -171,11 +206,16 @@ def spyglass(solver: Solver, h: int, c: Context) -> float:
     total = busting * (bust if forced else max(plunder, bust)) if busting else 0.0
     h += TAKEN_ONE
     owed = RUM_ONE if forced else 0
-    classes = solver.classes(c.cur)
+    choice = solver.choice
+    after_place = solver.after_place
+    classes = c.classes or solver.classes(c)
     for k in KINDS_OF[~kinds & ALL_KINDS]:
+        plain = PLAIN >> k & 1  # no power: straight to the next choice, as after_place would
         for card, times, inc in classes[k]:
-            value = solver.after_place(h + inc - owed, c, card, kinds)
-            total += times * (value if forced else max(plunder, value))
+            child = h + inc - owed
+            value = choice(child, c) if plain else after_place(child, c, card, kinds)
+            # max(plunder, value), without the call
+            total += times * (value if forced or value > plunder else plunder)
     return total / size
 
 
@@ -195,12 +235,11 @@ def _reveal(solver: Solver, h: int, c: Context, more: int, removed: list[int]) -
         total += busting * (
             after_peek(solver, h, ctx) if more == 1 else _reveal(solver, h, ctx, more - 1, removed)
         )
-    classes = solver.classes(c.cur)
+    classes = c.classes or solver.classes(c)
+    increments = c.inc or solver.increments(c)
     for k in KINDS_OF[~kinds & ALL_KINDS]:
         for card, times, inc in classes[k]:
-            left = times - sum(
-                1 for r in removed if KIND[r] == k and solver.increment(r, c.cur) == inc
-            )
+            left = times - sum(1 for r in removed if KIND[r] == k and increments[r] == inc)
             if left <= 0:
                 continue
             ctx = solver.context(h, c.cur, c.opp, c.discard, c.dsize, (*c.known, card))
@@ -231,11 +270,12 @@ def _move_mine(
     was, now = TOP_VALUE[kind][old], TOP_VALUE[kind][new]
     if h >> kind & 1:
         v = h >> (CANON_AT + 4 * kind) & 15
-        delta = max(0, v - now) - max(0, v - was)
+        delta = (v - now if v > now else 0) - (v - was if v > was else 0)
         h += delta << BANK_AT
         if h >> (KEPT_AT + kind) & 1:
             h += delta << SAFE_AT
-    key = (h & SHAPE, kind, new, incoming)
+    # One int for (shape, kind, new pile, incoming card + 1): kind < 16, pile < 64, card < 63.
+    key = (h & SHAPE) << 16 | kind << 12 | new << 6 | incoming + 1
     ctx = c.moves.get(key)
     if ctx is None:
         mine = (*cur[:kind], new, *cur[kind + 1 :])

@@ -35,6 +35,7 @@ from sim.treasure_island.cards import (
     KEY,
     KIND,
     KNIFE,
+    N_CARDS,
     N_KINDS,
     PER_KIND,
     PISTOL,
@@ -74,6 +75,7 @@ from strategies.treasure_island.turn_state import (
     Context,
     State,
     discard_bonus,
+    normalised_values,
     order_statistic_mean,
 )
 
@@ -92,6 +94,7 @@ class TurnSolver:
     __slots__ = (
         "_classes",
         "_contexts",
+        "_increments",
         "_memo",
         "_powers",
         "_stops",
@@ -147,7 +150,7 @@ class TurnSolver:
         self.lo: list[int] = []
         self.hi: list[int] = []
         #: Whether value nibbles are cut to the window the state can still read (see
-        #: :meth:`_normalise`): in default mode only the Scavenger's are ever wider than one.
+        #: :meth:`_normalised`): in default mode only the Scavenger's are ever wider than one.
         self.normalise = not exact and self.character == "scavenger"
         for k in range(N_KINDS):
             pile = mine[k]
@@ -191,8 +194,9 @@ class TurnSolver:
         self._stops: dict[int, int] = {}
         self._powers: dict[int, float] = {}
         self._contexts: dict[tuple[Any, ...], Context] = {}
-        #: Per stash: per kind, the pile's unknown cards grouped by what they change:
-        #: ((representative card, how many, hot increment), ...).
+        #: Per stash: every card's :meth:`increment`; per kind, the pile's unknown cards
+        #: grouped by it: ((representative card, how many, hot increment), ...).
+        self._increments: dict[tuple[int, ...], tuple[int, ...]] = {}
         self._classes: dict[tuple[int, ...], list[tuple[tuple[int, int, int], ...]]] = {}
 
     # -- states ------------------------------------------------------------------------------
@@ -208,6 +212,16 @@ class TurnSolver:
         return (
             (1 << k) | CARD_GAIN[card][cur[k]] << BANK_AT | self.canon(card) << (CANON_AT + 4 * k)
         )
+
+    def increments(self, c: Context) -> tuple[int, ...]:
+        """Set and return ``c.inc``: :meth:`increment` of every card, on ``c``'s stash."""
+        cur = c.cur
+        inc = self._increments.get(cur)
+        if inc is None:
+            inc = tuple(self.increment(card, cur) for card in range(N_CARDS))
+            self._increments[cur] = inc
+        c.inc = inc
+        return inc
 
     def context(
         self,
@@ -327,6 +341,8 @@ class TurnSolver:
 
     def choice(self, h: int, c: Context) -> float:
         """A point where the turn goes on: plunder or draw, as the rules allow (§5.2)."""
+        # The hottest function of the search (called millions of times a game): attributes
+        # are read once into locals, and plundering's value is computed inline.
         if h & KEPT_MASK:
             movable = self.movable[(h >> HELM & 1) | (h >> PISTOL & 1) << 1]
             h &= ~((~movable & ALL_KINDS) << KEPT_AT)
@@ -345,28 +361,29 @@ class TurnSolver:
         hit = memo.get(key)
         if hit is not None:
             return hit
-        if not c.known and (h >> TAKEN_AT & 63) == self.unknown_size:
-            best = self.plunder(h, c)  # the pile is empty: the turn ends with a plunder (§9.1)
-        elif h & RUM_MASK:
+        taken = h >> TAKEN_AT & 63
+        size = self.unknown_size - taken
+        if h & RUM_MASK and (c.known or size):
             best = self.draw(h, c)
         else:
+            bank = h >> BANK_AT & 127
+            plunder: float = bank
+            if h & PAIR == PAIR:
+                plunder += self.bonus(h, c, h & ALL_KINDS)
             rest = key & ~BANK_MASK
             stop = self._stops.get(rest)
-            plunder = self.plunder(h, c)
-            bank = h >> BANK_AT & 127
-            if stop is not None and bank >= stop:
+            if not c.known and not size:
+                best = plunder  # the pile is empty: the turn ends with a plunder (§9.1)
+            elif stop is not None and bank >= stop:
                 best = plunder
             else:
-                taken = h >> TAKEN_AT & 63
-                size = self.unknown_size - taken
-                if not c.known and size:
+                if not c.known:
                     # Stop at once when even the best case of a draw is no better: a bust,
                     # or at most every reachable card's points on top of the bank.
-                    busting = self.busting_of[h & ALL_KINDS] - taken
+                    kinds = h & ALL_KINDS
+                    busting = self.busting_of[kinds] - taken
                     reach = c.reach or reach_bounds(self, c)
-                    best_case = busting * self.bust(h, c) + (size - busting) * (
-                        bank + reach[h & ALL_KINDS]
-                    )
+                    best_case = busting * self.bust(h, c) + (size - busting) * (bank + reach[kinds])
                     if best_case <= plunder * size or draw_bound(self, h, c) <= plunder:
                         memo[key] = plunder
                         return plunder
@@ -381,41 +398,14 @@ class TurnSolver:
         return best
 
     def _normalised(self, h: int, c: Context, pending: int) -> int:
-        """``h`` with its value nibbles cut by :meth:`_normalise` (``pending``: the kind bit
+        """``h`` with its value nibbles cut by :func:`normalised_values` (``pending``: the kind bit
         of a power placed but not yet resolved, which still counts as to come)."""
         cut = (h & NORM) << N_KINDS | pending
         canon = c.norm.get(cut)
         if canon is None:
-            canon = self._normalise(h & NORM, c, pending)
+            canon = normalised_values(h & NORM, c, pending)
             c.norm[cut] = canon
         return h & ~CANON_MASK | canon
-
-    def _normalise(self, h: int, c: Context, pending: int) -> int:
-        """The value nibbles of ``h`` clamped into the window the rest of the turn can still
-        read them in (the Scavenger's default mode; the exact bonus reads every value, and
-        without a Scavenger the default mode keeps one value a kind). A play-area card's
-        value is read only where this seat's pile of its kind moves: down by a Helm still to
-        come (for a kind an Anchor keeps, or may yet keep), up by a Scavenger's shot still
-        to come. Between the lowest and the highest top the pile can still have, the card
-        banks the same difference whatever its value past them."""
-        kinds = h & ALL_KINDS
-        used = kinds & ~pending
-        helm = not used >> HELM & 1
-        kept = ALL_KINDS if not used >> ANCHOR & 1 else h >> KEPT_AT & ALL_KINDS
-        shot = not used >> PISTOL & 1  # only a Scavenger's values are normalised
-        out = 0
-        for k in KINDS_OF[kinds]:
-            pile = c.cur[k]
-            top = TOP_VALUE[k][pile]
-            lo = hi = top
-            if helm and kept >> k & 1 and pile:
-                lo = TOP_VALUE[k][pile & ~(1 << TOP_INDEX[pile])]
-            if shot:
-                for stash in c.opp:
-                    hi = max(hi, TOP_VALUE[k][stash[k]])
-            v = h >> (CANON_AT + 4 * k) & 15
-            out |= min(max(v, lo), hi) << (CANON_AT + 4 * k)
-        return out
 
     def plunder(self, h: int, c: Context) -> float:
         """Points of plundering now: the play area banked, and the Key + Chest bonus."""
@@ -443,7 +433,7 @@ class TurnSolver:
         if self.exact:
             for k in KINDS_OF[banked]:
                 values |= (canon >> (4 * k) & 15) << (4 * k)
-        key = (banked, values)
+        key = banked << (4 * N_KINDS) | values
         hit = c.bonus.get(key)
         if hit is not None:
             return hit
@@ -489,47 +479,62 @@ class TurnSolver:
         h += TAKEN_ONE
         owed = RUM_ONE if h & RUM_MASK else 0
         memo = self._memo
+        powers = self._powers
+        choice = self.choice
+        after_place = self.after_place
         cid = c.id
-        classes = self.classes(c.cur)
+        classes = c.classes or self.classes(c)
         for k in KINDS_OF[~kinds & ALL_KINDS]:
             if PLAIN >> k & 1:  # no power: straight to the next choice
                 for _card, times, inc in classes[k]:
                     child = h + inc - owed
                     hit = memo.get(child | cid)
-                    total += times * (hit if hit is not None else self.choice(child, c))
+                    total += times * (hit if hit is not None else choice(child, c))
+            elif ACTIVE >> k & 1 and not self.normalise:
+                # after_place's kept value of the power, read here: the call was the cost.
+                for _card, times, inc in classes[k]:
+                    child = h + inc - owed
+                    key = (child | cid) << 4 | k
+                    hit = powers.get(key)
+                    if hit is None:
+                        hit = powers[key] = power(self, child, c, k)
+                    total += times * hit
             else:
                 for card, times, inc in classes[k]:
-                    total += times * self.after_place(h + inc - owed, c, card, kinds)
+                    total += times * after_place(h + inc - owed, c, card, kinds)
         return total / size
 
-    def classes(self, cur: tuple[int, ...]) -> list[tuple[tuple[int, int, int], ...]]:
-        """Per kind, the pile's unknown cards grouped by what they change for the stash
-        ``cur``: (representative card, how many, hot increment)."""
-        hit = self._classes.get(cur)
-        if hit is not None:
-            return hit
-        out = []
-        for k in range(N_KINDS):
-            groups: dict[int, list[int]] = {}
-            mask = self.unknown[k]
-            for i in range(PER_KIND):
-                if mask >> i & 1:
-                    card = k * PER_KIND + i
-                    groups.setdefault(self.increment(card, cur), []).append(card)
-            out.append(tuple((cs[0], len(cs), inc) for inc, cs in groups.items()))
-        self._classes[cur] = out
+    def classes(self, c: Context) -> list[tuple[tuple[int, int, int], ...]]:
+        """Set and return ``c.classes``: per kind, the pile's unknown cards grouped by what
+        they change on ``c``'s stash: (representative card, how many, hot increment)."""
+        cur = c.cur
+        out = self._classes.get(cur)
+        if out is None:
+            inc = c.inc or self.increments(c)
+            out = []
+            for k in range(N_KINDS):
+                groups: dict[int, list[int]] = {}
+                mask = self.unknown[k]
+                for i in range(PER_KIND):
+                    if mask >> i & 1:
+                        card = k * PER_KIND + i
+                        groups.setdefault(inc[card], []).append(card)
+                out.append(tuple((cs[0], len(cs), n) for n, cs in groups.items()))
+            self._classes[cur] = out
+        c.classes = out
         return out
 
     def place(self, h: int, c: Context, card: int) -> float:
         """``card`` enters the play area (from anywhere: the stash, pile and discard changes
         are already in ``c``): a bust, or its power and the rest of the turn (§5.1)."""
         kinds = h & ALL_KINDS
-        k = KIND[card]
-        if kinds >> k & 1:
+        if kinds >> KIND[card] & 1:
             return self.bust(h, c)
-        child = h + self.increment(card, c.cur)
+        child = h + (c.inc or self.increments(c))[card]
         if child & RUM_MASK:
             child -= RUM_ONE
+        if PLAIN >> KIND[card] & 1:  # no power: what after_place would do, one call less
+            return self.choice(child, c)
         return self.after_place(child, c, card, kinds)
 
     def after_place(self, h: int, c: Context, card: int, before: int) -> float:
@@ -539,10 +544,10 @@ class TurnSolver:
             if self.normalise:
                 h = self._normalised(h, c, 1 << k)
             key = (h | c.id) << 4 | k
-            hit = self._powers.get(key)
+            powers = self._powers
+            hit = powers.get(key)
             if hit is None:
-                hit = power(self, h, c, k)
-                self._powers[key] = hit
+                hit = powers[key] = power(self, h, c, k)
             return hit
         if k == ANCHOR:
             if before:

@@ -1,6 +1,8 @@
 """The state of a :class:`~strategies.treasure_island.turn_solver.TurnSolver`: the layout of
-the hot int, the tables over kinds and pile masks it reads, the interned :class:`Context`, and
-the counting helpers (the order statistic of a Candle, the Key + Chest bonus of a discard).
+the hot int, the tables over kinds and pile masks it reads, the interned :class:`Context` (with
+the tables kept per context, so that the search's inner loops only read them), the cut of the
+hot int's values to the window still read (:func:`normalised_values`), and the counting
+helpers (the order statistic of a Candle, the Key + Chest bonus of a discard).
 
 **The state** is split in two. The *hot* part is one int that changes with every card: the
 kinds in play, what the play area banks on a plunder (``bank``) and what an Anchor keeps on a
@@ -16,7 +18,7 @@ Pistol are spent, the discard's cards that can no longer raise a pile once the C
 spent), so that paths that differ only in such things share their values. The Anchor's
 kept kinds are dropped once neither a Helm nor a Scavenger's shot can still move a pile, and
 in default mode a Scavenger's values are cut, state by state, to the window the rest of the
-turn can still read (see ``TurnSolver._normalise``): without that a Scavenger's turn kept
+turn can still read (see :func:`normalised_values`): without that a Scavenger's turn kept
 every card's value apart after its Pistol had fired, and one turn took minutes and
 gigabytes.
 """
@@ -24,6 +26,7 @@ gigabytes.
 from __future__ import annotations
 
 from math import comb
+from operator import mul
 from typing import Protocol
 
 from sim.treasure_island.cards import (
@@ -33,7 +36,6 @@ from sim.treasure_island.cards import (
     HELM,
     KEY,
     KNIFE,
-    N_CARDS,
     N_KINDS,
     PARROT,
     PER_KIND,
@@ -41,6 +43,7 @@ from sim.treasure_island.cards import (
     RUM,
     SPYGLASS,
     TOP_INDEX,
+    TOP_VALUE,
     VALUE,
 )
 
@@ -89,6 +92,11 @@ TOP1 = TOP1_OF.__getitem__
 TOP2 = TOP2_OF.__getitem__
 
 
+#: ``(size, take)`` -> the weight of each rank of :func:`order_statistic_mean`, largest first,
+#: and their total (``comb(size, take)``): the same few pairs come back millions of times.
+_RANK_WEIGHTS: dict[tuple[int, int], tuple[tuple[int, ...], int]] = {}
+
+
 def order_statistic_mean(values: list[float], take: int) -> float:
     """The mean of the largest of ``take`` values drawn at random without replacement from
     ``values`` (all of them when ``take`` >= their number)."""
@@ -96,9 +104,14 @@ def order_statistic_mean(values: list[float], take: int) -> float:
     take = min(take, size)
     if take <= 0:
         return 0.0
-    ordered = sorted(values, reverse=True)
-    # The i-th largest (0-based) is the maximum when it is drawn and none above it is.
-    return sum(v * comb(size - 1 - i, take - 1) for i, v in enumerate(ordered)) / comb(size, take)
+    weights = _RANK_WEIGHTS.get((size, take))
+    if weights is None:
+        # The i-th largest (0-based) is the maximum when it is drawn and none above it is.
+        ranks = tuple(comb(size - 1 - i, take - 1) for i in range(size))
+        weights = _RANK_WEIGHTS[size, take] = (ranks, comb(size, take))
+    ranks, total = weights
+    mean: float = sum(map(mul, sorted(values, reverse=True), ranks)) / total
+    return mean
 
 
 class Context:
@@ -106,10 +119,14 @@ class Context:
 
     __slots__ = (
         "bonus",
+        "classes",
         "cur",
+        "dcards",
         "discard",
         "dsize",
+        "held",
         "id",
+        "inc",
         "known",
         "moves",
         "norm",
@@ -117,6 +134,9 @@ class Context:
         "picks",
         "reach",
         "refined",
+        "shots",
+        "steals",
+        "targets",
     )
 
     def __init__(
@@ -131,30 +151,50 @@ class Context:
         self.id = cid << CTX_AT
         #: This seat's stash, ten pile masks.
         self.cur = cur
+        #: The kinds of this seat's non-empty piles (a Helm's options).
+        self.held = sum(1 << k for k in range(N_KINDS) if cur[k])
         #: The opponents' stashes (empty once nothing can use them).
         self.opp = opp
         #: The discard as a 60-bit card mask (only the cards that can still matter), and its
         #: true size.
         self.discard = discard
         self.dsize = dsize
+        #: The discard's cards (of ``discard``), each with its kind's bit, in order (empty:
+        #: not listed yet; see ``turn_powers.candle``).
+        self.dcards: tuple[tuple[int, int], ...] = ()
         #: Public top cards of the pile, top first.
         self.known = known
-        #: The Key + Chest bonus by (kinds banked, their clamped values).
-        self.bonus: dict[tuple[int, int], float] = {}
+        #: The Key + Chest bonus by the kinds banked and their clamped values (one int: see
+        #: ``TurnSolver.bonus``).
+        self.bonus: dict[int, float] = {}
         #: The same context with what can no longer matter dropped, by the kinds in play and
         #: their clamped values (what decides it).
         self.refined: dict[int, Context] = {}
         #: The hot state's value nibbles cut to the window where they still matter, by the
-        #: kinds in play, their values and the kinds kept (``TurnSolver._normalise``).
+        #: kinds in play, their values and the kinds kept (:func:`normalised_values`).
         self.norm: dict[int, int] = {}
         #: The context after a Candle takes a card of the discard, by the hot state's shape
         #: and the card.
         self.picks: dict[int, Context] = {}
-        #: The context after this seat's pile moves, by (shape, kind, new pile, incoming).
-        self.moves: dict[tuple[int, int, int, int], Context] = {}
+        #: The context after this seat's pile moves, by the shape, the kind, the new pile
+        #: and the incoming card (packed into one int: see ``turn_powers._move_mine``).
+        self.moves: dict[int, Context] = {}
         #: Per kind mask in play, an upper bound of what the rest of the turn can add to the
         #: bank (empty: not computed yet; see ``TurnSolver._reach``).
         self.reach: tuple[int, ...] = ()
+        #: Per card, what placing it adds to the hot int before its power (empty: not
+        #: computed yet; see ``TurnSolver.increments``).
+        self.inc: tuple[int, ...] = ()
+        #: Per kind, the pile's unknown cards grouped by what they change (empty: not
+        #: computed yet; see ``TurnSolver.classes``).
+        self.classes: list[tuple[tuple[int, int, int], ...]] = []
+        #: The context after a Knife's steal, and after a Pistol's shot, by the hot state's
+        #: shape, the victim and the kind.
+        self.steals: dict[int, Context] = {}
+        self.shots: dict[int, Context] = {}
+        #: The opponents' non-empty piles, (opponent index, kind), by the kinds allowed (a
+        #: Knife's or a Pistol's options).
+        self.targets: dict[int, list[tuple[int, int]]] = {}
 
 
 #: A solver state: the hot int and its context.
@@ -162,7 +202,14 @@ State = tuple[int, Context]
 
 
 def cards_of(mask: int) -> list[int]:
-    return [c for c in range(N_CARDS) if mask >> c & 1]
+    """The cards of a 60-bit mask, in order."""
+    # Set bits only: a Candle's discard holds a few cards of the sixty.
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
 
 
 def replace_pile(
@@ -196,6 +243,34 @@ def discard_bonus(discard: int, size: int, tops: list[int], cards: int) -> float
     return value / comb(size, take)
 
 
+def normalised_values(h: int, c: Context, pending: int) -> int:
+    """The value nibbles of ``h`` clamped into the window the rest of the turn can still
+    read them in (the Scavenger's default mode; the exact bonus reads every value, and
+    without a Scavenger the default mode keeps one value a kind). A play-area card's
+    value is read only where this seat's pile of its kind moves: down by a Helm still to
+    come (for a kind an Anchor keeps, or may yet keep), up by a Scavenger's shot still
+    to come. Between the lowest and the highest top the pile can still have, the card
+    banks the same difference whatever its value past them."""
+    kinds = h & ALL_KINDS
+    used = kinds & ~pending
+    helm = not used >> HELM & 1
+    kept = ALL_KINDS if not used >> ANCHOR & 1 else h >> KEPT_AT & ALL_KINDS
+    shot = not used >> PISTOL & 1  # only a Scavenger's values are normalised
+    out = 0
+    for k in KINDS_OF[kinds]:
+        pile = c.cur[k]
+        top = TOP_VALUE[k][pile]
+        lo = hi = top
+        if helm and kept >> k & 1 and pile:
+            lo = TOP_VALUE[k][pile & ~(1 << TOP_INDEX[pile])]
+        if shot:
+            for stash in c.opp:
+                hi = max(hi, TOP_VALUE[k][stash[k]])
+        v = h >> (CANON_AT + 4 * k) & 15
+        out |= min(max(v, lo), hi) << (CANON_AT + 4 * k)
+    return out
+
+
 class Solver(Protocol):
     """What the powers (:mod:`~strategies.treasure_island.turn_powers`) and the bounds
     (:mod:`~strategies.treasure_island.turn_bounds`) read of the
@@ -225,7 +300,9 @@ class Solver(Protocol):
 
     def increment(self, card: int, cur: tuple[int, ...]) -> int: ...
 
-    def classes(self, cur: tuple[int, ...]) -> list[tuple[tuple[int, int, int], ...]]: ...
+    def increments(self, c: Context) -> tuple[int, ...]: ...
+
+    def classes(self, c: Context) -> list[tuple[tuple[int, int, int], ...]]: ...
 
     def choice(self, h: int, c: Context) -> float: ...
 

@@ -1,5 +1,5 @@
 """The single-turn optimum in real games: its answers are legal, and the report's gap to it
-is paired by seed block. ``optimal`` takes tens of seconds of CPU a game, so both tests read
+is paired by seed block. ``optimal`` takes seconds of CPU a game, so both tests read
 the same two games: one seed block, ``optimal`` against ``stop-at(n=1)`` from either seat,
 with characters dealt so that every power's decision is asked."""
 
