@@ -125,8 +125,8 @@ def test_the_model_stops_where_the_two_sided_test_does() -> None:
             sums = np.cumsum(data)[np.array(design.looks) - 1]
             squares = np.cumsum(data**2)[np.array(design.looks) - 1]
             n = model.n
-            model.noise = ((sums - truth * n) / 8.0)[None, :]
+            model.sd_noise = (sums - truth * n)[None, :]
             variance = (squares - sums**2 / n) / (n - 1)
-            model.variance = variance[None, :]
             model.eligible = (n >= design.min_blocks)[None, :]
+            model.twice_variance = np.where(model.eligible, 2 * variance[None, :], np.inf)
             assert model.means(truth)[0] == pytest.approx(test.mean), truth

@@ -171,30 +171,34 @@ class _Model:
             batch, within = _normal_batches(rng, (count, len(self.n)), steps)
         else:
             batch, within = _skewed_batches(rng, (count, len(self.n)), steps, skew)
-        self.noise = np.cumsum(batch, axis=1)
+        noise = np.cumsum(batch, axis=1)
         # The total of squares about the running mean does not depend on the true mean.
-        squares = np.cumsum(within + batch**2 / steps, axis=1) - self.noise**2 / self.n
+        squares = np.cumsum(within + batch**2 / steps, axis=1) - noise**2 / self.n
         with np.errstate(divide="ignore", invalid="ignore"):
             variance = np.maximum(squares, 0.0) / (self.n - 1) * sd**2
         # Looks before min_blocks cannot decide; nor can a variance of 0 (Sprt.llr).
         self.eligible = (self.n >= design.min_blocks) & (variance > 0)
-        self.variance = np.where(self.eligible, variance, 1.0)
+        # Twice the variance, infinite where a look may not decide: its log-likelihood ratio
+        # is then 0 and sits between the bounds. Kept, with sd x noise, because means() runs
+        # some fifty times an estimate over every path and look.
+        self.twice_variance = np.where(self.eligible, 2 * variance, np.inf)
+        self.sd_noise = self.sd * noise
 
-    def _llr(self, total: Floats, theta0: float, theta1: float) -> Floats:
+    def _llr(self, twice_total: Floats, theta0: float, theta1: float) -> Floats:
         d = theta1 - theta0
-        llr = d * (2 * total - self.n * (theta0 + theta1)) / (2 * self.variance)
-        # A look that may not decide sits between the bounds.
-        return np.where(self.eligible, llr, 0.0)
+        llr: Floats = d * (twice_total - self.n * (theta0 + theta1)) / self.twice_variance
+        return llr
 
     def means(self, theta: float) -> Floats:
         """The mean at the stop of every path when the true mean is ``theta``."""
         design = self.design
-        total = theta * self.n + self.sd * self.noise
+        total = theta * self.n + self.sd_noise
+        twice = 2 * total
         if design.delta is None:
-            stop = _one_sided_stop(design, self._llr(total, design.theta0, design.theta1))
+            stop = _one_sided_stop(design, self._llr(twice, design.theta0, design.theta1))
         else:
-            up = self._llr(total, 0.0, design.delta)
-            down = self._llr(total, 0.0, -design.delta)
+            up = self._llr(twice, 0.0, design.delta)
+            down = self._llr(twice, 0.0, -design.delta)
             stop = _two_sided_stop(design, up, down)
         stop = np.minimum(stop, len(self.n) - 1)
         at_stop = np.take_along_axis(total, stop[:, None], axis=1)[:, 0]
