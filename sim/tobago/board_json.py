@@ -12,11 +12,12 @@ import json
 from pathlib import Path
 from typing import Any
 
+from sim.bits import bits_of
 from sim.errors import InputError
 from sim.text_input import read_text
 from sim.tobago.board import Board, FixedLayout
 from sim.tobago.clues import ClueDeck, clue_masks
-from sim.tobago.island import Island, bits_of
+from sim.tobago.island import Island
 from sim.tobago.landmarks import DEFAULT_MIN_DISTANCE, KINDS, STATUE, Landmarks, landmark_problems
 from sim.tobago.terrain import TERRAIN_BY_NAME, TERRAIN_NAMES
 from sim.tobago.validation import MAX_CELLS, island_problems

@@ -11,9 +11,10 @@ from __future__ import annotations
 import functools
 import random
 
+from sim.bits import bits_of
 from sim.seeding import stream
 from sim.tobago.hexgrid import Hex, distance, neighbours
-from sim.tobago.island import Island, bits_of
+from sim.tobago.island import Island
 from sim.tobago.terrain import BEACH
 from sim.tobago.terrain_painter import grow_shape, paint
 from sim.tobago.validation import island_problems

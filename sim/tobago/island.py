@@ -25,16 +25,6 @@ def mask_of(indices: Iterable[int]) -> int:
     return m
 
 
-def bits_of(mask: int) -> list[int]:
-    """The indices set in ``mask``, ascending."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
 class Island:
     """The terrain map of one island and its precomputed tables.
 

@@ -18,8 +18,9 @@ from dataclasses import dataclass
 from math import floor
 from typing import Protocol
 
+from sim.bits import bits_of
 from sim.tobago.hexgrid import disc_offsets, distance
-from sim.tobago.island import Island, bits_of
+from sim.tobago.island import Island
 
 HUT = "hut"
 PALM = "palm"

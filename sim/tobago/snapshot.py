@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from sim.bits import bits_of
 from sim.tobago.engine import TobagoGame
-from sim.tobago.island import bits_of
 from sim.tobago.landmarks import KINDS
 from sim.tobago.movelog import EVENTS, describe
 from sim.tobago.state import N_MAPS

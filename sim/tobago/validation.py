@@ -8,7 +8,8 @@ and column, or axial cell).
 
 from __future__ import annotations
 
-from sim.tobago.island import Island, bits_of
+from sim.bits import bits_of
+from sim.tobago.island import Island
 from sim.tobago.landmarks import DEFAULT_MIN_DISTANCE, find_placement
 from sim.tobago.terrain import BEACH, TERRAIN_NAMES, TERRAINS
 

@@ -26,8 +26,9 @@ import random
 from math import floor
 from typing import Any
 
+from sim.bits import bits_of
 from sim.tobago import decisions
-from sim.tobago.island import Island, bits_of
+from sim.tobago.island import Island
 from sim.tobago.state import N_MAPS
 from sim.tobago.view import PlayerView
 from strategies.tobago.amulets import choose_power, marker_to_remove

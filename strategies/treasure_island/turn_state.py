@@ -29,6 +29,7 @@ from math import comb
 from operator import mul
 from typing import Protocol
 
+from sim.bits import bits_of
 from sim.treasure_island.cards import (
     ANCHOR,
     CANDLE,
@@ -201,15 +202,8 @@ class Context:
 State = tuple[int, Context]
 
 
-def cards_of(mask: int) -> list[int]:
-    """The cards of a 60-bit mask, in order."""
-    # Set bits only: a Candle's discard holds a few cards of the sixty.
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
+#: The cards of a 60-bit mask, in order (set bits only: a Candle's discard holds a few).
+cards_of = bits_of
 
 
 def replace_pile(
