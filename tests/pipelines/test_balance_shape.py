@@ -22,22 +22,11 @@ from pipelines.experiments.balance_study import run_study, sweep_spec
 from pipelines.metrics import game_shape
 from pipelines.metrics.source import connect, open_run
 from pipelines.report.assemble import game_report
+from tests.pipelines.balance_studies import TI, TOBAGO, write_study
 
 runner = CliRunner()
 
-STUDY = """
-game = "GAME"
-players = PLAYERS
-ISLANDS
-trials = 3
-games = 16
-rungs = 1
-confirm_games = 16
-confirm_top = 1
-workers = 1
-[space.KEY]
-low = LOW
-high = HIGH
+OBJECTIVES = """
 [[objective]]
 metric = "lead_changes"
 [[objective]]
@@ -45,19 +34,10 @@ metric = "comeback_rate"
 [[objective]]
 metric = "decided_at"
 """
-TOBAGO = {"GAME": "tobago", "PLAYERS": '["hunter", "cautious"]', "ISLANDS": 'islands = "abc-1"',
-          "KEY": "curse_count", "LOW": "1", "HIGH": "3"}  # fmt: skip
-TI = {"GAME": "treasure-island", "PLAYERS": '["expected-value", "random"]', "ISLANDS": "",
-      "KEY": "rum_cards", "LOW": "2", "HIGH": "4"}  # fmt: skip
 
 
 def _study(tmp_path: Path, values: dict[str, str], extra: str = "") -> Path:
-    text = STUDY
-    for key, value in values.items():
-        text = text.replace(key, value)
-    path = tmp_path / "study.toml"
-    path.write_text(extra + text)
-    return path
+    return write_study(tmp_path, values, OBJECTIVES, extra)
 
 
 def test_each_shape_objective_from_sums_a_hand_checks(tmp_path: Path) -> None:
